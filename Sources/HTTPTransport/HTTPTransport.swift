@@ -1,0 +1,1 @@
+// Transport lands here.
