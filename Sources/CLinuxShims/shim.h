@@ -2,17 +2,12 @@
 #ifndef C_LINUX_SHIMS_H
 #define C_LINUX_SHIMS_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/types.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <signal.h>
 
+// Declared by hand: glibc exposes it only under _GNU_SOURCE, which would give this
+// module a different fd_set than the one Swift's Glibc module sees.
 extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
 
 static inline uint32_t c_linux_epollin(void) { return EPOLLIN; }
@@ -20,6 +15,5 @@ static inline uint32_t c_linux_epollout(void) { return EPOLLOUT; }
 static inline uint32_t c_linux_epollerr(void) { return EPOLLERR; }
 static inline uint32_t c_linux_epollhup(void) { return EPOLLHUP; }
 static inline uint32_t c_linux_epollrdhup(void) { return EPOLLRDHUP; }
-static inline uint32_t c_linux_epollet(void) { return EPOLLET; }
 
 #endif

@@ -40,6 +40,7 @@ static inline long c_openssl_BIO_get_mem_data(BIO *bio, char **data) {
 static inline void c_openssl_free(void *ptr) {
     OPENSSL_free(ptr);
 }
+static inline unsigned long c_openssl_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
 static inline int c_openssl_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
 static inline long c_openssl_SSL_MODE_ENABLE_PARTIAL_WRITE(void) { return SSL_MODE_ENABLE_PARTIAL_WRITE; }
 static inline long c_openssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER(void) { return SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER; }

@@ -1,0 +1,107 @@
+#if os(Linux)
+import Glibc
+internal import CLinuxShims
+
+/// Level-triggered epoll, with an eventfd for cross-thread wake-ups.
+final class EpollSelector: Selector {
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private var events: UnsafeMutablePointer<epoll_event>
+    private let capacity = 256
+    private var closed = false
+
+    init() throws(TransportError) {
+        let epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epfd >= 0 else { throw .system(call: "epoll_create1", errno: errno) }
+        let efd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard efd >= 0 else {
+            let code = errno
+            Glibc.close(epfd)
+            throw .system(call: "eventfd", errno: code)
+        }
+        epollFD = epfd
+        wakeFD = efd
+        events = .allocate(capacity: capacity)
+        var ev = epoll_event()
+        ev.events = c_linux_epollin()
+        ev.data.fd = efd
+        guard epoll_ctl(epfd, EPOLL_CTL_ADD, efd, &ev) == 0 else {
+            let code = errno
+            Glibc.close(epfd)
+            Glibc.close(efd)
+            events.deallocate()
+            throw .system(call: "epoll_ctl", errno: code)
+        }
+    }
+
+    deinit {
+        close()
+        events.deallocate()
+    }
+
+    private func mask(_ interest: SelectorInterest) -> UInt32 {
+        var bits = c_linux_epollrdhup()
+        if interest.contains(.read) { bits |= c_linux_epollin() }
+        if interest.contains(.write) { bits |= c_linux_epollout() }
+        return bits
+    }
+
+    func register(fd: Int32, interest: SelectorInterest) throws(TransportError) {
+        var ev = epoll_event()
+        ev.events = mask(interest)
+        ev.data.fd = fd
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &ev) == 0 else {
+            throw .system(call: "epoll_ctl(ADD)", errno: errno)
+        }
+    }
+
+    func reregister(fd: Int32, interest: SelectorInterest) throws(TransportError) {
+        var ev = epoll_event()
+        ev.events = mask(interest)
+        ev.data.fd = fd
+        guard epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &ev) == 0 else {
+            throw .system(call: "epoll_ctl(MOD)", errno: errno)
+        }
+    }
+
+    func deregister(fd: Int32) {
+        var ev = epoll_event()
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, &ev)
+    }
+
+    func whenReady(timeoutMilliseconds: Int32, _ body: (SelectorEvent) -> Void) throws(TransportError) {
+        let count = epoll_wait(epollFD, events, Int32(capacity), timeoutMilliseconds)
+        if count < 0 {
+            if errno == EINTR { return }
+            throw .system(call: "epoll_wait", errno: errno)
+        }
+        let hangupBits = c_linux_epollhup() | c_linux_epollerr() | c_linux_epollrdhup()
+        for index in 0..<Int(count) {
+            let ev = events[index]
+            let fd = ev.data.fd
+            if fd == wakeFD {
+                var value: UInt64 = 0
+                _ = read(wakeFD, &value, 8)
+                continue
+            }
+            body(SelectorEvent(
+                fd: fd,
+                readable: ev.events & c_linux_epollin() != 0,
+                writable: ev.events & c_linux_epollout() != 0,
+                hangup: ev.events & hangupBits != 0))
+        }
+    }
+
+    func wakeup() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(epollFD)
+        Glibc.close(wakeFD)
+    }
+}
+#endif

@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+
+/// Something registered with an event loop that reacts to readiness.
+///
+/// Implementations are confined to the loop they are registered on.
+protocol Selectable: AnyObject {
+    func readReady()
+    func writeReady()
+    /// The peer hung up or an error is pending on the socket.
+    func hangupReady()
+}
+
+/// One thread that waits for readiness on many sockets and runs their callbacks.
+///
+/// Everything a connection owns is touched only on its loop's thread, so connections
+/// need no locks. Other threads hand work over with `execute(_:)`, which wakes the loop.
+public final class EventLoop: @unchecked Sendable {
+    // Unchecked: the mutable state below is confined to the loop thread, except
+    // `pendingTasks` (a Mutex) and `threadID` (an Atomic).
+    private let selector: any Selector
+    private var handlers: [Selectable?] = []
+    private let pendingTasks = Mutex<[@Sendable () -> Void]>([])
+    private let hasPendingTasks = Atomic<Bool>(false)
+    private var timers = TimerQueue()
+    private let threadID = Atomic<UInt>(0)
+    private let stopRequested = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    /// A name for diagnostics, such as `http-loop-0`.
+    public let name: String
+    /// Scratch space every read on this loop shares; only valid inside one callback.
+    let readBuffer: UnsafeMutableRawBufferPointer
+
+    init(name: String) throws(TransportError) {
+        self.name = name
+        readBuffer = .allocate(byteCount: 1 << 16, alignment: 16)
+        #if os(Linux)
+        selector = try EpollSelector()
+        #endif
+    }
+
+    deinit { readBuffer.deallocate() }
+
+    /// True when the caller runs on this loop's thread.
+    public var inEventLoop: Bool {
+        threadID.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            self.threadID.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
+            self.run()
+            self.finished.signal()
+        }
+        thread.name = name
+        thread.stackSize = 1 << 21
+        thread.start()
+        while threadID.load(ordering: .acquiring) == 0 { usleep(100) }
+    }
+
+    /// Runs `task` on the loop thread soon. Safe from any thread.
+    public func execute(_ task: @escaping @Sendable () -> Void) {
+        pendingTasks.withLock { $0.append(task) }
+        hasPendingTasks.store(true, ordering: .releasing)
+        if !inEventLoop { selector.wakeup() }
+    }
+
+    /// Runs `task` on the loop after `delay`. Call on the loop thread.
+    ///
+    /// - Returns: a handle whose `cancel()` stops the task if it has not run yet.
+    @discardableResult
+    func schedule(after delay: Duration, _ task: @escaping () -> Void) -> ScheduledTask {
+        timers.schedule(at: .now + delay, task)
+    }
+
+    /// Runs `task` on the loop after `delay`. Safe from any thread.
+    public func scheduleTask(after delay: Duration, _ task: @escaping @Sendable () -> Void) {
+        if inEventLoop {
+            schedule(after: delay, task)
+        } else {
+            execute { [self] in self.schedule(after: delay, task) }
+        }
+    }
+
+    func register(_ handler: Selectable, fd: Int32, interest: SelectorInterest) throws(TransportError) {
+        try selector.register(fd: fd, interest: interest)
+        let index = Int(fd)
+        if index >= handlers.count {
+            handlers.append(contentsOf: repeatElement(nil, count: max(index + 1 - handlers.count, 64)))
+        }
+        handlers[index] = handler
+    }
+
+    func reregister(fd: Int32, interest: SelectorInterest) {
+        try? selector.reregister(fd: fd, interest: interest)
+    }
+
+    func deregister(fd: Int32) {
+        selector.deregister(fd: fd)
+        if Int(fd) < handlers.count { handlers[Int(fd)] = nil }
+    }
+
+    /// Asks the loop to finish its current iteration and exit; waits for it.
+    func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        selector.wakeup()
+        if !inEventLoop { finished.wait() }
+    }
+
+    private func runPendingTasks() {
+        guard hasPendingTasks.load(ordering: .acquiring) else { return }
+        hasPendingTasks.store(false, ordering: .releasing)
+        let tasks = pendingTasks.withLock { tasks -> [@Sendable () -> Void] in
+            let taken = tasks
+            tasks.removeAll(keepingCapacity: true)
+            return taken
+        }
+        for task in tasks { task() }
+    }
+
+    private func run() {
+        while !stopRequested.load(ordering: .acquiring) {
+            var timeout: Int32 = -1
+            if hasPendingTasks.load(ordering: .acquiring) {
+                timeout = 0
+            } else if let deadline = timers.nextDeadline {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                let milliseconds = remaining.components.seconds * 1000
+                    + remaining.components.attoseconds / 1_000_000_000_000_000
+                timeout = Int32(clamping: max(0, milliseconds + 1))
+            }
+            do {
+                try selector.whenReady(timeoutMilliseconds: timeout) { event in
+                    let index = Int(event.fd)
+                    guard index < handlers.count, let handler = handlers[index] else { return }
+                    if event.readable { handler.readReady() }
+                    // The read callback may have closed and unregistered this fd.
+                    guard index < handlers.count, let current = handlers[index], current === handler else {
+                        return
+                    }
+                    if event.writable { handler.writeReady() }
+                    if event.hangup && !event.readable { handler.hangupReady() }
+                }
+            } catch {
+                Log.error("\(name): \(error)")
+            }
+            runPendingTasks()
+            timers.runExpired(now: .now)
+        }
+        runPendingTasks()
+        selector.close()
+    }
+}

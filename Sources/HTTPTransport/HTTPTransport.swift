@@ -1,1 +1,0 @@
-// Transport lands here.

@@ -1,0 +1,298 @@
+internal import CHTTPParser
+
+/// The server side of one HTTP/1.1 connection, parsed by Debian's http-parser. Loop-confined.
+///
+/// Keep-alive and `Content-Length` or chunked bodies are handled; pipelined requests are
+/// answered strictly in order by pausing the parser until each response is queued.
+final class HTTP1ServerSession: ServerSession {
+    private let parser: UnsafeMutablePointer<http_parser>
+    private let settings: UnsafeMutablePointer<http_parser_settings>
+    private let stream: ByteStream
+    private let connection: HTTPConnection
+    private let context: ServerContext
+
+    // The request being parsed.
+    private var url: [UInt8] = []
+    private var fieldName: [UInt8] = []
+    private var fieldValue: [UInt8] = []
+    private var lastWasValue = false
+    private var headers = HTTPHeaders()
+    private var headerBytes = 0
+    private var body: [UInt8] = []
+    private var inMessage = false
+
+    // The request being answered.
+    private var awaitingResponse = false
+    private var keepAlive = true
+    private var sequence: Int32 = 0
+    private var pendingInput: [UInt8] = []
+    private var inParse = false
+    private var rejected = false
+    private var closing = false
+
+    init(stream: ByteStream, connection: HTTPConnection, context: ServerContext) {
+        self.stream = stream
+        self.connection = connection
+        self.context = context
+        parser = .allocate(capacity: 1)
+        settings = .allocate(capacity: 1)
+        http_parser_init(parser, HTTP_REQUEST)
+        http_parser_settings_init(settings)
+        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        settings.pointee.on_message_begin = { owner($0)?.messageBegin() ?? -1 }
+        settings.pointee.on_url = { owner($0)?.append(\.url, $1, $2) ?? -1 }
+        settings.pointee.on_header_field = { owner($0)?.headerField($1, $2) ?? -1 }
+        settings.pointee.on_header_value = { owner($0)?.append(\.fieldValue, $1, $2, isValue: true) ?? -1 }
+        settings.pointee.on_headers_complete = { owner($0)?.headersComplete() ?? -1 }
+        settings.pointee.on_body = { owner($0)?.bodyChunk($1, $2) ?? -1 }
+        settings.pointee.on_message_complete = { owner($0)?.messageComplete() ?? -1 }
+    }
+
+    deinit {
+        parser.deallocate()
+        settings.deallocate()
+    }
+
+    var hasOpenStreams: Bool { inMessage || awaitingResponse }
+
+    // MARK: Input
+
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !closing || hasOpenStreams, !rejected else { return }
+        if awaitingResponse || !pendingInput.isEmpty {
+            pendingInput.append(contentsOf: bytes)
+            if pendingInput.count > context.configuration.maxBodySize + context.configuration.maxHeaderListSize + 65536 {
+                stream.close(error: .protocolViolation("too many pipelined bytes while a response is pending"))
+            }
+            return
+        }
+        parse(bytes)
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count, !rejected {
+            let remaining = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            inParse = true
+            let parsed = http_parser_execute(parser, settings, remaining.baseAddress?.assumingMemoryBound(to: CChar.self), remaining.count)
+            inParse = false
+            let error = c_http_parser_errno(parser)
+            offset += parsed
+            if error == HPE_PAUSED {
+                if awaitingResponse {
+                    pendingInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                    return
+                }
+                http_parser_pause(parser, 0)
+                continue
+            }
+            if error != HPE_OK {
+                if !rejected { reject(status: error == HPE_HEADER_OVERFLOW ? 431 : 400, message: Self.describe(error)) }
+                return
+            }
+            if parser.pointee.upgrade != 0 {
+                // We do not switch protocols; the request was answered and the connection ends.
+                closing = true
+                return
+            }
+        }
+    }
+
+    private static func describe(_ error: http_errno) -> String {
+        "malformed HTTP/1.1 request: \(String(cString: http_errno_name(error))): \(String(cString: http_errno_description(error)))"
+    }
+
+    // MARK: Parser callbacks
+
+    fileprivate func messageBegin() -> Int32 {
+        url.removeAll(keepingCapacity: true)
+        fieldName.removeAll(keepingCapacity: true)
+        fieldValue.removeAll(keepingCapacity: true)
+        headers = HTTPHeaders()
+        body = []
+        headerBytes = 0
+        lastWasValue = false
+        inMessage = true
+        context.counters.openStreams.wrappingAdd(1, ordering: .relaxed)
+        return 0
+    }
+
+    fileprivate func append(_ field: ReferenceWritableKeyPath<HTTP1ServerSession, [UInt8]>, _ data: UnsafePointer<CChar>?,
+                            _ length: Int, isValue: Bool = false) -> Int32 {
+        headerBytes += length
+        guard headerBytes <= context.configuration.maxHeaderListSize else {
+            reject(status: 431, message: "request header list exceeds \(context.configuration.maxHeaderListSize) bytes")
+            return -1
+        }
+        if let data {
+            data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                self[keyPath: field].append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+            }
+        }
+        if isValue { lastWasValue = true }
+        return 0
+    }
+
+    fileprivate func headerField(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+        if lastWasValue { commitHeader() }
+        return append(\.fieldName, data, length)
+    }
+
+    private func commitHeader() {
+        guard !fieldName.isEmpty else { return }
+        headerBytes += 32
+        headers.add(name: String(decoding: fieldName, as: UTF8.self), value: String(decoding: fieldValue, as: UTF8.self))
+        fieldName.removeAll(keepingCapacity: true)
+        fieldValue.removeAll(keepingCapacity: true)
+        lastWasValue = false
+    }
+
+    fileprivate func headersComplete() -> Int32 {
+        commitHeader()
+        let declared = parser.pointee.content_length
+        if declared != UInt64.max, declared > UInt64(context.configuration.maxBodySize) {
+            reject(status: 413, message: "request body of \(declared) bytes exceeds \(context.configuration.maxBodySize) bytes")
+            return -1
+        }
+        return 0
+    }
+
+    fileprivate func bodyChunk(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+        guard body.count + length <= context.configuration.maxBodySize else {
+            reject(status: 413, message: "request body exceeds \(context.configuration.maxBodySize) bytes")
+            return -1
+        }
+        if let data {
+            data.withMemoryRebound(to: UInt8.self, capacity: length) { body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length)) }
+        }
+        return 0
+    }
+
+    fileprivate func messageComplete() -> Int32 {
+        inMessage = false
+        awaitingResponse = true
+        keepAlive = http_should_keep_alive(parser) != 0 && parser.pointee.upgrade == 0
+        sequence &+= 1
+        // Pause so that pipelined requests wait for this one's response.
+        http_parser_pause(parser, 1)
+        context.counters.requests.wrappingAdd(1, ordering: .relaxed)
+        let method = String(cString: http_method_str(http_method(rawValue: parser.pointee.method)))
+        let request = HTTPRequest(
+            method: method, path: String(decoding: url, as: UTF8.self), authority: headers["host"],
+            scheme: connection.isSecure ? "https" : "http", headers: headers, body: body, version: .http1_1,
+            streamID: sequence, connection: connection)
+        body = []
+        context.handler.handle(request, responder: HTTPResponder(connection: connection, streamID: sequence))
+        return 0
+    }
+
+    // MARK: Output
+
+    private func reject(status: Int, message: String) {
+        rejected = true
+        closing = true
+        if inMessage {
+            inMessage = false
+            context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed)
+        }
+        write(HTTPResponse(status: status, text: message + "\n"), keepAlive: false)
+        stream.closeAfterFlush()
+        if !inParse { stream.flush() }
+    }
+
+    func respond(streamID: Int32, response: HTTPResponse) {
+        guard awaitingResponse, streamID == sequence else { return }
+        awaitingResponse = false
+        context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed)
+        let keep = keepAlive && !closing
+        write(response, keepAlive: keep)
+        if !keep {
+            closing = true
+            stream.closeAfterFlush()
+        }
+        guard !inParse else { return }
+        stream.flush()
+        resumeParsing()
+    }
+
+    private func resumeParsing() {
+        guard !closing, !awaitingResponse, !stream.isClosed, !pendingInput.isEmpty else { return }
+        let input = pendingInput
+        pendingInput = []
+        http_parser_pause(parser, 0)
+        input.withUnsafeBytes { parse($0) }
+        if !stream.isClosed { stream.flush() }
+    }
+
+    private func write(_ response: HTTPResponse, keepAlive: Bool) {
+        var head = "HTTP/1.1 \(response.status) \(Self.reasonPhrase(response.status))\r\n"
+        for field in response.headers {
+            switch field.name.lowercased() {
+            case "content-length", "connection", "transfer-encoding": continue
+            default: head += "\(field.name): \(field.value)\r\n"
+            }
+        }
+        head += "content-length: \(response.body?.count ?? 0)\r\n"
+        if !keepAlive { head += "connection: close\r\n" }
+        head += "\r\n"
+        stream.enqueue(Array(head.utf8))
+        if let body = response.body { stream.enqueue(body) }
+    }
+
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 410: "Gone"
+        case 413: "Content Too Large"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status \(status)"
+        }
+    }
+
+    func didDrain() { resumeParsing() }
+
+    // MARK: Controls
+
+    func resetStream(streamID: Int32, errorCode: HTTP2ErrorCode) {
+        guard awaitingResponse, streamID == sequence else { return }
+        stream.close(error: nil, abort: true)
+    }
+
+    func setMaxConcurrentStreams(_ value: Int) {}
+
+    func sendGoAway(errorCode: HTTP2ErrorCode, debugData: [UInt8]) {
+        beginGracefulShutdown()
+    }
+
+    func closeConnection() {
+        closing = true
+        stream.closeAfterFlush()
+        stream.flush()
+    }
+
+    func beginGracefulShutdown() {
+        closing = true
+        if !hasOpenStreams { closeConnection() }
+    }
+
+    func connectionDidClose() {
+        if hasOpenStreams { context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed) }
+        inMessage = false
+        awaitingResponse = false
+    }
+}
+
+private func owner(_ parser: UnsafeMutablePointer<http_parser>?) -> HTTP1ServerSession? {
+    guard let data = parser?.pointee.data else { return nil }
+    return Unmanaged<HTTP1ServerSession>.fromOpaque(data).takeUnretainedValue()
+}

@@ -1,0 +1,387 @@
+internal import CNGHTTP2
+
+/// The server side of one HTTP/2 connection, driven by nghttp2. Loop-confined.
+///
+/// nghttp2 parses and frames; this class turns its callbacks into `HTTPRequest`s and
+/// responses into frames. Output is produced with `nghttp2_session_mem_send` into the
+/// byte stream's buffer, so one read cycle ends in one write.
+final class HTTP2ServerSession: ServerSession {
+    /// One request stream, owned by `streams` until nghttp2 closes it.
+    final class Stream {
+        let id: Int32
+        var method = ""
+        var path = ""
+        var authority: String?
+        var host: String?
+        var scheme = "https"
+        var headers = HTTPHeaders()
+        var headerListSize = 0
+        var headersTooLarge = false
+        var body: [UInt8] = []
+        var bodyTooLarge = false
+        var dispatched = false
+        var responded = false
+        var resetAfterResponse = false
+        var responseBody: [UInt8] = []
+        var responseOffset = 0
+
+        init(id: Int32) { self.id = id }
+    }
+
+    private var session: OpaquePointer?
+    private let stream: ByteStream
+    private let connection: HTTPConnection
+    private let context: ServerContext
+    private var streams: [Int32: Stream] = [:]
+    private var inReceive = false
+
+    init?(stream: ByteStream, connection: HTTPConnection, context: ServerContext) {
+        self.stream = stream
+        self.connection = connection
+        self.context = context
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSent)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let option else { return nil }
+        defer { nghttp2_option_del(option) }
+        // Like APNs, keep the HPACK table we encode responses with small.
+        nghttp2_option_set_max_deflate_dynamic_table_size(option, 4096)
+
+        var created: OpaquePointer?
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        guard nghttp2_session_server_new2(&created, callbacks, userData, option) == 0, let created else { return nil }
+        session = created
+
+        let configuration = context.configuration
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                                   value: UInt32(clamping: configuration.maxConcurrentStreams)),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue),
+                                   value: UInt32(clamping: min(configuration.initialWindowSize, Int(c_nghttp2_max_window_size())))),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
+                                   value: UInt32(clamping: configuration.maxHeaderListSize)),
+        ]
+        _ = nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        _ = nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0,
+                                                  Int32(clamping: min(configuration.initialWindowSize * 16, Int(c_nghttp2_max_window_size()))))
+        produceOutput()
+    }
+
+    deinit { releaseSession() }
+
+    private func releaseSession() {
+        if let session { nghttp2_session_del(session) }
+        session = nil
+    }
+
+    // MARK: Input
+
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard let session else { return }
+        inReceive = true
+        let result = nghttp2_session_mem_recv(session, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        inReceive = false
+        if result < 0 {
+            // nghttp2 has queued a GOAWAY for protocol errors where it can; send it, then close.
+            produceOutput()
+            stream.closeAfterFlush()
+            return
+        }
+        produceOutput()
+    }
+
+    /// Moves every frame nghttp2 has ready into the byte stream, and closes when nghttp2 is done.
+    private func produceOutput() {
+        guard let session else { return }
+        while true {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &data)
+            if count < 0 {
+                stream.close(error: .protocolViolation(String(cString: nghttp2_strerror(Int32(count)))))
+                return
+            }
+            guard count > 0, let data else { break }
+            stream.enqueue(UnsafeRawBufferPointer(start: data, count: count))
+        }
+        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
+            stream.closeAfterFlush()
+        }
+    }
+
+    /// Produces output and writes it now, for work that happens outside a read cycle.
+    private func sendNow() {
+        guard !inReceive else { return }
+        produceOutput()
+        stream.flush()
+    }
+
+    func didDrain() {}
+
+    var hasOpenStreams: Bool { !streams.isEmpty }
+
+    // MARK: Callbacks (called by nghttp2 on this loop)
+
+    fileprivate func beginHeaders(streamID: Int32) {
+        let request = Stream(id: streamID)
+        streams[streamID] = request
+        context.counters.openStreams.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard let request = streams[streamID], !request.headersTooLarge else { return }
+        request.headerListSize += name.count + value.count + 32
+        if request.headerListSize > context.configuration.maxHeaderListSize {
+            request.headersTooLarge = true
+            request.headers = HTTPHeaders()
+            return
+        }
+        let valueString = String(decoding: value, as: UTF8.self)
+        if name.first == UInt8(ascii: ":") {
+            switch String(decoding: name, as: UTF8.self) {
+            case ":method": request.method = valueString
+            case ":path": request.path = valueString
+            case ":authority": request.authority = valueString
+            case ":scheme": request.scheme = valueString
+            default: break
+            }
+        } else {
+            let nameString = String(decoding: name, as: UTF8.self)
+            if request.host == nil, nameString == "host" { request.host = valueString }
+            request.headers.add(name: nameString, value: valueString)
+        }
+    }
+
+    fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
+        guard let request = streams[streamID], !request.bodyTooLarge, !request.responded else { return }
+        if request.body.count + bytes.count > context.configuration.maxBodySize {
+            request.bodyTooLarge = true
+            request.body = []
+            reject(request, status: 413, message: "request body exceeds \(context.configuration.maxBodySize) bytes")
+            return
+        }
+        request.body.append(contentsOf: bytes)
+    }
+
+    fileprivate func frameReceived(type: UInt8, flags: UInt8, streamID: Int32) {
+        guard let request = streams[streamID] else { return }
+        let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+        if type == UInt8(NGHTTP2_HEADERS.rawValue), request.headersTooLarge, !request.responded {
+            reject(request, status: 431, message: "request header list exceeds \(context.configuration.maxHeaderListSize) bytes")
+            return
+        }
+        guard endStream, !request.dispatched, !request.responded else { return }
+        request.dispatched = true
+        context.counters.requests.wrappingAdd(1, ordering: .relaxed)
+        let httpRequest = HTTPRequest(
+            method: request.method, path: request.path, authority: request.authority ?? request.host,
+            scheme: request.scheme, headers: request.headers, body: request.body, version: .http2,
+            streamID: streamID, connection: connection)
+        request.body = []
+        context.handler.handle(httpRequest, responder: HTTPResponder(connection: connection, streamID: streamID))
+    }
+
+    fileprivate func frameSent(flags: UInt8, streamID: Int32) {
+        guard flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0, let request = streams[streamID],
+              request.resetAfterResponse, let session else { return }
+        // The request is still arriving but was already answered: stop the rest of it.
+        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, HTTP2ErrorCode.noError.rawValue)
+    }
+
+    fileprivate func streamClosed(streamID: Int32) {
+        guard streams.removeValue(forKey: streamID) != nil else { return }
+        context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    fileprivate func readResponseBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
+                                      flags: UnsafeMutablePointer<UInt32>) -> Int {
+        guard let request = streams[streamID] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        let count = min(length, request.responseBody.count - request.responseOffset)
+        request.responseBody.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress, count > 0 {
+                buffer.update(from: base + request.responseOffset, count: count)
+            }
+        }
+        request.responseOffset += count
+        if request.responseOffset >= request.responseBody.count {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            request.responseBody = []
+        }
+        return count
+    }
+
+    // MARK: Responses and controls
+
+    private func reject(_ request: Stream, status: Int, message: String) {
+        request.resetAfterResponse = true
+        submit(request, HTTPResponse(status: status, text: message + "\n"))
+    }
+
+    func respond(streamID: Int32, response: HTTPResponse) {
+        guard let request = streams[streamID], !request.responded else { return }
+        submit(request, response)
+    }
+
+    private func submit(_ request: Stream, _ response: HTTPResponse) {
+        guard let session else { return }
+        request.responded = true
+        let body = response.body ?? []
+        var fields: [(String, String)] = [(":status", String(response.status))]
+        fields.reserveCapacity(response.headers.count + 2)
+        for field in response.headers where !Self.isConnectionSpecific(field.name) {
+            fields.append((field.name.lowercased(), field.value))
+        }
+        if response.body != nil { fields.append(("content-length", String(body.count))) }
+        request.responseBody = body
+        request.responseOffset = 0
+
+        let result = withNameValuePairs(fields) { pairs in
+            if body.isEmpty {
+                return nghttp2_submit_response(session, request.id, pairs.baseAddress, pairs.count, nil)
+            }
+            var provider = nghttp2_data_provider()
+            provider.read_callback = readResponseBodyCallback
+            return nghttp2_submit_response(session, request.id, pairs.baseAddress, pairs.count, &provider)
+        }
+        if result != 0 { return }
+        sendNow()
+    }
+
+    private static func isConnectionSpecific(_ name: String) -> Bool {
+        switch name.lowercased() {
+        case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length": return true
+        default: return false
+        }
+    }
+
+    func resetStream(streamID: Int32, errorCode: HTTP2ErrorCode) {
+        guard let session, let request = streams[streamID] else { return }
+        request.responded = true
+        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode.rawValue)
+        sendNow()
+    }
+
+    func setMaxConcurrentStreams(_ value: Int) {
+        guard let session else { return }
+        var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                                           value: UInt32(clamping: value))
+        _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+        sendNow()
+    }
+
+    func sendGoAway(errorCode: HTTP2ErrorCode, debugData: [UInt8]) {
+        guard let session else { return }
+        let lastStream = nghttp2_session_get_last_proc_stream_id(session)
+        _ = debugData.withUnsafeBufferPointer {
+            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode.rawValue,
+                                  $0.baseAddress, $0.count)
+        }
+        sendNow()
+    }
+
+    func closeConnection() {
+        produceOutput()
+        stream.closeAfterFlush()
+        stream.flush()
+    }
+
+    func beginGracefulShutdown() {
+        sendGoAway(errorCode: .noError, debugData: [])
+    }
+
+    func connectionDidClose() {
+        // nghttp2_session_del does not report streams still open, so count them here.
+        let open = streams.count
+        streams.removeAll()
+        if open > 0 { context.counters.openStreams.wrappingSubtract(open, ordering: .relaxed) }
+        releaseSession()
+    }
+}
+
+/// Lays `fields` out as a C `nghttp2_nv` array that is valid for the duration of `body`.
+///
+/// nghttp2 copies names and values on submit, so the storage can go when `body` returns.
+func withNameValuePairs<R>(_ fields: [(String, String)], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> R) -> R {
+    var total = 0
+    for field in fields { total += field.0.utf8.count + field.1.utf8.count }
+    let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(total, 1))
+    defer { bytes.deallocate() }
+    let pairs = UnsafeMutableBufferPointer<nghttp2_nv>.allocate(capacity: max(fields.count, 1))
+    defer { pairs.deallocate() }
+    guard let base = bytes.baseAddress else { return body(UnsafeMutableBufferPointer(rebasing: pairs[..<0])) }
+    var offset = 0
+    func place(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
+        let start = offset
+        let written = UnsafeMutableBufferPointer(rebasing: bytes[offset...]).initialize(from: text.utf8).1
+        offset += written
+        return (base + start, written)
+    }
+    for (index, field) in fields.enumerated() {
+        let name = place(field.0)
+        let value = place(field.1)
+        pairs[index] = nghttp2_nv(name: name.0, value: value.0, namelen: name.1, valuelen: value.1,
+                                  flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+    }
+    return body(UnsafeMutableBufferPointer(rebasing: pairs[..<fields.count]))
+}
+
+// MARK: - C callbacks
+
+private func session(_ userData: UnsafeMutableRawPointer?) -> HTTP2ServerSession? {
+    userData.map { Unmanaged<HTTP2ServerSession>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private func onBeginHeaders(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+          frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+    session(userData)?.beginHeaders(streamID: frame.pointee.hd.stream_id)
+    return 0
+}
+
+private func onHeader(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
+                      _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let frame else { return 0 }
+    session(userData)?.header(streamID: frame.pointee.hd.stream_id,
+                              name: UnsafeBufferPointer(start: name, count: nameLength),
+                              value: UnsafeBufferPointer(start: value, count: valueLength))
+    return 0
+}
+
+private func onDataChunk(_ s: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?, _ length: Int,
+                         _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    session(userData)?.dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length))
+    return 0
+}
+
+private func onFrameReceived(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let frame else { return 0 }
+    session(userData)?.frameReceived(type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id)
+    return 0
+}
+
+private func onFrameSent(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let frame else { return 0 }
+    session(userData)?.frameSent(flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id)
+    return 0
+}
+
+private func onStreamClose(_ s: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    session(userData)?.streamClosed(streamID: streamID)
+    return 0
+}
+
+private func readResponseBodyCallback(_ s: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?, _ length: Int,
+                                      _ flags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
+                                      _ userData: UnsafeMutableRawPointer?) -> Int {
+    guard let buffer, let flags, let owner = session(userData) else {
+        return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+    }
+    return owner.readResponseBody(streamID: streamID, into: buffer, length: length, flags: flags)
+}

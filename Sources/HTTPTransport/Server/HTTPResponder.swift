@@ -1,0 +1,26 @@
+/// Answers one request. Copyable and safe to use from any thread; the first answer wins.
+///
+/// A handler that runs on the event loop answers at once for speed; one that needs to
+/// wait keeps the responder and answers later, without holding up other streams.
+public struct HTTPResponder: Sendable {
+    let connection: HTTPConnection
+    let streamID: Int32
+
+    /// Sends `response` for this request.
+    public func respond(_ response: HTTPResponse) {
+        connection.onLoop { [streamID] in $0.respond(streamID: streamID, response: response) }
+    }
+
+    /// Sends `response` after `delay`; other streams on the connection go on meanwhile.
+    public func respond(_ response: HTTPResponse, after delay: Duration) {
+        let connection = connection, streamID = streamID
+        connection.eventLoop.scheduleTask(after: delay) {
+            connection.controller?.respond(streamID: streamID, response: response)
+        }
+    }
+
+    /// Resets the HTTP/2 stream instead of answering; closes an HTTP/1.1 connection.
+    public func reset(errorCode: HTTP2ErrorCode = .cancel) {
+        connection.onLoop { [streamID] in $0.resetStream(streamID: streamID, errorCode: errorCode) }
+    }
+}

@@ -1,0 +1,137 @@
+/// One accepted connection: TLS, protocol detection, timeouts, then an HTTP session.
+///
+/// Loop-confined. It keeps itself alive through its loop's `ConnectionRegistry` until
+/// the byte stream closes.
+final class ServerConnection: ByteStreamDelegate {
+    /// The HTTP/2 client connection preface (RFC 9113 section 3.4).
+    static let preface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
+    let id: UInt64
+    let stream: ByteStream
+    let context: ServerContext
+    let remoteAddress: SocketAddress?
+    private var session: ServerSession?
+    private var connection: HTTPConnection?
+    private var sniffed: [UInt8] = []
+    private var applicationProtocol: String?
+    private var detecting = true
+    private var handshakeTimer: ScheduledTask?
+    private var idleTimer: ScheduledTask?
+
+    init(id: UInt64, stream: ByteStream, context: ServerContext, remoteAddress: SocketAddress?) {
+        self.id = id
+        self.stream = stream
+        self.context = context
+        self.remoteAddress = remoteAddress
+    }
+
+    func start() {
+        context.registry(for: stream.eventLoop)?.connections[ObjectIdentifier(self)] = self
+        stream.delegate = self
+        handshakeTimer = stream.eventLoop.schedule(after: context.configuration.handshakeTimeout) { [weak self] in
+            self?.stream.close(error: .protocolViolation("handshake or HTTP preface not finished in time"))
+        }
+        do {
+            try stream.activate()
+        } catch {
+            stream.close(error: error)
+        }
+    }
+
+    func streamDidConnect(_ stream: ByteStream, applicationProtocol: String?) {
+        self.applicationProtocol = applicationProtocol
+        switch applicationProtocol {
+        case "h2": startSession(.http2)
+        case "http/1.1": startSession(.http1_1)
+        default: break  // No ALPN: tell HTTP/2 from HTTP/1.1 by the first bytes.
+        }
+    }
+
+    func stream(_ stream: ByteStream, didRead bytes: UnsafeRawBufferPointer) {
+        if let session {
+            session.receive(bytes)
+            return
+        }
+        sniffed.append(contentsOf: bytes)
+        let checked = min(sniffed.count, Self.preface.count)
+        if !sniffed[..<checked].elementsEqual(Self.preface[..<checked]) {
+            startSession(.http1_1)
+        } else if sniffed.count >= Self.preface.count {
+            startSession(.http2)
+        }
+    }
+
+    private func startSession(_ version: HTTPVersion) {
+        handshakeTimer?.cancel()
+        handshakeTimer = nil
+        detecting = false
+        let connection = HTTPConnection(
+            id: id, remoteAddress: remoteAddress, localAddress: stream.socket.localAddress(),
+            isSecure: stream.tls != nil, applicationProtocol: applicationProtocol, version: version,
+            peerCertificate: stream.tls?.peerCertificate, eventLoop: stream.eventLoop)
+        self.connection = connection
+        let session: ServerSession
+        switch version {
+        case .http2:
+            guard let h2 = HTTP2ServerSession(stream: stream, connection: connection, context: context) else {
+                stream.close(error: .protocolViolation("cannot create an HTTP/2 session"))
+                return
+            }
+            session = h2
+        case .http1_1:
+            session = HTTP1ServerSession(stream: stream, connection: connection, context: context)
+        }
+        self.session = session
+        connection.controller = session
+        context.handler.connectionOpened(connection)
+        if context.isShuttingDown.load(ordering: .acquiring) { session.beginGracefulShutdown() }
+        armIdleTimer(after: context.configuration.idleTimeout)
+        if !sniffed.isEmpty {
+            let buffered = sniffed
+            sniffed = []
+            buffered.withUnsafeBytes { session.receive($0) }
+        }
+    }
+
+    /// Checks for idleness lazily: one timer per connection, re-armed from the last activity.
+    private func armIdleTimer(after delay: Duration) {
+        idleTimer = stream.eventLoop.schedule(after: delay) { [weak self] in self?.checkIdle() }
+    }
+
+    private func checkIdle() {
+        guard !stream.isClosed, let session else { return }
+        let timeout = context.configuration.idleTimeout
+        let quiet = stream.lastActivity.duration(to: .now)
+        if quiet >= timeout && !session.hasOpenStreams {
+            session.sendGoAway(errorCode: .noError, debugData: Array("idle timeout".utf8))
+            stream.closeAfterFlush()
+        } else {
+            armIdleTimer(after: max(timeout - quiet, .milliseconds(100)))
+        }
+    }
+
+    func beginGracefulShutdown() {
+        if let session {
+            session.beginGracefulShutdown()
+        } else {
+            stream.close(error: .shuttingDown)
+        }
+    }
+
+    func streamDidDrain(_ stream: ByteStream) {
+        session?.didDrain()
+    }
+
+    func streamDidClose(_ stream: ByteStream, error: TransportError?) {
+        handshakeTimer?.cancel()
+        idleTimer?.cancel()
+        session?.connectionDidClose()
+        if let connection {
+            connection.controller = nil
+            context.handler.connectionClosed(connection)
+        }
+        session = nil
+        context.counters.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        context.registry(for: stream.eventLoop)?.connections[ObjectIdentifier(self)] = nil
+    }
+}

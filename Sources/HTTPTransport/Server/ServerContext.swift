@@ -1,0 +1,30 @@
+import Synchronization
+
+/// What every connection of one server shares: configuration, handler, TLS, counters.
+final class ServerContext: Sendable {
+    let configuration: HTTPServerConfiguration
+    let handler: any HTTPServerHandler
+    let tlsContext: TLSContext?
+    let counters = TransportCounters()
+    let isShuttingDown = Atomic<Bool>(false)
+    let nextConnectionID = Atomic<UInt64>(1)
+    /// Open connections per loop, so shutdown can reach each on its own thread.
+    let registries: [ObjectIdentifier: ConnectionRegistry]
+
+    init(configuration: HTTPServerConfiguration, handler: any HTTPServerHandler, group: EventLoopGroup) throws(TransportError) {
+        self.configuration = configuration
+        self.handler = handler
+        tlsContext = try configuration.tls.map { (tls) throws(TransportError) in try TLSContext(configuration: tls, role: .server) }
+        var registries: [ObjectIdentifier: ConnectionRegistry] = [:]
+        for loop in group.loops { registries[ObjectIdentifier(loop)] = ConnectionRegistry() }
+        self.registries = registries
+    }
+
+    func registry(for loop: EventLoop) -> ConnectionRegistry? { registries[ObjectIdentifier(loop)] }
+}
+
+/// The server connections living on one loop. Touched only on that loop.
+final class ConnectionRegistry: @unchecked Sendable {
+    // Unchecked: loop-confined; each registry is used only on its own loop's thread.
+    var connections: [ObjectIdentifier: ServerConnection] = [:]
+}

@@ -1,0 +1,33 @@
+import Synchronization
+
+/// Live and total counts for a server, readable at any time from any thread.
+public struct TransportMetrics: Sendable, Hashable {
+    /// Connections accepted and not yet closed.
+    public var openConnections: Int
+    /// HTTP/2 streams and HTTP/1.1 requests begun and not yet finished.
+    public var openStreams: Int
+    /// Connections accepted since start.
+    public var acceptedConnections: Int
+    /// Connections closed at once because `maxConnections` was reached.
+    public var rejectedConnections: Int
+    /// Complete requests handed to the handler since start.
+    public var requests: Int
+}
+
+/// The atomics behind `TransportMetrics`.
+final class TransportCounters: Sendable {
+    let openConnections = Atomic<Int>(0)
+    let openStreams = Atomic<Int>(0)
+    let acceptedConnections = Atomic<Int>(0)
+    let rejectedConnections = Atomic<Int>(0)
+    let requests = Atomic<Int>(0)
+
+    var snapshot: TransportMetrics {
+        TransportMetrics(
+            openConnections: openConnections.load(ordering: .relaxed),
+            openStreams: openStreams.load(ordering: .relaxed),
+            acceptedConnections: acceptedConnections.load(ordering: .relaxed),
+            rejectedConnections: rejectedConnections.load(ordering: .relaxed),
+            requests: requests.load(ordering: .relaxed))
+    }
+}

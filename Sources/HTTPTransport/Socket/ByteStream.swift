@@ -1,0 +1,219 @@
+import Glibc
+
+/// Receives what a `ByteStream` reads, and hears when it ends. Loop-confined.
+protocol ByteStreamDelegate: AnyObject {
+    /// The TLS handshake (if any) finished; `applicationProtocol` is the ALPN result.
+    func streamDidConnect(_ stream: ByteStream, applicationProtocol: String?)
+    /// New bytes arrived. Output queued with `enqueue` is flushed when this returns.
+    func stream(_ stream: ByteStream, didRead bytes: UnsafeRawBufferPointer)
+    /// Every queued byte reached the socket.
+    func streamDidDrain(_ stream: ByteStream)
+    /// The stream closed; called exactly once.
+    func streamDidClose(_ stream: ByteStream, error: TransportError?)
+}
+
+/// A non-blocking socket, optionally under TLS, with a write buffer. Loop-confined.
+///
+/// This is the piece the server and client connections share: it handles readiness,
+/// the handshake, partial writes and closing, and hands bytes to its delegate.
+final class ByteStream: Selectable {
+    let socket: Socket
+    let tls: TLSConnection?
+    let eventLoop: EventLoop
+    weak var delegate: ByteStreamDelegate?
+
+    private var outbound: [UInt8] = []
+    private var outboundOffset = 0
+    private var wantsWrite = false
+    private var handshaking: Bool
+    private var closeWhenDrained = false
+    private var inReadCallback = false
+    private(set) var isClosed = false
+    /// When the stream last read or wrote, for idle timeouts.
+    private(set) var lastActivity = ContinuousClock.now
+
+    init(socket: Socket, tls: TLSConnection?, eventLoop: EventLoop) {
+        self.socket = socket
+        self.tls = tls
+        self.eventLoop = eventLoop
+        self.handshaking = tls != nil
+    }
+
+    /// Registers with the loop and starts the handshake, if any. Call on the loop.
+    func activate(connecting: Bool = false) throws(TransportError) {
+        try eventLoop.register(self, fd: socket.fd, interest: connecting ? [.read, .write] : .read)
+        wantsWrite = connecting
+        if !connecting {
+            if handshaking { continueHandshake() } else { delegate?.streamDidConnect(self, applicationProtocol: nil) }
+        }
+    }
+
+    var hasPendingOutput: Bool { outboundOffset < outbound.count }
+
+    /// Queues bytes for writing; `flush()` sends them.
+    func enqueue(_ bytes: UnsafeRawBufferPointer) {
+        outbound.append(contentsOf: bytes)
+    }
+
+    func enqueue(_ bytes: [UInt8]) {
+        outbound.append(contentsOf: bytes)
+    }
+
+    /// Writes as much queued output as the socket takes now; waits for writability for the rest.
+    func flush() {
+        guard !isClosed, !handshaking else { return }
+        while outboundOffset < outbound.count {
+            let result = outbound.withUnsafeBytes { buffer in
+                let pending = UnsafeRawBufferPointer(rebasing: buffer[outboundOffset...])
+                return tls?.write(pending) ?? socket.write(pending)
+            }
+            switch result {
+            case let .bytes(count):
+                outboundOffset += count
+                lastActivity = .now
+            case .wouldBlock:
+                setWantsWrite(true)
+                return
+            case .closed:
+                close(error: nil)
+                return
+            case let .failed(code):
+                close(error: .system(call: "write", errno: code))
+                return
+            }
+        }
+        outbound.removeAll(keepingCapacity: outbound.capacity <= 1 << 20)
+        outboundOffset = 0
+        setWantsWrite(false)
+        if closeWhenDrained {
+            close(error: nil)
+        } else {
+            delegate?.streamDidDrain(self)
+        }
+    }
+
+    /// Closes once everything queued has been written.
+    func closeAfterFlush() {
+        closeWhenDrained = true
+        if !hasPendingOutput && !inReadCallback { close(error: nil) }
+    }
+
+    private func setWantsWrite(_ wanted: Bool) {
+        guard wanted != wantsWrite, !isClosed else { return }
+        wantsWrite = wanted
+        eventLoop.reregister(fd: socket.fd, interest: wanted ? [.read, .write] : .read)
+    }
+
+    private func continueHandshake() {
+        guard let tls else { return }
+        switch tls.handshake() {
+        case .complete:
+            handshaking = false
+            setWantsWrite(false)
+            lastActivity = .now
+            delegate?.streamDidConnect(self, applicationProtocol: tls.negotiatedProtocol)
+            if !isClosed { readReady() }
+        case .wantRead:
+            setWantsWrite(false)
+        case .wantWrite:
+            setWantsWrite(true)
+        case let .failed(error):
+            close(error: error)
+        }
+    }
+
+    func readReady() {
+        guard !isClosed else { return }
+        if handshaking {
+            continueHandshake()
+            return
+        }
+        let buffer = eventLoop.readBuffer
+        inReadCallback = true
+        defer {
+            inReadCallback = false
+            if !isClosed { flush() }
+        }
+        // Read until the socket is empty (level-triggered epoll would call again anyway,
+        // but TLS may hold decrypted bytes that epoll cannot see).
+        for _ in 0..<16 {
+            let result = tls?.read(into: buffer) ?? socket.read(into: buffer)
+            switch result {
+            case let .bytes(count):
+                lastActivity = .now
+                delegate?.stream(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                if isClosed || closeWhenDrained { return }
+                if count < buffer.count && !(tls?.hasBufferedInput ?? false) { return }
+            case .wouldBlock:
+                return
+            case .closed:
+                close(error: nil)
+                return
+            case let .failed(code):
+                close(error: .system(call: "read", errno: code))
+                return
+            }
+        }
+    }
+
+    func writeReady() {
+        guard !isClosed else { return }
+        if !connected {
+            finishConnect()
+        } else if handshaking {
+            continueHandshake()
+        } else {
+            flush()
+        }
+    }
+
+    /// For client streams: false until the non-blocking connect finishes.
+    private var connected = true
+
+    /// Marks a client stream whose `connect(2)` is still in progress.
+    func markConnecting() {
+        connected = false
+        handshaking = false
+    }
+
+    private func finishConnect() {
+        if let error = connectError() {
+            close(error: error)
+            return
+        }
+        connected = true
+        if tls != nil {
+            handshaking = true
+            continueHandshake()
+        } else {
+            setWantsWrite(false)
+            delegate?.streamDidConnect(self, applicationProtocol: nil)
+            if !isClosed { flush() }
+        }
+    }
+
+    private func connectError() -> TransportError? {
+        let code = socket.pendingError()
+        return code == 0 ? nil : .system(call: "connect", errno: code)
+    }
+
+    func hangupReady() {
+        if !connected {
+            close(error: connectError() ?? .system(call: "connect", errno: ECONNREFUSED))
+            return
+        }
+        readReady()
+        if !isClosed { close(error: nil) }
+    }
+
+    /// Closes now, dropping unwritten output. Idempotent.
+    func close(error: TransportError?, abort: Bool = false) {
+        guard !isClosed else { return }
+        isClosed = true
+        eventLoop.deregister(fd: socket.fd)
+        if abort { socket.setLingerZero() } else if !handshaking && connected { tls?.shutdown() }
+        socket.close()
+        outbound = []
+        delegate?.streamDidClose(self, error: error)
+    }
+}

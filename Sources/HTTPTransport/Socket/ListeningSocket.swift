@@ -1,0 +1,45 @@
+import Glibc
+internal import CLinuxShims
+
+/// A bound, listening TCP socket.
+final class ListeningSocket {
+    let socket: Socket
+    let address: SocketAddress
+
+    init(address: SocketAddress, backlog: Int32 = 1024) throws(TransportError) {
+        let socket = try Socket.makeTCP(for: address)
+        socket.setOption(level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
+        if address.isIPv6 {
+            // An IPv6 listener serves IPv6 only; IPv4 gets its own listener.
+            socket.setOption(level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1)
+        }
+        let bound = address.withSockAddr { bind(socket.fd, $0, $1) }
+        guard bound == 0 else { throw .system(call: "bind(\(address))", errno: errno) }
+        guard listen(socket.fd, backlog) == 0 else { throw .system(call: "listen(\(address))", errno: errno) }
+        self.socket = socket
+        self.address = socket.localAddress() ?? address
+    }
+
+    /// Accepts one pending connection, or returns nil when none is waiting.
+    func accept() -> (Socket, SocketAddress?)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        while true {
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept4(socket.fd, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+                }
+            }
+            if fd >= 0 {
+                let peer = withUnsafePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0) }
+                }
+                return (Socket(takingOwnershipOf: fd), peer)
+            }
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            default: return nil  // EAGAIN, or EMFILE: try again on the next readiness.
+            }
+        }
+    }
+}
