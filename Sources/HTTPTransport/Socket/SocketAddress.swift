@@ -1,4 +1,5 @@
 import Glibc
+internal import CLinuxShims
 
 /// An IPv4 or IPv6 socket address with a port.
 public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {

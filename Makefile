@@ -1,0 +1,29 @@
+# The two commands a new user needs are `make run` and `make test` (see README.md).
+SHELL := /bin/bash
+WYCHEPROOF_DIR ?= $(abspath ../shared/vectors/wycheproof)
+export WYCHEPROOF_DIR
+
+.PHONY: setup build release run test bench clean
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	swift build
+
+release: setup
+	swift build -c release
+
+# Start apns-mock on its built-in defaults (TLS on 127.0.0.1:2197, certs/ material).
+run: release
+	.build/release/apns-mock
+
+test: setup
+	swift build --build-tests
+	swift test
+
+bench: release
+	bash scripts/bench-transport.sh
+
+clean:
+	rm -rf .build

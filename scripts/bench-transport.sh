@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Transport benchmark: h2load against nghttpd (reference) and against our server, with
+# the same flags, in one run, over h2c and TLS. Prints req/s and the ratio ours/nghttpd.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v h2load >/dev/null && command -v nghttpd >/dev/null || bash scripts/setup.sh
+
+REQUESTS=${REQUESTS:-400000}
+FLAGS=(-c 4 -m 100 -t 1 -n "$REQUESTS")
+TOKEN=$(printf 'a%.0s' {1..64})
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+# A ~100-byte APNs-like POST body.
+printf '{"aps":{"alert":{"title":"Build finished","body":"All 42 checks passed"},"badge":1}}%s' "        " > "$work/body.json"
+mkdir -p "$work/docroot/3/device" && : > "$work/docroot/3/device/$TOKEN"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 did not open" >&2; exit 1; }
+rate() { # h2load output -> req/s, failing loudly on errors
+    local out="$1"
+    grep -q "0 failed, 0 errored, 0 timeout" <<<"$out" || { echo "$out" >&2; echo "h2load reported failures" >&2; exit 1; }
+    awk '/^finished in/ { gsub(",", "", $4); print $4 }' <<<"$out"
+}
+
+p1=$(free_port); p2=$(free_port); p3=$(free_port); p4=$(free_port)
+nghttpd --no-tls -n 2 -d "$work/docroot" "$p1" >/dev/null 2>&1 & pids+=($!)
+nghttpd -n 2 -d "$work/docroot" "$p2" certs/server.key certs/server.pem >/dev/null 2>&1 & pids+=($!)
+.build/release/apns-mock --no-tls --port "$p3" >/dev/null 2>&1 & pids+=($!)
+.build/release/apns-mock --port "$p4" >/dev/null 2>&1 & pids+=($!)
+for p in "$p1" "$p2" "$p3" "$p4"; do wait_port "$p"; done
+
+run() { h2load "${FLAGS[@]}" -d "$work/body.json" "$1" 2>&1; }
+# Warm-up, so neither side pays first-touch costs in the measured run.
+for url in "http://127.0.0.1:$p1" "http://127.0.0.1:$p3"; do h2load -c 4 -m 100 -t 1 -n 20000 -d "$work/body.json" "$url/3/device/$TOKEN" >/dev/null 2>&1; done
+
+echo "h2load ${FLAGS[*]}, POST $(wc -c < "$work/body.json") bytes, 2 server threads each"
+printf '%-8s %14s %14s %8s\n' transport "nghttpd req/s" "ours req/s" ratio
+for mode in h2c tls; do
+    if [ "$mode" = h2c ]; then ref="http://127.0.0.1:$p1"; ours="http://127.0.0.1:$p3"; else ref="https://127.0.0.1:$p2"; ours="https://127.0.0.1:$p4"; fi
+    r=$(rate "$(run "$ref/3/device/$TOKEN")")
+    o=$(rate "$(run "$ours/3/device/$TOKEN")")
+    printf '%-8s %14.0f %14.0f %7.2fx\n' "$mode" "$r" "$o" "$(awk -v o="$o" -v r="$r" 'BEGIN { print o / r }')"
+done

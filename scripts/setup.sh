@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the suite needs on a Debian machine, as root. Safe to run again:
+# it installs only what is missing.
+set -euo pipefail
+
+need_apt=()
+for pkg in libssl-dev libnghttp2-dev libhttp-parser-dev nghttp2-client nghttp2-server curl openssl pkg-config; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
+done
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "setup: installing ${need_apt[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# Independent checks used by the tests: PyJWT + cryptography (tokens), h2 (raw HTTP/2).
+if ! python3 -c "import jwt, cryptography, h2" 2>/dev/null; then
+    echo "setup: installing PyJWT, cryptography and h2 for python3"
+    python3 -m pip install -q pyjwt cryptography h2 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages pyjwt cryptography h2 2>/dev/null \
+        || { apt-get update -qq && apt-get install -y -qq python3-jwt python3-cryptography python3-h2 >/dev/null; }
+    python3 -c "import jwt, cryptography, h2"
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "setup: the Swift 6 toolchain is not on PATH; install it (https://swift.org) and run again" >&2
+    exit 1
+fi
