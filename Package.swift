@@ -6,6 +6,13 @@ import PackageDescription
 //   transport      HTTPTransport         crypto  JWTVerify
 //   APNs model / mock / client / gateway  (later issues)
 //   CLIs           apns-mock, push-inspect, ...
+// Loop-confined classes on the per-request path pay for dynamic exclusivity checks on
+// every property access; release builds of the hot-path modules skip them. Debug builds
+// (and so `swift test`) keep the checks on.
+let hotPathSettings: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "swift-apns-mock",
     products: [
@@ -31,7 +38,8 @@ let package = Package(
         .systemLibrary(name: "CLinuxShims"),
         .target(
             name: "HTTPTransport",
-            dependencies: ["COpenSSL", "CNGHTTP2", "CHTTPParser", "CLinuxShims"]
+            dependencies: ["COpenSSL", "CNGHTTP2", "CHTTPParser", "CLinuxShims"],
+            swiftSettings: hotPathSettings
         ),
         .target(
             name: "JWTVerify",

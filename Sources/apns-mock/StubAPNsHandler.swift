@@ -15,36 +15,55 @@ struct StubAPNsHandler: HTTPServerHandler {
                 body: Array("{\"reason\":\"\(reason)\"}".utf8)))
         }
         guard request.method == "POST" else { return reject(405, "MethodNotAllowed") }
-        let prefix = "/3/device/"
-        guard request.path.hasPrefix(prefix) else { return reject(404, "BadPath") }
-        let token = request.path.utf8.dropFirst(prefix.utf8.count)
-        guard !token.isEmpty else { return reject(400, "MissingDeviceToken") }
-        guard token.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) }) else {
-            return reject(400, "BadDeviceToken")
+        let prefix: StaticString = "/3/device/"
+        var path = request.path
+        let verdict = path.withUTF8 { bytes -> (status: Int, reason: String)? in
+            let prefixBytes = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            guard bytes.starts(with: prefixBytes) else { return (404, "BadPath") }
+            let token = bytes[prefixBytes.count...]
+            guard !token.isEmpty else { return (400, "MissingDeviceToken") }
+            for byte in token where !((byte >= 48 && byte <= 57) || (byte | 0x20 >= 97 && byte | 0x20 <= 102)) {
+                return (400, "BadDeviceToken")
+            }
+            return nil
         }
+        if let verdict { return reject(verdict.status, verdict.reason) }
         guard !request.body.isEmpty else { return reject(400, "PayloadEmpty") }
         responder.respond(HTTPResponse(status: 200, headers: ["apns-id": apnsID]))
     }
 }
 
-/// Lowercase UUID-shaped ids from a random prefix and a counter: unique and cheap.
+/// Lowercase UUID-shaped ids: a random 64-bit prefix fixed at start, then a counter.
+///
+/// Unique within a run and cheap: no random-number syscall per response.
 final class RequestIDGenerator: Sendable {
-    private let prefix: String
+    private let high: UInt64
     private let counter = Atomic<UInt64>(0)
 
     init() {
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let hex = String(high, radix: 16)
-        let padded = String(repeating: "0", count: 16 - hex.count) + hex
-        let chars = Array(padded)
-        prefix = "\(String(chars[0..<8]))-\(String(chars[8..<12]))-4\(String(chars[13..<16]))-"
+        // Version 4 and RFC 4122 variant bits, so the result parses as a UUID everywhere.
+        high = (generator.next() & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000
     }
 
     func next() -> String {
-        let value = counter.wrappingAdd(1, ordering: .relaxed).oldValue
-        let hex = String(value, radix: 16)
-        let padded = String(repeating: "0", count: 16 - hex.count) + hex
-        return prefix + "a" + padded.dropFirst(13) + "-" + padded.dropFirst(4)
+        let low = (counter.wrappingAdd(1, ordering: .relaxed).oldValue & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            var index = 0
+            func put(_ value: UInt64, nibbles: Int) {
+                for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
+                    buffer[index] = digits.utf8Start[Int((value >> UInt64(shift)) & 0xf)]
+                    index += 1
+                }
+            }
+            func dash() { buffer[index] = UInt8(ascii: "-"); index += 1 }
+            put(high >> 32, nibbles: 8); dash()
+            put(high >> 16, nibbles: 4); dash()
+            put(high, nibbles: 4); dash()
+            put(low >> 48, nibbles: 4); dash()
+            put(low, nibbles: 12)
+            return index
+        }
     }
 }

@@ -8,7 +8,12 @@ public struct HTTPResponder: Sendable {
 
     /// Sends `response` for this request.
     public func respond(_ response: HTTPResponse) {
-        connection.onLoop { [streamID] in $0.respond(streamID: streamID, response: response) }
+        // The common case answers on the loop: call straight through, no closure to allocate.
+        if connection.eventLoop.inEventLoop {
+            connection.controller?.respond(streamID: streamID, response: response)
+        } else {
+            connection.onLoop { [streamID] in $0.respond(streamID: streamID, response: response) }
+        }
     }
 
     /// Sends `response` after `delay`; other streams on the connection go on meanwhile.

@@ -29,7 +29,7 @@ final class TLSContext: @unchecked Sendable {
         _ = c_openssl_SSL_CTX_set_options(pointer, c_openssl_SSL_OP_NO_RENEGOTIATION() | c_openssl_SSL_OP_NO_COMPRESSION())
         // Partial writes and a moving buffer let us retry SSL_write from a growing output buffer.
         _ = c_openssl_SSL_CTX_set_mode(pointer, c_openssl_SSL_MODE_ENABLE_PARTIAL_WRITE()
-            | c_openssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER() | c_openssl_SSL_MODE_RELEASE_BUFFERS())
+            | c_openssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
 
         if let chain = configuration.certificateChainPath {
             guard SSL_CTX_use_certificate_chain_file(pointer, chain) == 1 else {
