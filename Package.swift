@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
         .library(name: "JWTVerify", targets: ["JWTVerify"]),
+        .library(name: "APNsCore", targets: ["APNsCore"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
     ],
     targets: [
@@ -45,13 +46,18 @@ let package = Package(
             name: "JWTVerify",
             dependencies: ["COpenSSL"]
         ),
+        .target(name: "APNsCore"),
         .executableTarget(
             name: "apns-mock",
-            dependencies: ["HTTPTransport"]
+            dependencies: ["HTTPTransport", "APNsCore"]
         ),
         .testTarget(
             name: "HTTPTransportTests",
             dependencies: ["HTTPTransport"]
+        ),
+        .testTarget(
+            name: "APNsCoreTests",
+            dependencies: ["APNsCore"]
         ),
         .testTarget(
             name: "JWTVerifyTests",

@@ -1,0 +1,58 @@
+import APNsCore
+import Foundation
+import Testing
+
+@Suite struct APNsModelTests {
+    @Test func pushTypesRequireTheirTopicSuffix() {
+        #expect(APNsPushType.allCases.count == 11)
+        let expected: [APNsPushType: String] = [
+            .alert: "", .background: "", .voip: ".voip", .complication: ".complication",
+            .fileprovider: ".pushkit.fileprovider", .liveactivity: ".push-type.liveactivity",
+            .location: ".location-query", .pushtotalk: ".voip-ptt", .widgets: ".push-type.widgets",
+            .controls: ".push-type.controls", .mdm: "",
+        ]
+        for type in APNsPushType.allCases {
+            #expect(type.topicSuffix == expected[type], "\(type)")
+            if !type.topicSuffix.isEmpty {
+                #expect(type.bundleID(fromTopic: "com.example.app" + type.topicSuffix) == "com.example.app")
+                #expect(type.bundleID(fromTopic: "com.example.app") == nil, "\(type) without suffix")
+            }
+        }
+        #expect(APNsPushType.alert.bundleID(fromTopic: "com.example.app") == "com.example.app")
+        #expect(APNsPushType.alert.bundleID(fromTopic: "com.example.app.voip") == nil)
+        #expect(APNsPushType.voip.maxPayloadSize == 5120 && APNsPushType.alert.maxPayloadSize == 4096)
+        #expect(APNsPushType(rawValue: "Alert") == nil)
+    }
+
+    @Test func priorityAcceptsOnlyTenFiveAndOne() {
+        #expect(APNsPriority(headerValue: "10") == .immediately)
+        #expect(APNsPriority(headerValue: "5") == .consideringDevicePower)
+        #expect(APNsPriority(headerValue: "1") == .prioritizingPowerSavings)
+        for bad in ["0", "2", "11", "", "ten", " 5"] { #expect(APNsPriority(headerValue: bad) == nil, "\(bad)") }
+    }
+
+    @Test func deviceTokensAreHexOfAnyEvenLengthAndCaseInsensitive() {
+        let upper = String(repeating: "AB", count: 32)
+        #expect(DeviceToken(upper)?.hex == String(repeating: "ab", count: 32))
+        #expect(DeviceToken(upper) == DeviceToken(upper.lowercased()))
+        #expect(DeviceToken(String(repeating: "0f", count: 80))?.hex.count == 160)
+        for bad in ["", "abc", "zz", "ab cd", String(repeating: "g", count: 64)] { #expect(DeviceToken(bad) == nil, "\(bad)") }
+        #expect(DeviceToken(String(repeating: "ab", count: 32))?.masked == "abab…abab")
+    }
+
+    @Test func generatedIDsAreUniqueLowercaseUUIDs() {
+        let generator = APNsIDGenerator()
+        var seen = Set<String>()
+        for _ in 0..<10_000 {
+            let id = generator.next()
+            #expect(APNsIDGenerator.isCanonicalUUID(id))
+            #expect(id == id.lowercased())
+            #expect(UUID(uuidString: id) != nil)
+            seen.insert(id)
+        }
+        #expect(seen.count == 10_000)
+        #expect(!APNsIDGenerator.isCanonicalUUID("not-a-uuid"))
+        #expect(!APNsIDGenerator.isCanonicalUUID("123e4567e89b12d3a456426614174000"))
+        #expect(APNsIDGenerator.isCanonicalUUID("123E4567-E89B-12D3-A456-426614174000"))
+    }
+}
