@@ -191,7 +191,10 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     }
 
     private func complete(_ stream: HTTP2ClientStream, _ result: Result<HTTPClientResponse, HTTPClientError>) {
-        if stream.finish(result) { outstanding.wrappingSubtract(1, ordering: .relaxed) }
+        guard stream.isAccepted, !stream.isFinished else { return }
+        // Count down before resuming, so a caller that checks right after its answer sees it.
+        outstanding.wrappingSubtract(1, ordering: .relaxed)
+        stream.finish(result)
     }
 
     private func armTimer(_ stream: HTTP2ClientStream) {
