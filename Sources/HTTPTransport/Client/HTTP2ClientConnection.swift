@@ -234,7 +234,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             socket.setNoDelay()
             let connected = address.withSockAddr { Glibc.connect(socket.fd, $0, $1) } == 0
             if !connected && errno != EINPROGRESS {
-                throw .system(call: "connect(\(address))", errno: errno)
+                throw .system(call: "connect", errno: errno)
             }
             let tls = try tlsContext.map { (context) throws(TransportError) in
                 try TLSConnection(context: context, fd: socket.fd, serverName: configuration.effectiveServerName)

@@ -17,6 +17,7 @@ public struct HTTP2GoAway: Sendable, Hashable, CustomStringConvertible {
     /// `debugData` decoded as UTF-8, with invalid bytes replaced.
     public var debugText: String { String(decoding: debugData, as: UTF8.self) }
 
+    /// The frame in words, such as `GOAWAY NO_ERROR (0x0) (last stream 9, debug data {"reason":"Shutdown"})`.
     public var description: String {
         let debug = debugData.isEmpty ? "no debug data" : "debug data \(debugText)"
         return "GOAWAY \(errorCode.wireName) (last stream \(lastStreamID), \(debug))"

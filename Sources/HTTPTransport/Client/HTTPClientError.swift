@@ -41,6 +41,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// What failed and what to do about it, for logs and people.
     public var description: String {
         switch self {
         case let .connectFailed(error):
