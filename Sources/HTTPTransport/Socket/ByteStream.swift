@@ -61,7 +61,9 @@ final class ByteStream: Selectable {
 
     /// Writes as much queued output as the socket takes now; waits for writability for the rest.
     func flush() {
-        guard !isClosed, !handshaking else { return }
+        // Before a client connect completes, writing is impossible and dropping write
+        // interest here would mean never hearing that the connect finished.
+        guard !isClosed, !handshaking, connected else { return }
         while outboundOffset < outbound.count {
             let result = outbound.withUnsafeBytes { buffer in
                 let pending = UnsafeRawBufferPointer(rebasing: buffer[outboundOffset...])
@@ -124,6 +126,12 @@ final class ByteStream: Selectable {
 
     func readReady() {
         guard !isClosed else { return }
+        if !connected {
+            // A failed connect reports readable as well as writable; reading would turn
+            // ECONNREFUSED into a misleading read error, so settle the connect first.
+            finishConnect()
+            return
+        }
         if handshaking {
             continueHandshake()
             return

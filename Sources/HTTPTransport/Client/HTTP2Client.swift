@@ -1,0 +1,118 @@
+import Glibc
+import Synchronization
+
+/// One HTTP/2 connection to one origin, over TLS or cleartext h2c, shared by many requests.
+///
+/// Thousands of `send(_:)` calls may be in flight at once; they are multiplexed as
+/// streams, and requests beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait in
+/// nghttp2 until a stream frees up. The connection lives on one event loop.
+///
+/// A client is one connection: after GOAWAY, connection loss or `close()`, every new
+/// request fails with a clear error, and a new client makes a new connection.
+///
+/// ```swift
+/// let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(
+///     host: "localhost", port: 8443, tls: .makeClientConfiguration(trustRootsPath: "certs/ca.pem")))
+/// let response = try await client.send(HTTPClientRequest(method: "POST", path: "/3/device/abc", body: payload))
+/// await client.close()
+/// ```
+public final class HTTP2Client: Sendable {
+    /// How the client connects.
+    public let configuration: HTTP2ClientConfiguration
+    private let connection: HTTP2ClientConnection
+    private let group: EventLoopGroup
+    private let ownsGroup: Bool
+    private let isClosed = Atomic<Bool>(false)
+
+    /// OpenSSL writes with `write(2)`, so a server that hangs up would raise SIGPIPE and
+    /// kill the process; ignored once, before the first TLS connection exists.
+    private static let sigpipeIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
+    /// Prepares a client; it connects on `connect()` or on the first `send(_:)`.
+    ///
+    /// - Parameters:
+    ///   - configuration: server, TLS, timeouts and flow control.
+    ///   - group: loops to run on; by default the client starts a one-loop group and
+    ///     shuts it down in `close()`.
+    /// - Throws: `TransportError` when the host cannot be resolved, the TLS files cannot
+    ///   be loaded, or no event loop can be started.
+    public init(configuration: HTTP2ClientConfiguration, group sharedGroup: EventLoopGroup? = nil) throws(TransportError) {
+        self.configuration = configuration
+        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        var tlsContext: TLSContext?
+        if var tls = configuration.tls {
+            Self.sigpipeIgnored
+            if !configuration.negotiatesALPN { tls.applicationProtocols = [] }
+            tlsContext = try TLSContext(configuration: tls, role: .client)
+        }
+        let group: EventLoopGroup
+        if let sharedGroup { group = sharedGroup } else { group = try EventLoopGroup(threads: 1) }
+        self.group = group
+        ownsGroup = sharedGroup == nil
+        connection = HTTP2ClientConnection(configuration: configuration, address: address, tlsContext: tlsContext,
+                                           eventLoop: group.next())
+    }
+
+    deinit {
+        guard !isClosed.load(ordering: .acquiring) else { return }
+        connection.requestClose(nil)
+        if ownsGroup { group.shutdown() }
+    }
+
+    /// Where the connection is in its life.
+    public var state: HTTP2ClientState { connection.shared.withLock { $0.state } }
+
+    /// True while requests can be sent on the open connection.
+    public var isActive: Bool { state == .active }
+
+    /// The last GOAWAY the server sent, if any: its error code, last stream and debug data.
+    public var lastGoAway: HTTP2GoAway? { connection.shared.withLock { $0.lastGoAway } }
+
+    /// Requests handed to the connection whose callers have not been answered yet.
+    var outstandingRequests: Int { connection.outstanding.load(ordering: .relaxed) }
+
+    /// Connects now instead of on the first request; returns at once if already connected.
+    ///
+    /// - Throws: `HTTPClientError.connectFailed`, `.tlsHandshakeFailed`,
+    ///   `.alpnNotNegotiated` or `.timedOut(.connect, ...)`; after GOAWAY, loss or
+    ///   `close()`, the error that ended the connection.
+    public func connect() async throws(HTTPClientError) {
+        let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<Void, HTTPClientError>, Never>) in
+            connection.connect(waiter)
+        }
+        try result.get()
+    }
+
+    /// Sends `request` on the connection, connecting first if needed, and waits for the whole response.
+    ///
+    /// Cancelling the calling task fails the request with `.cancelled` and resets its stream.
+    ///
+    /// - Parameter request: method, path, headers, body and an optional timeout.
+    /// - Returns: the response, with any HTTP status; only transport failures throw.
+    /// - Throws: `HTTPClientError`. `.goAway` and `.streamReset(.refusedStream)` mean the
+    ///   server did not process the request (`isRetryable`); `.connectionClosed` means it may have.
+    public func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+        let stream = HTTP2ClientStream(request: request, timeout: request.timeout ?? configuration.requestTimeout)
+        let connection = connection
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: HTTP2ClientContinuation) in
+                if let rejection = connection.enqueue(stream, continuation: continuation) {
+                    continuation.resume(returning: .failure(rejection))
+                }
+            }
+        } onCancel: {
+            connection.cancel(stream)
+        }
+        return try result.get()
+    }
+
+    /// Fails every pending request with `.closed`, sends GOAWAY, closes the connection,
+    /// and shuts down the event loop group if the client made it. Later calls do nothing.
+    public func close() async {
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            connection.requestClose(waiter)
+        }
+        if ownsGroup { group.shutdown() }
+    }
+}

@@ -1,0 +1,70 @@
+/// How a request's caller waits: resumed exactly once, on the event loop.
+typealias HTTP2ClientContinuation = CheckedContinuation<Result<HTTPClientResponse, HTTPClientError>, Never>
+
+/// One request from `send(_:)` until its caller is resumed.
+///
+/// The caller's thread creates it; from the moment it is handed to the event loop
+/// (under the connection's lock) only the loop touches its mutable state.
+final class HTTP2ClientStream: @unchecked Sendable {
+    // Unchecked: the `let`s are set before the hand-over; every `var` is loop-confined.
+    let request: HTTPClientRequest
+    let timeout: Duration?
+    let deadline: ContinuousClock.Instant?
+
+    /// Nil before the loop accepts the request and after it has been resumed.
+    private var continuation: HTTP2ClientContinuation?
+    /// The loop has taken the request from the inbox.
+    private(set) var isAccepted = false
+    /// The caller's task was cancelled, possibly before the loop accepted the request.
+    var isCancelled = false
+    /// The nghttp2 stream; 0 until submitted.
+    var streamID: Int32 = 0
+    /// Request body bytes handed to nghttp2 so far.
+    var bodyOffset = 0
+    /// Times the server refused the stream before processing it and we sent it again.
+    var refusals = 0
+    var timer: ScheduledTask?
+
+    var status = 0
+    var headers = HTTPHeaders()
+    var body: [UInt8] = []
+
+    init(request: HTTPClientRequest, timeout: Duration?) {
+        self.request = request
+        self.timeout = timeout
+        deadline = timeout.map { ContinuousClock.now + $0 }
+    }
+
+    var isFinished: Bool { isAccepted && continuation == nil }
+
+    func accept(_ continuation: HTTP2ClientContinuation) {
+        isAccepted = true
+        self.continuation = continuation
+    }
+
+    /// Resumes the caller; later calls do nothing, so no path can resume twice.
+    ///
+    /// - Returns: whether this call resumed the caller.
+    @discardableResult
+    func finish(_ result: Result<HTTPClientResponse, HTTPClientError>) -> Bool {
+        guard let continuation else { return false }
+        self.continuation = nil
+        timer?.cancel()
+        timer = nil
+        continuation.resume(returning: result)
+        return true
+    }
+
+    /// Forgets a response that was never processed, before sending the request again.
+    func prepareForRetry() {
+        streamID = 0
+        bodyOffset = 0
+        status = 0
+        headers = HTTPHeaders()
+        body = []
+    }
+
+    var response: HTTPClientResponse {
+        HTTPClientResponse(status: status, headers: headers, body: body, streamID: streamID)
+    }
+}

@@ -1,0 +1,67 @@
+import Testing
+@testable import HTTPTransport
+
+@Suite struct HTTP2ClientTimeoutTests {
+    /// `/never` is never answered; anything else is echoed.
+    static func handler(seen: HTTP2ClientPathCounter) -> ClosureHandler {
+        ClosureHandler(responder: { request, responder in
+            seen.record(request.path)
+            if request.path != "/never" {
+                responder.respond(HTTPResponse(status: 200, body: request.body))
+            }
+        })
+    }
+
+    @Test func aRequestThatIsNeverAnsweredTimesOutAndTheOthersSucceed() async throws {
+        let seen = HTTP2ClientPathCounter()
+        let server = try HTTP2ClientFixtures.server(tls: true, handler: Self.handler(seen: seen))
+        let client = try HTTP2ClientFixtures.client(for: server)
+        try await withHTTP2ClientTimeout(.seconds(10)) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    let started = ContinuousClock.now
+                    let result = await outcome(of: client, HTTPClientRequest(path: "/never", timeout: .milliseconds(300)))
+                    #expect(result == .failure(.timedOut(.request, after: .milliseconds(300))))
+                    #expect(ContinuousClock.now - started >= .milliseconds(300))
+                }
+                for index in 0..<50 {
+                    group.addTask {
+                        let response = try await client.send(HTTPClientRequest(method: "POST", path: "/echo", body: [UInt8(index)]))
+                        #expect(response.body == [UInt8(index)])
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        // The timed-out stream was reset with CANCEL, so the server let go of it.
+        #expect(await waitUntil { server.metrics.openStreams == 0 })
+        // The connection is still good after the timeout.
+        let after = try await client.send(HTTPClientRequest(path: "/after"))
+        #expect(after.status == 200)
+        #expect(client.isActive)
+        #expect(server.metrics.acceptedConnections == 1)
+        #expect(client.outstandingRequests == 0)
+        let description = HTTPClientError.timedOut(.request, after: .milliseconds(300)).description
+        #expect(description.contains("timed out") && description.contains("CANCEL"))
+        await client.close()
+        await server.shutdown(gracePeriod: .milliseconds(200))
+    }
+
+    @Test func theConfiguredDefaultTimeoutAppliesToRequestsWithoutTheirOwn() async throws {
+        let seen = HTTP2ClientPathCounter()
+        let server = try HTTP2ClientFixtures.server(tls: false, handler: Self.handler(seen: seen))
+        let client = try HTTP2ClientFixtures.client(for: server) { $0.requestTimeout = .milliseconds(200) }
+        let result = try await withHTTP2ClientTimeout(.seconds(5)) {
+            await outcome(of: client, HTTPClientRequest(path: "/never"))
+        }
+        #expect(result == .failure(.timedOut(.request, after: .milliseconds(200))))
+        // A request's own timeout wins over the default.
+        let patient = try await withHTTP2ClientTimeout(.seconds(5)) {
+            await outcome(of: client, HTTPClientRequest(path: "/never", timeout: .milliseconds(400)))
+        }
+        #expect(patient == .failure(.timedOut(.request, after: .milliseconds(400))))
+        #expect(try await client.send(HTTPClientRequest(path: "/ok")).status == 200)
+        await client.close()
+        await server.shutdown(gracePeriod: .milliseconds(200))
+    }
+}
