@@ -76,6 +76,37 @@ class Client:
                 except OSError:
                     pass
 
+    def read_frames(self, timeout=5.0):
+        """Reads raw frames with hyperframe until the peer closes: h2's state machine refuses
+        frames that follow a GOAWAY, but streams in flight legitimately finish after one."""
+        import hyperframe.frame
+        deadline = time.monotonic() + timeout
+        buffer, frames = b"", []
+        while self.closed_at is None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.timed_out = True
+                break
+            self.sock.settimeout(remaining)
+            try:
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                self.timed_out = True
+                break
+            except OSError as e:
+                self.error, data = repr(e), b""
+            if not data:
+                self.closed_at = self.now()
+            buffer += data
+            while len(buffer) >= 9:
+                frame, length = hyperframe.frame.Frame.parse_frame_header(memoryview(buffer[:9]))
+                if len(buffer) < 9 + length:
+                    break
+                frame.parse_body(memoryview(buffer[9:9 + length]))
+                frames.append((self.now(), frame))
+                buffer = buffer[9 + length:]
+        return frames
+
     def responses(self):
         """Per stream id: status, headers, body, end time, reset code."""
         result = {}
