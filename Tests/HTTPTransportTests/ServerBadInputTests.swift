@@ -137,6 +137,34 @@ client.report()
         try await Self.expectStillServing(server)
     }
 
+    /// A rejected request that had already ended gets its response and nothing more: the stream is
+    /// closed, so a RST_STREAM would break RFC 9113 section 5.1. One still sending gets RST_STREAM(NO_ERROR).
+    @Test func http2RejectionResetsOnlyStreamsStillOpen() async throws {
+        let server = try TestServer(handler: RecordingHandler(), configure: Self.smallLimits)
+        defer { server.shutdown() }
+        let script = #"""
+client = connect(int(sys.argv[1]))
+headers = lambda path, method="GET": [(":method", method), (":scheme", "http"), (":path", path), (":authority", "127.0.0.1")]
+ended = lambda sid: lambda frames: any(f.stream_id == sid and "END_STREAM" in f.flags for _, f in frames)
+client.send(1, headers("/big") + [("x-big", "a" * 2000)])
+frames = client.read_frames(until=ended(1))
+client.conn.send_headers(3, headers("/upload", "POST"))
+client.conn.send_data(3, b"x" * 1500)
+client.sock.sendall(client.conn.data_to_send())
+frames += client.read_frames(until=ended(3))
+client.send(5, headers("/after"))
+frames += client.read_frames(until=ended(5))
+resets = [[f.stream_id, f.error_code] for _, f in frames if f.type == 0x3]
+print(json.dumps({"resets": resets, "timed_out": client.timed_out}))
+"""#
+        struct Output: Decodable { var resets: [[Int]]; var timed_out: Bool }
+
+        let output = try await PythonH2.run(script, [String(server.port)], as: Output.self)
+
+        #expect(!output.timed_out)
+        #expect(output.resets == [[3, 0]])
+    }
+
     @Test func http1HeaderListOverLimit() async throws {
         let handler = RecordingHandler()
         let server = try TestServer(handler: handler, configure: Self.smallLimits)

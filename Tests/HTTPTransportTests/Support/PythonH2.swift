@@ -76,13 +76,13 @@ class Client:
                 except OSError:
                     pass
 
-    def read_frames(self, timeout=5.0):
-        """Reads raw frames with hyperframe until the peer closes: h2's state machine refuses
-        frames that follow a GOAWAY, but streams in flight legitimately finish after one."""
+    def read_frames(self, timeout=5.0, until=lambda frames: False):
+        """Reads raw frames with hyperframe until until(frames) holds or the peer closes: h2's state
+        machine hides frames on closed streams and refuses frames that follow a GOAWAY."""
         import hyperframe.frame
         deadline = time.monotonic() + timeout
         buffer, frames = b"", []
-        while self.closed_at is None:
+        while self.closed_at is None and not until(frames):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.timed_out = True
