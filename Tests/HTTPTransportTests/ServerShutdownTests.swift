@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import HTTPTransport
 
@@ -7,7 +8,7 @@ import Testing
 struct ServerShutdownTests {
     @Test func requestsInFlightCompleteAndNewConnectionsAreRefused() async throws {
         let handler = RecordingHandler { request, responder in
-            responder.respond(HTTPResponse(status: 200, text: "finished \(request.version.rawValue)"), after: .milliseconds(700))
+            responder.respond(HTTPResponse(status: 200, text: "finished \(request.version.rawValue)"), after: .milliseconds(1000))
         }
         let server = try TestServer(handler: handler)
         defer { server.shutdown() }
@@ -17,19 +18,34 @@ struct ServerShutdownTests {
         async let h1 = Curl.request(["--http1.1", server.url("/slow")])
         #expect(await eventually { server.metrics.requests == 2 })
 
-        let started = ContinuousClock.now
-        let shutdown = Task.detached { await server.server.shutdown(gracePeriod: .seconds(5)) }
-        let refused = await eventually(timeout: .seconds(2)) { (try? RawClient(port: port)) == nil }
-        let streamsWhenRefused = server.metrics.openStreams
+        // Both threads start at once, outside the cooperative pool that other tests may be blocking.
+        let (refused, streamsWhenRefused, shutdownTook) = await onThread {
+            let finished = DispatchSemaphore(value: 0)
+            let took = Mutex<Duration>(.zero)
+            let started = ContinuousClock.now
+            Thread.detachNewThread {
+                server.server.shutdown(gracePeriod: .seconds(5))
+                took.withLock { $0 = started.duration(to: .now) }
+                finished.signal()
+            }
+            // Probe until a connection is refused, and note how many requests were still in flight then.
+            var refused = false
+            let deadline = ContinuousClock.now + .seconds(2)
+            while !refused, ContinuousClock.now < deadline {
+                refused = (try? RawClient(port: port)) == nil
+                if !refused { usleep(1000) }
+            }
+            let streams = server.metrics.openStreams
+            finished.wait()
+            return (refused, streams, took.withLock { $0 })
+        }
         let (h2Reply, h1Reply) = try await (h2, h1)
-        await shutdown.value
-        let took = started.duration(to: .now)
 
         #expect(refused)
         #expect(streamsWhenRefused == 2, "new connections must be refused while the requests are still in flight")
         #expect(h2Reply.status == 200 && h2Reply.body == "finished HTTP/2", "\(h2Reply.result.stderr)")
         #expect(h1Reply.status == 200 && h1Reply.body == "finished HTTP/1.1", "\(h1Reply.result.stderr)")
-        #expect(took < .seconds(4), "shutdown waited for the whole grace period: \(took)")
+        #expect(shutdownTook < .seconds(4), "shutdown waited for the whole grace period: \(shutdownTook)")
         #expect(server.metrics.openConnections == 0)
         #expect((try? RawClient(port: port)) == nil)
     }

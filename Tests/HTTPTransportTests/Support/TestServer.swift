@@ -91,3 +91,11 @@ func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async 
     }
     return condition()
 }
+
+/// Runs blocking `body` on its own thread, so it cannot be starved by (or starve) the
+/// two-thread cooperative pool that the tests share.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
