@@ -157,7 +157,6 @@ class Client:
             var body: String
             var ended: Double?
             var reset: Int?
-            var received: Double?
         }
         struct GoAway: Decodable, Sendable {
             var at: Double

@@ -50,13 +50,12 @@ final class TestServer: Sendable {
     }
 }
 
-/// A handler that records every request and connection event, then answers via `body`.
+/// A handler that records every request and counts opened connections, then answers via `body`.
 ///
 /// The default answer is 200 with `ok <method> <path> <body bytes>`.
 final class RecordingHandler: HTTPServerHandler {
     private let recorded = Mutex<[HTTPRequest]>([])
     private let opened = Atomic<Int>(0)
-    private let closed = Atomic<Int>(0)
     private let body: @Sendable (HTTPRequest, HTTPResponder) -> Void
 
     init(_ body: @escaping @Sendable (HTTPRequest, HTTPResponder) -> Void = { request, responder in
@@ -71,7 +70,6 @@ final class RecordingHandler: HTTPServerHandler {
 
     var requests: [HTTPRequest] { recorded.withLock { $0 } }
     var openedConnections: Int { opened.load(ordering: .relaxed) }
-    var closedConnections: Int { closed.load(ordering: .relaxed) }
 
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
         recorded.withLock { $0.append(request) }
@@ -79,7 +77,6 @@ final class RecordingHandler: HTTPServerHandler {
     }
 
     func connectionOpened(_ connection: HTTPConnection) { opened.wrappingAdd(1, ordering: .relaxed) }
-    func connectionClosed(_ connection: HTTPConnection) { closed.wrappingAdd(1, ordering: .relaxed) }
 }
 
 /// Polls `condition` until it holds or `timeout` passes; returns its last value.
