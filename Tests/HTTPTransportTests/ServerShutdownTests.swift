@@ -7,8 +7,10 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ServerShutdownTests {
     @Test func requestsInFlightCompleteAndNewConnectionsAreRefused() async throws {
+        // The handler holds every request; the test answers them once shutdown is under way.
+        let held = Mutex<[(HTTPResponder, HTTPVersion)]>([])
         let handler = RecordingHandler { request, responder in
-            responder.respond(HTTPResponse(status: 200, text: "finished \(request.version.rawValue)"), after: .milliseconds(1000))
+            held.withLock { $0.append((responder, request.version)) }
         }
         let server = try TestServer(handler: handler)
         defer { server.shutdown() }
@@ -16,36 +18,41 @@ struct ServerShutdownTests {
 
         async let h2 = Curl.request(["--http2-prior-knowledge", server.url("/slow")])
         async let h1 = Curl.request(["--http1.1", server.url("/slow")])
-        #expect(await eventually { server.metrics.requests == 2 })
+        #expect(await eventually { held.withLock { $0.count } == 2 })
 
-        // Both threads start at once, outside the cooperative pool that other tests may be blocking.
-        let (refused, streamsWhenRefused, shutdownTook) = await onThread {
+        // Threads of their own, so the cooperative pool that other tests may block cannot delay them.
+        let (refused, streamsWhenRefused, doneBeforeAnswers, shutdownTook) = await onThread {
             let finished = DispatchSemaphore(value: 0)
             let took = Mutex<Duration>(.zero)
             let started = ContinuousClock.now
             Thread.detachNewThread {
-                server.server.shutdown(gracePeriod: .seconds(5))
+                server.server.shutdown(gracePeriod: .seconds(10))
                 took.withLock { $0 = started.duration(to: .now) }
                 finished.signal()
             }
-            // Probe until a connection is refused, and note how many requests were still in flight then.
             var refused = false
-            let deadline = ContinuousClock.now + .seconds(2)
+            let deadline = ContinuousClock.now + .seconds(5)
             while !refused, ContinuousClock.now < deadline {
                 refused = (try? RawClient(port: port)) == nil
                 if !refused { usleep(1000) }
             }
             let streams = server.metrics.openStreams
+            usleep(100_000)
+            let doneBeforeAnswers = finished.wait(timeout: .now()) == .success
+            for (responder, version) in held.withLock({ $0 }) {
+                responder.respond(HTTPResponse(status: 200, text: "finished \(version.rawValue)"))
+            }
             finished.wait()
-            return (refused, streams, took.withLock { $0 })
+            return (refused, streams, doneBeforeAnswers, took.withLock { $0 })
         }
         let (h2Reply, h1Reply) = try await (h2, h1)
 
         #expect(refused)
         #expect(streamsWhenRefused == 2, "new connections must be refused while the requests are still in flight")
+        #expect(!doneBeforeAnswers, "shutdown must wait for the requests in flight")
         #expect(h2Reply.status == 200 && h2Reply.body == "finished HTTP/2", "\(h2Reply.result.stderr)")
         #expect(h1Reply.status == 200 && h1Reply.body == "finished HTTP/1.1", "\(h1Reply.result.stderr)")
-        #expect(shutdownTook < .seconds(4), "shutdown waited for the whole grace period: \(shutdownTook)")
+        #expect(shutdownTook < .seconds(5), "shutdown waited for the whole grace period: \(shutdownTook)")
         #expect(server.metrics.openConnections == 0)
         #expect((try? RawClient(port: port)) == nil)
     }
@@ -60,9 +67,11 @@ struct ServerShutdownTests {
         stuck.send(H2Frame.clientStart + H2Frame.headers(stream: 1, path: "/never", endStream: true))
         #expect(await eventually { server.metrics.requests == 1 && server.metrics.openConnections == 2 })
 
-        let started = ContinuousClock.now
-        await server.server.shutdown(gracePeriod: .milliseconds(500))
-        let took = started.duration(to: .now)
+        let took = await onThread {
+            let started = ContinuousClock.now
+            server.server.shutdown(gracePeriod: .milliseconds(500))
+            return started.duration(to: .now)
+        }
 
         let idleFrames = H2Frame.parse(idle.readUntilClose(timeout: .seconds(2)).bytes)
         #expect(idleFrames.contains { $0.type == H2Frame.typeGoAway })
