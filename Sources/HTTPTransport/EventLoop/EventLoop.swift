@@ -145,7 +145,7 @@ public final class EventLoop: @unchecked Sendable {
                 Log.error("\(name): \(error)")
             }
             runPendingTasks()
-            timers.runExpired(now: .now)
+            for task in timers.takeExpired(now: .now) { task() }
         }
         runPendingTasks()
         selector.close()

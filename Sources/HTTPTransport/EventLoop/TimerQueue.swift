@@ -36,14 +36,20 @@ struct TimerQueue {
         return entry
     }
 
-    mutating func runExpired(now: ContinuousClock.Instant) {
+    /// Removes the tasks due by `now` and returns them in deadline order.
+    ///
+    /// The caller runs them after this returns, so a task may schedule new timers: running
+    /// them inside this mutating call would overlap two accesses to the queue.
+    mutating func takeExpired(now: ContinuousClock.Instant) -> [() -> Void] {
+        var due: [() -> Void] = []
         while let first = heap.first, first.deadline <= now {
             popFirst()
             if let task = first.task {
                 first.task = nil
-                task()
+                due.append(task)
             }
         }
+        return due
     }
 
     private mutating func popFirst() {

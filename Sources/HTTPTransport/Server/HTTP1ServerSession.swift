@@ -149,6 +149,11 @@ final class HTTP1ServerSession: ServerSession {
 
     fileprivate func headersComplete() -> Int32 {
         commitHeader()
+        // http-parser takes any single digits as a version; only HTTP/1.0 and HTTP/1.1 are spoken here.
+        guard parser.pointee.http_major == 1, parser.pointee.http_minor <= 1 else {
+            reject(status: 505, message: "HTTP/\(parser.pointee.http_major).\(parser.pointee.http_minor) is not supported")
+            return -1
+        }
         let declared = parser.pointee.content_length
         if declared != UInt64.max, declared > UInt64(context.configuration.maxBodySize) {
             reject(status: 413, message: "request body of \(declared) bytes exceeds \(context.configuration.maxBodySize) bytes")
@@ -255,6 +260,7 @@ final class HTTP1ServerSession: ServerSession {
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
         default: "Status \(status)"
         }
     }

@@ -191,6 +191,8 @@ final class HTTP2ServerSession: ServerSession {
     fileprivate func frameSent(flags: UInt8, streamID: Int32) {
         guard flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0, let request = streams[streamID],
               request.resetAfterResponse, let session else { return }
+        // A request that already ended is closed now; RST_STREAM on a closed stream is a protocol error.
+        guard nghttp2_session_get_stream_remote_close(session, streamID) == 0 else { return }
         // The request is still arriving but was already answered: stop the rest of it.
         _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, HTTP2ErrorCode.noError.rawValue)
     }

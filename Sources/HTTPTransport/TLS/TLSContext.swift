@@ -1,3 +1,4 @@
+import Glibc
 internal import COpenSSL
 
 /// Owns one `SSL_CTX`: the costly, shareable part of TLS, built once per configuration.
@@ -10,7 +11,12 @@ final class TLSContext: @unchecked Sendable {
     let role: Role
     let configuration: TLSConfiguration
 
+    /// OpenSSL's socket BIO writes with `write(2)`, so a peer that hangs up would raise
+    /// SIGPIPE and kill the process. Ignored once, before the first TLS connection exists.
+    private static let sigpipeIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     init(configuration: TLSConfiguration, role: Role) throws(TransportError) {
+        Self.sigpipeIgnored
         let method = role == .server ? TLS_server_method() : TLS_client_method()
         guard let ctx = SSL_CTX_new(method) else {
             throw .tls("SSL_CTX_new failed", entries: OpenSSLErrorEntry.drainQueue())

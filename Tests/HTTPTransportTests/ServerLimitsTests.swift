@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import HTTPTransport
+
+/// Connection-count and idle limits.
+@Suite(.timeLimit(.minutes(1)))
+struct ServerLimitsTests {
+    /// Opens an h2c connection and waits for the server's SETTINGS, so the server has surely accepted it.
+    static func openHTTP2(_ server: TestServer) throws -> RawClient {
+        let client = try RawClient(port: server.port)
+        client.send(H2Frame.clientStart)
+        _ = client.read { H2Frame.parse($0).contains { $0.type == H2Frame.typeSettings } }
+        return client
+    }
+
+    @Test func connectionsBeyondMaxAreClosedAndCounted() async throws {
+        let server = try TestServer(handler: RecordingHandler()) { $0.maxConnections = 2 }
+        defer { server.shutdown() }
+
+        let first = try Self.openHTTP2(server)
+        let second = try Self.openHTTP2(server)
+        #expect(server.metrics.openConnections == 2)
+        let extra = try RawClient(port: server.port)
+        extra.send(H2Frame.clientStart)
+        let (bytes, closed) = extra.readUntilClose(timeout: .seconds(3))
+
+        #expect(closed)
+        #expect(bytes.isEmpty)
+        #expect(await eventually { server.metrics.rejectedConnections == 1 })
+        #expect(server.metrics.acceptedConnections == 2)
+        #expect(server.metrics.openConnections == 2)
+        // Room again once one closes.
+        first.close()
+        #expect(await eventually { server.metrics.openConnections == 1 })
+        let reply = try await Curl.request(["--http2-prior-knowledge", server.url("/room")])
+        #expect(reply.status == 200)
+        #expect(server.metrics.rejectedConnections == 1)
+        second.close()
+    }
+
+    @Test func idleHTTP2ConnectionGetsGoAwayAndClose() async throws {
+        let server = try TestServer(handler: RecordingHandler()) { $0.idleTimeout = .milliseconds(300) }
+        defer { server.shutdown() }
+
+        let client = try RawClient(port: server.port)
+        let start = ContinuousClock.now
+        client.send(H2Frame.clientStart)
+        let (bytes, closed) = client.readUntilClose(timeout: .seconds(3))
+        let elapsed = start.duration(to: .now)
+
+        #expect(closed)
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(2), "closed after \(elapsed)")
+        let goAway = try #require(H2Frame.parse(bytes).first { $0.type == H2Frame.typeGoAway })
+        #expect(Array(goAway.payload[4..<8]) == [0, 0, 0, 0])  // NO_ERROR
+        #expect(Array(goAway.payload[8...]).text == "idle timeout")
+        #expect(await eventually { server.metrics.openConnections == 0 })
+    }
+
+    @Test func idleHTTP1ConnectionIsClosed() async throws {
+        let server = try TestServer(handler: RecordingHandler()) { $0.idleTimeout = .milliseconds(300) }
+        defer { server.shutdown() }
+
+        let client = try RawClient(port: server.port)
+        client.send("GET /once HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = client.read { $0.text.hasSuffix("ok GET /once 0\n") }
+        let start = ContinuousClock.now
+        let (_, closed) = client.readUntilClose(timeout: .seconds(3))
+
+        #expect(response.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(closed)
+        #expect(start.duration(to: .now) < .seconds(2))
+        #expect(await eventually { server.metrics.openConnections == 0 })
+    }
+
+    @Test func requestInFlightOutlastsIdleTimeout() async throws {
+        let handler = RecordingHandler { request, responder in
+            responder.respond(HTTPResponse(status: 200, text: "worth the wait"), after: .milliseconds(900))
+        }
+        let server = try TestServer(handler: handler) { $0.idleTimeout = .milliseconds(300) }
+        defer { server.shutdown() }
+
+        let h2 = try await Curl.request(["--http2-prior-knowledge", server.url("/slow")])
+        let h1 = try await Curl.request(["--http1.1", server.url("/slow")])
+
+        #expect(h2.status == 200 && h2.body == "worth the wait", "\(h2.result.stderr)")
+        #expect(h1.status == 200 && h1.body == "worth the wait", "\(h1.result.stderr)")
+    }
+}
