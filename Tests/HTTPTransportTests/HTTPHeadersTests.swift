@@ -19,3 +19,14 @@ import Testing
         #expect(!"abc".equalsIgnoringASCIICase("abcd"))
     }
 }
+
+@Suite struct SocketAddressTests {
+    @Test func parsesLiteralsAndKnowsTheUnspecifiedAddresses() throws {
+        #expect(try SocketAddress(host: "::", port: 1).isUnspecified)
+        #expect(try SocketAddress(host: "0.0.0.0", port: 1).isUnspecified)
+        #expect(try !SocketAddress(host: "::1", port: 1).isUnspecified)
+        #expect(try SocketAddress(host: "[::1]", port: 443).description == "[::1]:443")
+        #expect(try SocketAddress(host: "127.0.0.1", port: 80).description == "127.0.0.1:80")
+        #expect(throws: TransportError.self) { try SocketAddress(host: "127.0.0.1", port: 70000) }
+    }
+}

@@ -22,4 +22,20 @@ struct ServerIPv6Tests {
         #expect(request.connection.localAddress?.host == "::1")
         #expect(request.authority == "[::1]:\(server.port)")
     }
+
+    /// `::` is every address of both families: one listener answers IPv4 and IPv6 loopback.
+    @Test func unspecifiedIPv6AddressServesBothFamilies() async throws {
+        let handler = RecordingHandler()
+        let server = try TestServer(host: "::", handler: handler)
+        defer { server.shutdown() }
+
+        let v4 = try await Curl.request(["--http2-prior-knowledge", "http://127.0.0.1:\(server.port)/four"])
+        let v6 = try await Curl.request(["-g", "--http2-prior-knowledge", "http://[::1]:\(server.port)/six"])
+
+        #expect(v4.result.succeeded, "\(v4.result.stderr)")
+        #expect(v6.result.succeeded, "\(v6.result.stderr)")
+        #expect(v4.body == "ok GET /four 0\n")
+        #expect(v6.body == "ok GET /six 0\n")
+        #expect(handler.requests.count == 2)
+    }
 }

@@ -10,8 +10,9 @@ final class ListeningSocket {
         let socket = try Socket.makeTCP(for: address)
         socket.setOption(level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
         if address.isIPv6 {
-            // An IPv6 listener serves IPv6 only; IPv4 gets its own listener.
-            socket.setOption(level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1)
+            // `::` means every address of both families (IPv4 arrives mapped); any other
+            // IPv6 address serves IPv6 only, whatever the system default says.
+            socket.setOption(level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: address.isUnspecified ? 0 : 1)
         }
         let bound = address.withSockAddr { bind(socket.fd, $0, $1) }
         guard bound == 0 else { throw .system(call: "bind(\(address))", errno: errno) }

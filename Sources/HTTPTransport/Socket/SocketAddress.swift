@@ -37,6 +37,14 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         return String(nulTerminated: buffer)
     }
 
+    /// True for `0.0.0.0` and `::`, the addresses that mean "every interface".
+    public var isUnspecified: Bool {
+        switch storage {
+        case let .v4(host, _): return host == 0
+        case let .v6(host, _, _): return host.allSatisfy { $0 == 0 }
+        }
+    }
+
     /// `host:port`, with brackets around IPv6 hosts.
     public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
