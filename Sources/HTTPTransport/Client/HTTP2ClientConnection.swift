@@ -50,6 +50,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     private var byteStream: ByteStream?
     private var session: OpaquePointer?
     private var streams: [Int32: HTTP2ClientStream] = [:]
+    private let headerBlock = HeaderBlockBuilder()
     /// Requests that arrived before the connection was ready; finished ones are skipped.
     private var awaitingConnection: [HTTP2ClientStream] = []
     /// Requests the server refused unprocessed, sent again after the current read.
@@ -312,23 +313,21 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             return
         }
         let request = stream.request
-        var fields: [(String, String)] = [
-            (":method", request.method), (":scheme", scheme),
-            (":authority", request.authority ?? authority), (":path", request.path),
-        ]
-        fields.reserveCapacity(request.headers.count + 5)
-        for field in request.headers where !Self.isExcluded(field.name) {
-            fields.append((Self.lowercased(field.name), field.value))
-        }
+        headerBlock.reset()
+        headerBlock.appendTrusted(name: ":method", value: request.method)
+        headerBlock.appendTrusted(name: ":scheme", value: scheme)
+        headerBlock.appendTrusted(name: ":authority", value: request.authority ?? authority)
+        headerBlock.appendTrusted(name: ":path", value: request.path)
+        for field in request.headers { headerBlock.append(name: field.name, value: field.value) }
         let hasBody = !request.body.isEmpty
-        if hasBody { fields.append(("content-length", String(request.body.count))) }
-        let streamID = withNameValuePairs(fields) { pairs -> Int32 in
+        if hasBody { headerBlock.appendTrusted(name: "content-length", value: String(request.body.count)) }
+        let streamID = headerBlock.withPairs { pairs, count -> Int32 in
             guard hasBody else {
-                return nghttp2_submit_request(session, nil, pairs.baseAddress, pairs.count, nil, nil)
+                return nghttp2_submit_request(session, nil, pairs, count, nil, nil)
             }
             var provider = nghttp2_data_provider()
             provider.read_callback = clientReadRequestBody
-            return nghttp2_submit_request(session, nil, pairs.baseAddress, pairs.count, &provider, nil)
+            return nghttp2_submit_request(session, nil, pairs, count, &provider, nil)
         }
         guard streamID > 0 else {
             complete(stream, .failure(.protocolError("nghttp2 refused the request: \(String(cString: nghttp2_strerror(streamID)))")))
@@ -336,21 +335,6 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         }
         stream.streamID = streamID
         streams[streamID] = stream
-    }
-
-    /// Headers HTTP/2 forbids or that the client sets itself (RFC 9113 section 8.2.2).
-    private static func isExcluded(_ name: String) -> Bool {
-        switch lowercased(name) {
-        case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length", "host", "te":
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// Lowercases only when needed: most names already are, and this runs per header per request.
-    private static func lowercased(_ name: String) -> String {
-        name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? name.lowercased() : name
     }
 
     /// Sends again the streams the server refused before processing them.

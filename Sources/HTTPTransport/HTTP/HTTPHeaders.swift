@@ -23,6 +23,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     public var count: Int { fields.count }
+
+    /// Reserves room for `capacity` fields, to avoid regrowth while parsing.
+    public mutating func reserveCapacity(_ capacity: Int) {
+        fields.reserveCapacity(capacity)
+    }
     public var isEmpty: Bool { fields.isEmpty }
 
     public mutating func add(name: String, value: String) {

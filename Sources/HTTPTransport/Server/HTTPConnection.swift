@@ -54,7 +54,9 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
     public let peerCertificate: PeerCertificate?
     /// The loop this connection lives on.
     public let eventLoop: EventLoop
-    weak var controller: ConnectionController?
+    /// The session, until the connection closes. Strong, and cleared on close, because a
+    /// weak reference would push every retain of the session onto the slow refcount path.
+    var controller: ConnectionController?
     private let state = Mutex<[ObjectIdentifier: any Sendable]>([:])
 
     init(
