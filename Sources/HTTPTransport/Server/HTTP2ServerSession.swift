@@ -178,7 +178,7 @@ final class HTTP2ServerSession: ServerSession {
             default: break
             }
         } else {
-            if request.host == nil, name.elementsEqual("host".utf8) { request.host = valueString }
+            if request.host == nil, name.count == 4, name.elementsEqual("host".utf8) { request.host = valueString }
             if request.headers.isEmpty { request.headers.reserveCapacity(8) }
             request.headers.add(name: String(decoding: name, as: UTF8.self), value: valueString)
         }
