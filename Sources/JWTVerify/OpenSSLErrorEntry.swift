@@ -1,0 +1,59 @@
+internal import COpenSSL
+
+/// One entry of OpenSSL's per-thread error queue, captured when an OpenSSL call failed.
+///
+/// Errors thrown by this library carry these entries so that a failure can be diagnosed
+/// without re-running it; the queue itself is always emptied.
+public struct OpenSSLErrorEntry: Sendable, Hashable, CustomStringConvertible {
+    /// The packed OpenSSL error code (`ERR_get_error`).
+    public let code: UInt
+    /// The OpenSSL library that raised the error, for example `"elliptic curve routines"`.
+    public let library: String
+    /// OpenSSL's text for the reason, for example `"invalid encoding"`.
+    public let reason: String
+    /// The OpenSSL source file that raised the error.
+    public let file: String
+    /// The line in ``file``.
+    public let line: Int
+
+    public var description: String {
+        "\(library): \(reason) (code \(code), \(file):\(line))"
+    }
+}
+
+/// Access to the calling thread's OpenSSL error queue.
+enum OpenSSLErrorQueue {
+    /// Empties the queue and returns what it held, oldest first.
+    static func drain() -> [OpenSSLErrorEntry] {
+        var entries: [OpenSSLErrorEntry] = []
+        while true {
+            var file: UnsafePointer<CChar>?
+            var line: Int32 = 0
+            let code = ERR_get_error_all(&file, &line, nil, nil, nil)
+            if code == 0 { break }
+            let library = ERR_lib_error_string(code).map { String(cString: $0) } ?? "library \(ERR_GET_LIB(code))"
+            let reason = ERR_reason_error_string(code).map { String(cString: $0) } ?? "reason \(ERR_GET_REASON(code))"
+            entries.append(
+                OpenSSLErrorEntry(
+                    code: UInt(code),
+                    library: library,
+                    reason: reason,
+                    file: file.map { String(cString: $0) } ?? "?",
+                    line: Int(line)
+                )
+            )
+        }
+        return entries
+    }
+
+    /// Discards the queue's content, for paths where a failure is an expected answer
+    /// (a signature that does not verify) rather than an error to report.
+    static func clear() {
+        ERR_clear_error()
+    }
+
+    /// Whether the queue holds nothing; tests use this to prove failures leave no residue.
+    static var isEmpty: Bool {
+        ERR_peek_error() == 0
+    }
+}
