@@ -41,6 +41,11 @@ let package = Package(
             name: "apns-mock",
             dependencies: ["HTTPTransport"]
         ),
+        .executableTarget(
+            name: "jwt-bench",
+            dependencies: ["JWTVerify"],
+            path: "Benchmarks/jwt-bench"
+        ),
         .testTarget(
             name: "HTTPTransportTests",
             dependencies: ["HTTPTransport"]
