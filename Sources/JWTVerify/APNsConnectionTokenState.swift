@@ -15,7 +15,7 @@ public struct APNsConnectionTokenState: Sendable {
     public let environment: APNsEnvironment
 
     /// The team bound on the first accepted push, if any.
-    public var teamID: String? { firstRecord?.key.teamID }
+    public var teamID: String? { firstRecord?.teamID }
     /// The key ID used on the first accepted push, if any.
     public var keyID: String? { firstRecord?.keyID }
     /// When the token now in force was first accepted on this connection.

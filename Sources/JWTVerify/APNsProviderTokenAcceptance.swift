@@ -10,7 +10,7 @@ public struct APNsProviderTokenAcceptance: Sendable {
     public let wasCached: Bool
 
     /// The team the token authenticated (its `iss`).
-    public var teamID: String { record.key.teamID }
+    public var teamID: String { record.teamID }
     /// The key ID that verified the signature.
     public var keyID: String { record.keyID }
     /// The token's `iat`.

@@ -74,15 +74,17 @@ public final class APNsProviderTokenVerifier: Sendable {
     /// - Parameters:
     ///   - keys: The registered keys by key ID (the `kid` in tokens).
     ///   - configuration: Timing rules and cache size.
-    ///   - now: The clock; tests inject a fixed or stepping time.
+    ///   - now: The clock; tests inject a fixed or stepping time. `nil` uses the system
+    ///     wall clock at coarse (millisecond) resolution, which is cheaper to read and
+    ///     ample for rules measured in seconds.
     public init(
         keys: [String: APNsRegisteredKey],
         configuration: Configuration = .makeDefault(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: (@Sendable () -> Date)? = nil
     ) {
         self.keys = keys
         self.configuration = configuration
-        self.now = now
+        self.now = now ?? { CoarseWallClock.now() }
         self.cache = VerifiedTokenCache(capacity: configuration.cacheCapacity)
     }
 
@@ -138,14 +140,23 @@ public final class APNsProviderTokenVerifier: Sendable {
         topic: String?,
         connection: inout APNsConnectionTokenState
     ) throws(APNsProviderTokenError) -> APNsProviderTokenAcceptance {
-        let hash = cache.hash(tokenBytes)
-        let cached = cache.record(for: tokenBytes, hash: hash)
+        // A client reuses one token per connection for 20-60 minutes, so the token in force
+        // on this connection is checked first: one byte comparison, no hash, no lock.
         let record: VerifiedTokenRecord
-        if let cached {
-            record = cached
+        let wasCached: Bool
+        if let current = connection.currentRecord, current.matches(tokenBytes) {
+            record = current
+            wasCached = true
         } else {
-            record = try verifyUncached(tokenBytes)
-            cache.insert(record, hash: hash)
+            let hash = cache.hash(tokenBytes)
+            if let cached = cache.record(for: tokenBytes, hash: hash) {
+                record = cached
+                wasCached = true
+            } else {
+                record = try verifyUncached(tokenBytes)
+                cache.insert(record, hash: hash)
+                wasCached = false
+            }
         }
 
         let currentTime = now().timeIntervalSince1970
@@ -159,34 +170,36 @@ public final class APNsProviderTokenVerifier: Sendable {
             futureBy = -age
         }
 
-        let key = record.key
-        guard key.environments.allows(connection.environment) else { throw .badEnvironmentKeyIdInToken }
-        if let topics = key.topics {
+        guard record.environments.allows(connection.environment) else { throw .badEnvironmentKeyIdInToken }
+        if let topics = record.topics {
             guard let topic, topics.contains(topic) else {
                 throw .invalidProviderToken(
                     detail: "key \(record.keyID) is specific to other topics and may not push to \(topic.map { "'\($0)'" } ?? "a push without apns-topic")")
             }
         }
 
-        if let first = connection.firstRecord, first.keyID != record.keyID {
-            guard first.key.teamID == key.teamID, first.key.isTopicSpecific == key.isTopicSpecific else {
-                throw .unrelatedKeyIdInToken
-            }
-        }
-        if let current = connection.currentRecord, current !== record,
-            current.tokenBytes != record.tokenBytes
-        {
-            guard currentTime - connection.currentTokenSince >= configuration.minimumTokenUpdateInterval else {
-                throw .tooManyProviderTokenUpdates
-            }
-            connection.currentRecord = record
-            connection.currentTokenSince = currentTime
-        } else if connection.currentRecord == nil {
+        guard let current = connection.currentRecord else {
+            // The first accepted push binds the connection.
             connection.firstRecord = record
             connection.currentRecord = record
             connection.currentTokenSince = currentTime
+            return APNsProviderTokenAcceptance(record: record, futureBy: futureBy, wasCached: wasCached)
         }
-        return APNsProviderTokenAcceptance(record: record, futureBy: futureBy, wasCached: cached != nil)
+        if current !== record {
+            if let first = connection.firstRecord, first.keyID != record.keyID {
+                guard first.teamID == record.teamID, first.isTopicSpecific == record.isTopicSpecific else {
+                    throw .unrelatedKeyIdInToken
+                }
+            }
+            if current.tokenBytes != record.tokenBytes {
+                guard currentTime - connection.currentTokenSince >= configuration.minimumTokenUpdateInterval else {
+                    throw .tooManyProviderTokenUpdates
+                }
+                connection.currentTokenSince = currentTime
+            }
+            connection.currentRecord = record
+        }
+        return APNsProviderTokenAcceptance(record: record, futureBy: futureBy, wasCached: wasCached)
     }
 
     /// Full verification of a token not in the cache.

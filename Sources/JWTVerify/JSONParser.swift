@@ -137,7 +137,7 @@ struct JSONParser: ~Copyable {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: input[start..<position])
                 position += 1
-                guard let text = String(validating: slice, as: UTF8.self) else { throw failure("invalid UTF-8 in string") }
+                guard let text = Self.validatedString(slice) else { throw failure("invalid UTF-8 in string") }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
@@ -150,7 +150,8 @@ struct JSONParser: ~Copyable {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("invalid UTF-8 in string") }
+                let text = bytes.withUnsafeBufferPointer { Self.validatedString($0) }
+                guard let text else { throw failure("invalid UTF-8 in string") }
                 return text
             case UInt8(ascii: "\\"):
                 position += 1
@@ -241,6 +242,22 @@ struct JSONParser: ~Copyable {
         if isInteger, let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
         return .double(double)
+    }
+
+    /// The string for UTF-8 bytes, or `nil` if they are not valid UTF-8.
+    ///
+    /// `String(decoding:as:)` repairs invalid input with U+FFFD; comparing the result with
+    /// the input detects any repair. This stays on the specialised, allocation-light path
+    /// that JWT headers and claims (almost always ASCII) need.
+    private static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var isASCII = true
+        for byte in bytes where byte >= 0x80 {
+            isASCII = false
+            break
+        }
+        if isASCII { return text }
+        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 
     @inline(__always)

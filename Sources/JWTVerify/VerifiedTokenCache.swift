@@ -2,96 +2,131 @@ import Synchronization
 
 /// A bounded, thread-safe map from exact token bytes to their verification record.
 ///
-/// Entries live in two generations. New entries go into the current one; when it holds
-/// half the capacity, it becomes the previous generation and the old previous one is
-/// dropped. A hit in the previous generation moves the entry back into the current one,
-/// so tokens in use survive and at most `capacity` entries are held. This approximates
-/// LRU with O(1) work and no per-hit bookkeeping.
+/// The table is 4-way set-associative: a token's hash picks a set of four slots. A hit
+/// marks its slot as recently used; inserting into a full set evicts a slot not used since
+/// the last sweep (the CLOCK approximation of least-recently-used). So at most `capacity`
+/// records are held, tokens in use stay, and every operation is O(1) with no allocation
+/// on the lookup path.
 ///
-/// Lookups hash the token bytes with a seeded 64-bit hash and then compare the bytes in
-/// full, so a collision costs a verify, never a wrong answer.
+/// Lookups compare the full token bytes after the hash matches, so a collision costs an
+/// ECDSA verify, never a wrong answer. Only tokens that verified are ever inserted.
 final class VerifiedTokenCache: Sendable {
-    private struct Generations: ~Copyable {
-        var current: [UInt64: VerifiedTokenRecord] = [:]
-        var previous: [UInt64: VerifiedTokenRecord] = [:]
+    static let ways = 4
+
+    private struct Table: ~Copyable {
+        var hashes: [UInt64]
+        var records: [VerifiedTokenRecord?]
+        var recentlyUsed: [Bool]
+        /// Per set, the slot where the next CLOCK sweep starts.
+        var hands: [Int]
+        var count = 0
+
+        init(slots: Int) {
+            hashes = [UInt64](repeating: 0, count: slots)
+            records = [VerifiedTokenRecord?](repeating: nil, count: slots)
+            recentlyUsed = [Bool](repeating: false, count: slots)
+            hands = [Int](repeating: 0, count: slots / VerifiedTokenCache.ways)
+        }
     }
 
     /// The most records held at once.
     let capacity: Int
-    private let generationCapacity: Int
+    private let setMask: Int
     private let seed: UInt64
-    private let generations = Mutex(Generations())
+    private let table: Mutex<Table>
 
+    /// Creates a cache holding at least `capacity` records (rounded up to a power of two).
     init(capacity: Int) {
-        self.capacity = max(2, capacity)
-        generationCapacity = self.capacity / 2
+        var sets = 1
+        while sets * Self.ways < capacity { sets <<= 1 }
+        self.capacity = sets * Self.ways
+        setMask = sets - 1
         seed = UInt64.random(in: .min ... .max)
+        table = Mutex(Table(slots: sets * Self.ways))
     }
 
-    /// The hash under which `bytes` are stored.
+    /// The hash under which `bytes` are stored; never 0, which marks an empty slot.
     @inline(__always)
     func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        TokenHash.hash(bytes, seed: seed)
+        TokenHash.hash(bytes, seed: seed) | 1
     }
 
     /// The record for exactly `bytes`, if cached.
     func record(for bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> VerifiedTokenRecord? {
-        generations.withLock { generations -> VerifiedTokenRecord? in
-            if let record = generations.current[hash] {
-                return record.matches(bytes) ? record : nil
+        let first = (Int(truncatingIfNeeded: hash >> 32) & setMask) * Self.ways
+        return table.withLock { table -> VerifiedTokenRecord? in
+            for slot in first..<(first + Self.ways) where table.hashes[slot] == hash {
+                guard let record = table.records[slot], record.matches(bytes) else { continue }
+                if !table.recentlyUsed[slot] { table.recentlyUsed[slot] = true }
+                return record
             }
-            guard let record = generations.previous[hash], record.matches(bytes) else { return nil }
-            generations.previous[hash] = nil
-            insert(record, hash: hash, into: &generations)
-            return record
+            return nil
         }
     }
 
-    /// Stores a record, replacing any record with the same hash.
+    /// Stores a record, replacing any record for the same token.
     func insert(_ record: VerifiedTokenRecord, hash: UInt64) {
-        generations.withLock { generations in
-            insert(record, hash: hash, into: &generations)
+        let first = (Int(truncatingIfNeeded: hash >> 32) & setMask) * Self.ways
+        table.withLock { table in
+            var victim = -1
+            for slot in first..<(first + Self.ways) {
+                if table.hashes[slot] == hash, table.records[slot]?.tokenBytes == record.tokenBytes {
+                    victim = slot
+                    break
+                }
+                if victim < 0, table.records[slot] == nil { victim = slot }
+            }
+            if victim < 0 {
+                // CLOCK sweep from the set's hand: clear "recently used" marks until an
+                // unmarked slot turns up, then leave the hand just past it.
+                let set = first / Self.ways
+                var way = table.hands[set]
+                while table.recentlyUsed[first + way] {
+                    table.recentlyUsed[first + way] = false
+                    way = (way + 1) % Self.ways
+                }
+                victim = first + way
+                table.hands[set] = (way + 1) % Self.ways
+            }
+            if table.records[victim] == nil { table.count += 1 }
+            table.hashes[victim] = hash
+            table.records[victim] = record
+            table.recentlyUsed[victim] = false
         }
-    }
-
-    private func insert(_ record: VerifiedTokenRecord, hash: UInt64, into generations: inout Generations) {
-        if generations.current[hash] == nil, generations.current.count >= generationCapacity {
-            generations.previous = generations.current
-            generations.current = [:]
-            generations.current.reserveCapacity(generationCapacity)
-        }
-        generations.current[hash] = record
     }
 
     /// The number of records held.
     var count: Int {
-        generations.withLock { $0.current.count + $0.previous.count }
+        table.withLock { $0.count }
     }
 }
 
-/// A fast seeded 64-bit hash of token bytes (multiply-xorshift over 8-byte words).
+/// A seeded 64-bit hash of a token for cache indexing.
+///
+/// It mixes the length and the last 24 bytes only. Those bytes lie in the base64url ES256
+/// signature, which is random per token, so they spread tokens well; and because only
+/// verified tokens are inserted, nobody can fill the cache with crafted collisions.
+/// Shorter inputs are hashed whole.
 enum TokenHash {
+    static let tailByteCount = 24
+
     @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var state = seed ^ (UInt64(bytes.count) &* multiplier)
         guard let base = bytes.baseAddress else { return mix(state) }
         let raw = UnsafeRawPointer(base)
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            state = (state ^ word) &* multiplier
-            state ^= state >> 29
-            index += 8
+        if bytes.count >= tailByteCount {
+            let tail = bytes.count - tailByteCount
+            for offset in stride(from: tail, to: bytes.count, by: 8) {
+                state = (state ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
+                state ^= state >> 29
+            }
+            return mix(state)
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < bytes.count {
-            tail |= UInt64(base[index]) << shift
-            shift += 8
-            index += 1
+        for index in 0..<bytes.count {
+            state = (state ^ UInt64(base[index])) &* multiplier
         }
-        state = (state ^ tail) &* multiplier
         return mix(state)
     }
 

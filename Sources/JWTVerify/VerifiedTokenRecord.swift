@@ -7,7 +7,12 @@ final class VerifiedTokenRecord: Sendable {
     /// The exact token bytes, compared in full on every cache hit.
     let tokenBytes: [UInt8]
     let keyID: String
-    let key: APNsRegisteredKey
+    /// Facts copied from the key's registration, kept apart so the hot path reads them
+    /// without copying (and retaining) the whole registration.
+    let teamID: String
+    let environments: APNsKeyEnvironmentScope
+    let topics: Set<String>?
+    var isTopicSpecific: Bool { topics != nil }
     /// `iat` in seconds since 1970, however it was written.
     let issuedAt: Double
     let token: DecodedJWT
@@ -20,7 +25,9 @@ final class VerifiedTokenRecord: Sendable {
     ) {
         self.tokenBytes = tokenBytes
         self.keyID = keyID
-        self.key = key
+        self.teamID = key.teamID
+        self.environments = key.environments
+        self.topics = key.topics
         self.issuedAt = issuedAt
         self.token = token
         self.lintWarnings = lintWarnings

@@ -48,16 +48,33 @@ import Testing
         let (verifier, signer) = try makeVerifier(capacity: 8)
         let all = try tokens(41, signer: signer)
         let hot = all[0]
-        var connection = APNsConnectionTokenState(environment: .production)
-        _ = try verifier.verify(token: hot, connection: &connection)
+        var first = APNsConnectionTokenState(environment: .production)
+        _ = try verifier.verify(token: hot, connection: &first)
         for cold in all.dropFirst() {
             var other = APNsConnectionTokenState(environment: .production)
             _ = try verifier.verify(token: cold, connection: &other)
+            // A new connection each time, so the shared cache answers, not the connection.
+            var connection = APNsConnectionTokenState(environment: .production)
             #expect(try verifier.verify(token: hot, connection: &connection).wasCached)
         }
         // A cold token from the start has been evicted and is verified again.
         var late = APNsConnectionTokenState(environment: .production)
         #expect(try !verifier.verify(token: all[1], connection: &late).wasCached)
+    }
+
+    @Test func theConnectionsOwnTokenIsRecognisedWithoutTheSharedCache() throws {
+        let (verifier, signer) = try makeVerifier(capacity: 4)
+        let all = try tokens(20, signer: signer)
+        var connection = APNsConnectionTokenState(environment: .production)
+        _ = try verifier.verify(token: all[0], connection: &connection)
+        for other in all.dropFirst() {
+            var elsewhere = APNsConnectionTokenState(environment: .production)
+            _ = try verifier.verify(token: other, connection: &elsewhere)
+        }
+        // Evicted from the shared cache by now, yet still no ECDSA verify on its connection.
+        var fresh = APNsConnectionTokenState(environment: .production)
+        #expect(try verifier.verify(token: all[0], connection: &connection).wasCached)
+        #expect(try !verifier.verify(token: all[0], connection: &fresh).wasCached)
     }
 
     @Test func hashCollisionsNeverReturnAnotherTokensRecord() throws {
