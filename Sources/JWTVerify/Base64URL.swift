@@ -23,54 +23,91 @@ enum Base64URL {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Decodes base64url text into `output`, or returns `false` if it is not strict,
-    /// canonical base64url. `output` is only meaningful when `true` is returned.
-    static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
-        let remainder = input.count % 4
-        if remainder == 1 { return false }
-        output.removeAll(keepingCapacity: true)
-        output.reserveCapacity(input.count / 4 * 3 + 2)
-        let wholeEnd = input.count - remainder
-        var index = 0
-        while index < wholeEnd {
-            guard let a = value(input[index]), let b = value(input[index + 1]),
-                let c = value(input[index + 2]), let d = value(input[index + 3])
-            else { return false }
-            output.append(a << 2 | b >> 4)
-            output.append(b << 4 | c >> 2)
-            output.append(c << 6 | d)
-            index += 4
+    /// The number of bytes `count` characters of unpadded base64url decode to, or `nil`
+    /// if no valid text has that length.
+    static func decodedCount(ofEncodedCount count: Int) -> Int? {
+        let remainder = count % 4
+        if remainder == 1 { return nil }
+        return count / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
+    }
+
+    /// Decodes base64url text into `output`, which must hold at least
+    /// ``decodedCount(ofEncodedCount:)`` bytes, and returns the number of bytes written;
+    /// `nil` if the text is not strict, canonical base64url.
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard let count = decodedCount(ofEncodedCount: input.count), output.count >= count else { return nil }
+        guard let source = input.baseAddress, let destination = output.baseAddress else { return 0 }
+        return values.withUnsafeBufferPointer { table in
+            decode(source, count: input.count, into: destination, table: table)
+        }
+    }
+
+    @inline(__always)
+    private static func decode(
+        _ source: UnsafePointer<UInt8>,
+        count inputCount: Int,
+        into destination: UnsafeMutablePointer<UInt8>,
+        table: UnsafeBufferPointer<UInt8>
+    ) -> Int? {
+        func value(_ byte: UInt8) -> UInt8 { table[Int(byte)] }
+        let remainder = inputCount % 4
+        let wholeEnd = inputCount - remainder
+        var read = 0
+        var write = 0
+        while read < wholeEnd {
+            let a = value(source[read]), b = value(source[read + 1])
+            let c = value(source[read + 2]), d = value(source[read + 3])
+            if (a | b | c | d) & 0x80 != 0 { return nil }
+            destination[write] = a << 2 | b >> 4
+            destination[write + 1] = b << 4 | c >> 2
+            destination[write + 2] = c << 6 | d
+            read += 4
+            write += 3
         }
         if remainder == 2 {
-            guard let a = value(input[index]), let b = value(input[index + 1]), b & 0x0F == 0 else { return false }
-            output.append(a << 2 | b >> 4)
+            let a = value(source[read]), b = value(source[read + 1])
+            if (a | b) & 0x80 != 0 || b & 0x0F != 0 { return nil }
+            destination[write] = a << 2 | b >> 4
+            write += 1
         } else if remainder == 3 {
-            guard let a = value(input[index]), let b = value(input[index + 1]),
-                let c = value(input[index + 2]), c & 0x03 == 0
-            else { return false }
-            output.append(a << 2 | b >> 4)
-            output.append(b << 4 | c >> 2)
+            let a = value(source[read]), b = value(source[read + 1]), c = value(source[read + 2])
+            if (a | b | c) & 0x80 != 0 || c & 0x03 != 0 { return nil }
+            destination[write] = a << 2 | b >> 4
+            destination[write + 1] = b << 4 | c >> 2
+            write += 2
         }
-        return true
+        return write
+    }
+
+    /// Decodes base64url text into a new array, or returns `nil` if it is not strict,
+    /// canonical base64url.
+    static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let count = decodedCount(ofEncodedCount: input.count) else { return nil }
+        var valid = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let written = decode(input, into: buffer)
+            valid = written != nil
+            initialized = written ?? 0
+        }
+        return valid ? bytes : nil
     }
 
     /// Decodes base64url text, or returns `nil` if it is not strict, canonical base64url.
     static func decode(_ text: String) -> [UInt8]? {
         var text = text
-        var output: [UInt8] = []
-        let ok = text.withUTF8 { decode($0, into: &output) }
-        return ok ? output : nil
+        return text.withUTF8 { decode($0) }
     }
 
-    @inline(__always)
-    private static func value(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return character &- UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): return character &- UInt8(ascii: "a") &+ 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character &- UInt8(ascii: "0") &+ 52
-        case UInt8(ascii: "-"): return 62
-        case UInt8(ascii: "_"): return 63
-        default: return nil
+    /// The 6-bit value of each byte as a base64url character, or 0xFF for bytes outside the
+    /// alphabet. A table, because branching on random base64 characters mispredicts.
+    private static let values: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
+        switch byte {
+        case 65...90: UInt8(byte - 65)
+        case 97...122: UInt8(byte - 97 + 26)
+        case 48...57: UInt8(byte - 48 + 52)
+        case 45: 62
+        case 95: 63
+        default: 0xFF
         }
     }
 

@@ -51,11 +51,9 @@ public struct DecodedJWT: Sendable, Hashable {
         let claimsText = UnsafeBufferPointer(rebasing: token[(firstDot + 1)..<secondDot])
         let signatureText = UnsafeBufferPointer(rebasing: token[(secondDot + 1)...])
 
-        var scratch: [UInt8] = []
-        header = JOSEHeader(fields: try Self.decodeObject(headerText, named: "header", scratch: &scratch))
-        claims = JWTClaims(fields: try Self.decodeObject(claimsText, named: "claims", scratch: &scratch))
-        var signatureBytes: [UInt8] = []
-        guard Base64URL.decode(signatureText, into: &signatureBytes) else {
+        header = JOSEHeader(fields: try Self.decodeObject(headerText, named: "header"))
+        claims = JWTClaims(fields: try Self.decodeObject(claimsText, named: "claims"))
+        guard let signatureBytes = Base64URL.decode(signatureText) else {
             throw JWTError(.malformedToken, "the signature segment is not unpadded base64url")
         }
         signature = signatureBytes
@@ -71,17 +69,38 @@ public struct DecodedJWT: Sendable, Hashable {
         signingInputDigest = digest
     }
 
+    /// Segments up to this size are decoded on the stack; APNs tokens are far smaller.
+    private static let stackDecodingLimit = 4096
+
+    private static func decodeObject(
+        _ text: UnsafeBufferPointer<UInt8>,
+        named name: String
+    ) throws(JWTError) -> [String: JSONValue] {
+        guard let count = Base64URL.decodedCount(ofEncodedCount: text.count) else {
+            throw JWTError(.malformedToken, "the \(name) segment is not unpadded base64url")
+        }
+        if count <= stackDecodingLimit {
+            return try withStackBytes(count) { (buffer) throws(JWTError) -> [String: JSONValue] in
+                try decodeObject(text, named: name, using: buffer)
+            }
+        }
+        var heap = [UInt8](repeating: 0, count: count)
+        return try heap.withUnsafeMutableBufferPointer { (buffer) throws(JWTError) -> [String: JSONValue] in
+            try decodeObject(text, named: name, using: buffer)
+        }
+    }
+
     private static func decodeObject(
         _ text: UnsafeBufferPointer<UInt8>,
         named name: String,
-        scratch: inout [UInt8]
+        using buffer: UnsafeMutableBufferPointer<UInt8>
     ) throws(JWTError) -> [String: JSONValue] {
-        guard Base64URL.decode(text, into: &scratch) else {
+        guard let written = Base64URL.decode(text, into: buffer) else {
             throw JWTError(.malformedToken, "the \(name) segment is not unpadded base64url")
         }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(scratch)
+            value = try JSONParser.parse(UnsafeBufferPointer(rebasing: buffer[0..<written]))
         } catch {
             throw JWTError(.malformedToken, "the \(name) is not valid JSON: \(error.message) at byte \(error.offset)")
         }

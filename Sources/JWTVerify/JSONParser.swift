@@ -89,6 +89,8 @@ struct JSONParser: ~Copyable {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
+            // JWT objects are small; reserving once avoids growing 1 -> 2 -> 4.
+            if members.isEmpty { members.reserveCapacity(8) }
             guard members.updateValue(value, forKey: key) == nil else {
                 throw failure("duplicate key \"\(key)\"")
             }
@@ -238,10 +240,29 @@ struct JSONParser: ~Copyable {
             guard position < input.count, isDigit(input[position]) else { throw failure("invalid number") }
             while position < input.count, isDigit(input[position]) { position += 1 }
         }
+        if isInteger, let integer = Self.integerValue(UnsafeBufferPointer(rebasing: input[start..<position])) {
+            return .integer(integer)
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
-        if isInteger, let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
         return .double(double)
+    }
+
+    /// The value of an optionally negative run of decimal digits, or `nil` on overflow.
+    private static func integerValue(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var index = 0
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var value: Int64 = 0
+        while index < digits.count {
+            let digit = Int64(digits[index] &- UInt8(ascii: "0"))
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { return nil }
+            value = next
+            index += 1
+        }
+        return value
     }
 
     /// The string for UTF-8 bytes, or `nil` if they are not valid UTF-8.
