@@ -7,20 +7,42 @@
 enum Base64URL {
     /// Encodes bytes as base64url without padding.
     static func encode(_ bytes: some Collection<UInt8>) -> String {
-        var output = [UInt8]()
-        output.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var iterator = bytes.makeIterator()
-        while let first = iterator.next() {
-            let second = iterator.next()
-            let third = iterator.next()
-            output.append(symbol(first >> 2))
-            output.append(symbol((first & 0x03) << 4 | (second ?? 0) >> 4))
-            guard let second else { break }
-            output.append(symbol((second & 0x0F) << 2 | (third ?? 0) >> 6))
-            guard let third else { break }
-            output.append(symbol(third & 0x3F))
+        if let encoded = bytes.withContiguousStorageIfAvailable({ encode($0) }) { return encoded }
+        return Array(bytes).withUnsafeBufferPointer { encode($0) }
+    }
+
+    /// Encodes contiguous bytes, writing straight into the new string's storage.
+    static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let tail = bytes.count % 3
+        let count = bytes.count / 3 * 4 + (tail == 0 ? 0 : tail + 1)
+        guard count > 0, let source = bytes.baseAddress else { return "" }
+        return String(unsafeUninitializedCapacity: count) { output in
+            guard let destination = output.baseAddress else { return 0 }
+            var read = 0
+            var write = 0
+            while read + 3 <= bytes.count {
+                let a = source[read], b = source[read + 1], c = source[read + 2]
+                destination[write] = symbol(a >> 2)
+                destination[write + 1] = symbol((a & 0x03) << 4 | b >> 4)
+                destination[write + 2] = symbol((b & 0x0F) << 2 | c >> 6)
+                destination[write + 3] = symbol(c & 0x3F)
+                read += 3
+                write += 4
+            }
+            if bytes.count - read == 1 {
+                let a = source[read]
+                destination[write] = symbol(a >> 2)
+                destination[write + 1] = symbol((a & 0x03) << 4)
+                write += 2
+            } else if bytes.count - read == 2 {
+                let a = source[read], b = source[read + 1]
+                destination[write] = symbol(a >> 2)
+                destination[write + 1] = symbol((a & 0x03) << 4 | b >> 4)
+                destination[write + 2] = symbol((b & 0x0F) << 2)
+                write += 3
+            }
+            return write
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// The number of bytes `count` characters of unpadded base64url decode to, or `nil`
