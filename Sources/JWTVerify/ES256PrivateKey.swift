@@ -23,7 +23,7 @@ public struct ES256PrivateKey: Sendable {
     ///   `.unsupportedCurve`.
     public init(pemRepresentation: String) throws(ES256KeyError) {
         key = try EVPKey.privateKey(pem: pemRepresentation)
-        publicKey = ES256PublicKey(key: try key.publicOnly())
+        publicKey = try ES256PublicKey(key: key.publicOnly())
     }
 
     /// Loads a private key from a `.p8` (or SEC1 PEM) file.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A P-256 public key that verifies ES256 (ECDSA with SHA-256) signatures.
 ///
 /// Load it from a SubjectPublicKeyInfo PEM, derive it from a private key, or build it from
@@ -16,9 +14,13 @@ import Foundation
 /// shows key material.
 public struct ES256PublicKey: Sendable {
     let key: EVPKey
+    /// The public point `04||x||y`, kept so that exporting the key cannot fail.
+    private let point: [UInt8]
 
-    init(key: EVPKey) {
+    /// Wraps a validated P-256 key, reading its public point once.
+    init(key: EVPKey) throws(ES256KeyError) {
         self.key = key
+        self.point = try key.uncompressedPoint()
     }
 
     /// Loads a public key from PEM text holding a `BEGIN PUBLIC KEY` block.
@@ -26,7 +28,7 @@ public struct ES256PublicKey: Sendable {
     /// - Throws: ``ES256KeyError`` with code `.malformedPEM`, `.unsupportedKeyType` or
     ///   `.unsupportedCurve`.
     public init(pemRepresentation: String) throws(ES256KeyError) {
-        key = try EVPKey.publicKey(pem: pemRepresentation)
+        try self.init(key: EVPKey.publicKey(pem: pemRepresentation))
     }
 
     /// Loads a public key from a PEM file holding a `BEGIN PUBLIC KEY` block.
@@ -57,7 +59,7 @@ public struct ES256PublicKey: Sendable {
         guard x.count == 32, y.count == 32 else {
             throw ES256KeyError(.invalidJWK, "P-256 \"x\" and \"y\" must decode to 32 bytes each, found \(x.count) and \(y.count)")
         }
-        key = try EVPKey.publicKey(x: x, y: y)
+        try self.init(key: EVPKey.publicKey(x: x, y: y))
     }
 
     /// Builds a public key from JWK JSON text.
@@ -68,12 +70,12 @@ public struct ES256PublicKey: Sendable {
     }
 
     /// The key as a JSON Web Key, optionally labelled with a key ID.
+    ///
+    /// ```swift
+    /// let json = key.jwk(keyID: "ABC123DEFG").json  // {"kty":"EC","crv":"P-256","x":"…","y":"…","kid":"ABC123DEFG"}
+    /// ```
     public func jwk(keyID: String? = nil) -> JSONWebKey {
-        // Exporting the point of a key we already validated cannot fail short of memory
-        // exhaustion; an empty JWK then fails loudly wherever it is used.
-        let point = (try? key.uncompressedPoint()) ?? []
-        guard point.count == 65 else { return JSONWebKey(keyType: "EC", curve: "P-256", x: nil, y: nil, keyID: keyID) }
-        return JSONWebKey(
+        JSONWebKey(
             keyType: "EC", curve: "P-256",
             x: Base64URL.encode(point[1..<33]), y: Base64URL.encode(point[33..<65]),
             keyID: keyID)
@@ -109,13 +111,4 @@ extension ES256PublicKey: CustomStringConvertible, CustomDebugStringConvertible,
     public var description: String { "ES256PublicKey(P-256)" }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
-}
-
-/// Reads a key file as text, with an error that names the path.
-func readKeyFile(_ path: String) throws(ES256KeyError) -> String {
-    do {
-        return try String(contentsOfFile: path, encoding: .utf8)
-    } catch {
-        throw ES256KeyError(.unreadableFile, "cannot read key file '\(path)': \(error.localizedDescription)")
-    }
 }
