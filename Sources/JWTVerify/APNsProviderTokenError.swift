@@ -69,5 +69,6 @@ public enum APNsProviderTokenError: Error, Sendable, Hashable, CaseIterable {
 }
 
 extension APNsProviderTokenError: CustomStringConvertible {
+    /// A one-line summary for logs; never contains key material.
     public var description: String { "\(status) \(reason): \(message)" }
 }

@@ -19,6 +19,7 @@ public struct APNsTokenLintWarning: Sendable, Hashable, CustomStringConvertible 
         /// The claims carried members other than `iss` and `iat`.
         public static let unexpectedClaim = Kind("unexpectedClaim")
 
+        /// A one-line summary for logs; never contains key material.
         public var description: String { name }
     }
 
@@ -27,5 +28,6 @@ public struct APNsTokenLintWarning: Sendable, Hashable, CustomStringConvertible 
     /// A sentence describing it.
     public let message: String
 
+    /// A one-line summary for logs; never contains key material.
     public var description: String { "\(kind): \(message)" }
 }

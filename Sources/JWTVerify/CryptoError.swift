@@ -18,5 +18,6 @@ public struct CryptoError: Error, Sendable, CustomStringConvertible {
         return detail.isEmpty ? "\(operation) failed" : "\(operation) failed: \(detail)"
     }
 
+    /// A one-line summary for logs; never contains key material.
     public var description: String { "CryptoError: \(message)" }
 }

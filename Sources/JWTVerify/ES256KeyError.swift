@@ -41,6 +41,7 @@ public struct ES256KeyError: Error, Sendable, Equatable, CustomStringConvertible
         /// OpenSSL failed for a reason unrelated to the input (for example memory).
         public static let cryptoFailure = Code(.cryptoFailure)
 
+        /// A one-line summary for logs; never contains key material.
         public var description: String { base.rawValue }
     }
 
@@ -67,6 +68,7 @@ public struct ES256KeyError: Error, Sendable, Equatable, CustomStringConvertible
         lhs.code == rhs.code
     }
 
+    /// A one-line summary for logs; never contains key material.
     public var description: String {
         var text = "ES256KeyError.\(code): \(message)"
         if !openSSLErrors.isEmpty {

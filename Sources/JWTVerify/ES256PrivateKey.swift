@@ -61,6 +61,8 @@ public struct ES256PrivateKey: Sendable {
 extension ES256PrivateKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Names the algorithm only, never the key.
     public var description: String { "ES256PrivateKey(P-256, redacted)" }
+    /// The same as `description`: no key material, even in the debugger.
     public var debugDescription: String { description }
+    /// An empty mirror, so `dump` and reflection show no key material.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

@@ -109,6 +109,8 @@ public struct ES256PublicKey: Sendable {
 extension ES256PublicKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Names the algorithm only, never the key.
     public var description: String { "ES256PublicKey(P-256)" }
+    /// The same as `description`: no key material, even in the debugger.
     public var debugDescription: String { description }
+    /// An empty mirror, so `dump` and reflection show no key material.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

@@ -43,12 +43,19 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
+    /// A JSON string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A JSON integer.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A JSON number with a fraction.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A JSON boolean.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A JSON array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// JSON `null`.
     public init(nilLiteral: ()) { self = .null }
+    /// A JSON object; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

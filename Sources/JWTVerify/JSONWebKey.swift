@@ -73,7 +73,9 @@ extension JSONWebKey: CustomStringConvertible, CustomDebugStringConvertible, Cus
     public var description: String {
         "JSONWebKey(kty: \(keyType), crv: \(curve ?? "-"), kid: \(keyID ?? "-"))"
     }
+    /// The same as `description`: no key material, even in the debugger.
     public var debugDescription: String { description }
+    /// Shows `kty`, `crv` and `kid` only.
     public var customMirror: Mirror {
         Mirror(self, children: ["keyType": keyType, "curve": curve as Any, "keyID": keyID as Any], displayStyle: .struct)
     }

@@ -44,6 +44,7 @@ public struct JWTError: Error, Sendable, Equatable, CustomStringConvertible {
         /// OpenSSL failed for a reason unrelated to the token.
         public static let cryptoFailure = Code(.cryptoFailure)
 
+        /// A one-line summary for logs; never contains key material.
         public var description: String { base.rawValue }
     }
 
@@ -69,5 +70,6 @@ public struct JWTError: Error, Sendable, Equatable, CustomStringConvertible {
         lhs.code == rhs.code
     }
 
+    /// A one-line summary for logs; never contains key material.
     public var description: String { "JWTError.\(code): \(message)" }
 }

@@ -16,6 +16,7 @@ public struct OpenSSLErrorEntry: Sendable, Hashable, CustomStringConvertible {
     /// The line in ``file``.
     public let line: Int
 
+    /// A one-line summary for logs; never contains key material.
     public var description: String {
         "\(library): \(reason) (code \(code), \(file):\(line))"
     }
