@@ -58,8 +58,6 @@ static inline int c_openssl_EVP_PKEY_PUBLIC_KEY(void) { return EVP_PKEY_PUBLIC_K
 static inline const char *c_openssl_param_group_name(void) { return OSSL_PKEY_PARAM_GROUP_NAME; }
 static inline const char *c_openssl_param_pub_key(void) { return OSSL_PKEY_PARAM_PUB_KEY; }
 static inline const char *c_openssl_group_prime256v1(void) { return SN_X9_62_prime256v1; }
-// Frees buffers that OpenSSL allocated for us (OPENSSL_free is a macro).
-static inline void c_openssl_crypto_free(void *ptr) { OPENSSL_free(ptr); }
 // Password callback that refuses: an encrypted PEM must fail, never prompt on a terminal.
 static inline int c_openssl_refuse_password(char *buf, int size, int rwflag, void *u) {
     (void)buf; (void)size; (void)rwflag; (void)u;

@@ -46,11 +46,11 @@ import Foundation
 public final class APNsProviderTokenVerifier: Sendable {
     /// Timing rules and cache size. Defaults are APNs' documented values.
     public struct Configuration: Sendable, Hashable {
-        /// How long after `iat` a token is accepted: APNs uses one hour.
+        /// Seconds after `iat` during which a token is accepted: APNs uses one hour.
         public var tokenLifetime: Double = 3600
-        /// The least time between token changes on one connection: APNs uses 20 minutes.
+        /// The least time, in seconds, between token changes on one connection: APNs uses 20 minutes.
         public var minimumTokenUpdateInterval: Double = 1200
-        /// How far ahead of the clock `iat` may be (with a lint warning).
+        /// Seconds by which `iat` may be ahead of the clock (accepted with a lint warning).
         public var futureIssuedAtTolerance: Double = 60
         /// The most verified tokens cached.
         public var cacheCapacity: Int = 10_000
