@@ -15,7 +15,28 @@ public struct DecodedJWT: Sendable, Hashable {
     /// The decoded claims set.
     public let claims: JWTClaims
     /// The decoded third segment, whatever its length.
-    public let signature: [UInt8]
+    public var signature: [UInt8] {
+        switch signatureStorage {
+        case .raw64(var bytes): withUnsafeBytes(of: &bytes) { Array($0) }
+        case .other(let bytes): bytes
+        }
+    }
+
+    /// The signature bytes. The 64-byte ES256 case is held inline, because allocating an
+    /// array per token costs a measurable share of an uncached verify.
+    enum SignatureStorage: Sendable, Hashable {
+        case raw64(SIMD64<UInt8>)
+        case other([UInt8])
+
+        var count: Int {
+            switch self {
+            case .raw64: ECDSASignatureCodec.rawByteCount
+            case .other(let bytes): bytes.count
+            }
+        }
+    }
+
+    let signatureStorage: SignatureStorage
     /// SHA-256 of the signing input `header.payload`, computed while the token text was at
     /// hand so that verifying needs no second pass over it.
     let signingInputDigest: SIMD32<UInt8>
@@ -53,10 +74,7 @@ public struct DecodedJWT: Sendable, Hashable {
 
         header = JOSEHeader(fields: try Self.decodeObject(headerText, named: "header"))
         claims = JWTClaims(fields: try Self.decodeObject(claimsText, named: "claims"))
-        guard let signatureBytes = Base64URL.decode(signatureText) else {
-            throw JWTError(.malformedToken, "the signature segment is not unpadded base64url")
-        }
-        signature = signatureBytes
+        signatureStorage = try Self.decodeSignature(signatureText)
 
         var digest = SIMD32<UInt8>()
         withUnsafeMutableBytes(of: &digest) { output in
@@ -67,6 +85,25 @@ public struct DecodedJWT: Sendable, Hashable {
             }
         }
         signingInputDigest = digest
+    }
+
+    private static func decodeSignature(_ text: UnsafeBufferPointer<UInt8>) throws(JWTError) -> SignatureStorage {
+        guard let count = Base64URL.decodedCount(ofEncodedCount: text.count), count <= stackDecodingLimit else {
+            guard let bytes = Base64URL.decode(text) else {
+                throw JWTError(.malformedToken, "the signature segment is not unpadded base64url")
+            }
+            return .other(bytes)
+        }
+        return try withStackBytes(count) { (buffer) throws(JWTError) -> SignatureStorage in
+            guard let written = Base64URL.decode(text, into: buffer), let base = buffer.baseAddress else {
+                if count == 0 { return .other([]) }
+                throw JWTError(.malformedToken, "the signature segment is not unpadded base64url")
+            }
+            if written == ECDSASignatureCodec.rawByteCount {
+                return .raw64(UnsafeRawPointer(base).loadUnaligned(as: SIMD64<UInt8>.self))
+            }
+            return .other(Array(UnsafeBufferPointer(rebasing: buffer[0..<written])))
+        }
     }
 
     /// Segments up to this size are decoded on the stack; APNs tokens are far smaller.

@@ -51,10 +51,11 @@ public struct JWTVerifier: Sendable {
         case let other?:
             throw JWTError(.unsupportedAlgorithm, "alg must be the string \"ES256\", found a JSON \(other.typeName)")
         }
-        guard token.signature.count == ECDSASignatureCodec.rawByteCount else {
-            throw JWTError(.malformedSignature, "an ES256 signature is 64 bytes (r||s), found \(token.signature.count)")
+        guard case .raw64(var signature) = token.signatureStorage else {
+            throw JWTError(
+                .malformedSignature, "an ES256 signature is 64 bytes (r||s), found \(token.signatureStorage.count)")
         }
-        let inRange = token.signature.withUnsafeBytes { raw in
+        let inRange = withUnsafeBytes(of: &signature) { raw in
             raw.baseAddress.map(ECDSASignatureCodec.isRawSignatureInRange) ?? false
         }
         guard inRange else {
@@ -73,8 +74,11 @@ public struct JWTVerifier: Sendable {
     /// Verifies the signature of a shape-checked token.
     static func verifySignature(of token: DecodedJWT, with key: ES256PublicKey) throws(JWTError) {
         var digest = token.signingInputDigest
+        guard case .raw64(var signature) = token.signatureStorage else {
+            throw JWTError(.malformedSignature, "an ES256 signature is 64 bytes (r||s), found \(token.signatureStorage.count)")
+        }
         let outcome = withUnsafeBytes(of: &digest) { digestBytes in
-            token.signature.withUnsafeBytes { raw in
+            withUnsafeBytes(of: &signature) { raw in
                 Result { () throws(CryptoError) -> Bool in
                     guard let digestBase = digestBytes.baseAddress, let rawBase = raw.baseAddress else { return false }
                     return try key.key.verify(
