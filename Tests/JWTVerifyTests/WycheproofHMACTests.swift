@@ -46,8 +46,10 @@ import Testing
                     #expect(Array(full.prefix(tagBytes)) == tag, "tcId \(test.tcId): computed tag differs")
                 case "invalid":
                     #expect(!accepted, "tcId \(test.tcId) (\(test.comment)) should be rejected")
+                case "acceptable":
+                    break  // Either answer is allowed.
                 default:
-                    #expect(Bool(true), "acceptable: either answer is allowed")
+                    Issue.record("tcId \(test.tcId): unknown result \(test.result)")
                 }
                 if tagBytes < HMACSHA256.byteCount { truncated += 1 }
                 checked += 1
