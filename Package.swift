@@ -51,6 +51,11 @@ let package = Package(
             name: "apns-mock",
             dependencies: ["HTTPTransport", "APNsCore"]
         ),
+        .executableTarget(
+            name: "jwt-bench",
+            dependencies: ["JWTVerify"],
+            path: "Benchmarks/jwt-bench"
+        ),
         .testTarget(
             name: "HTTPTransportTests",
             dependencies: ["HTTPTransport"]

@@ -51,5 +51,18 @@ static inline int c_openssl_SSL_TLSEXT_ERR_NOACK(void) { return SSL_TLSEXT_ERR_N
 static inline int c_openssl_SSL_TLSEXT_ERR_ALERT_FATAL(void) { return SSL_TLSEXT_ERR_ALERT_FATAL; }
 
 // ---- Crypto (used by JWTVerify) ----
+// Selection for EVP_PKEY_fromdata when building a public-only key.
+static inline int c_openssl_EVP_PKEY_PUBLIC_KEY(void) { return EVP_PKEY_PUBLIC_KEY; }
+// OSSL_PARAM_BLD keeps key and value pointers until OSSL_PARAM_BLD_to_param, so they must
+// outlive Swift's temporary C strings: these return pointers to static storage.
+static inline const char *c_openssl_param_group_name(void) { return OSSL_PKEY_PARAM_GROUP_NAME; }
+static inline const char *c_openssl_param_pub_key(void) { return OSSL_PKEY_PARAM_PUB_KEY; }
+static inline const char *c_openssl_group_prime256v1(void) { return SN_X9_62_prime256v1; }
+// Password callback that refuses: an encrypted PEM must fail, never prompt on a terminal.
+static inline int c_openssl_refuse_password(char *buf, int size, int rwflag, void *u) {
+    (void)buf; (void)size; (void)rwflag; (void)u;
+    return -1;
+}
+static inline pem_password_cb *c_openssl_refusing_password_callback(void) { return c_openssl_refuse_password; }
 
 #endif

@@ -1,0 +1,33 @@
+/// Something odd about an accepted provider token: APNs accepts it, and so does the mock,
+/// but a careful client would not send it.
+public struct APNsTokenLintWarning: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of oddity. New kinds may be added.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// `iat` was a numeric string such as `"1795958793"`.
+        public static let issuedAtIsString = Kind("issuedAtIsString")
+        /// `iat` was a JSON number with a fraction or exponent, such as `1795958793.25`.
+        public static let issuedAtIsFractional = Kind("issuedAtIsFractional")
+        /// `iat` was ahead of the mock's clock by no more than the allowed skew.
+        public static let issuedAtInFuture = Kind("issuedAtInFuture")
+        /// The header carried `typ` (APNs needs only `alg` and `kid`).
+        public static let typeHeaderPresent = Kind("typeHeaderPresent")
+        /// The header carried members other than `alg`, `kid` and `typ`.
+        public static let unexpectedHeaderField = Kind("unexpectedHeaderField")
+        /// The claims carried members other than `iss` and `iat`.
+        public static let unexpectedClaim = Kind("unexpectedClaim")
+
+        /// A one-line summary for logs; never contains key material.
+        public var description: String { name }
+    }
+
+    /// What kind of oddity.
+    public let kind: Kind
+    /// A sentence describing it.
+    public let message: String
+
+    /// A one-line summary for logs; never contains key material.
+    public var description: String { "\(kind): \(message)" }
+}

@@ -1,0 +1,288 @@
+/// A strict RFC 8259 JSON parser over UTF-8 bytes, sized for JWT headers and claims.
+///
+/// It rejects duplicate object keys (so a header cannot say `"alg"` twice and mean two
+/// things to two parsers), invalid UTF-8, unescaped control characters, trailing content,
+/// and nesting deeper than ``maximumDepth``.
+struct JSONParser: ~Copyable {
+    struct Failure: Error, Sendable {
+        let message: String
+        let offset: Int
+    }
+
+    static let maximumDepth = 32
+
+    private let input: UnsafeBufferPointer<UInt8>
+    private var position = 0
+
+    private init(input: UnsafeBufferPointer<UInt8>) {
+        self.input = input
+    }
+
+    /// Parses one complete JSON document.
+    static func parse(_ input: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+        var parser = JSONParser(input: input)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.position == input.count else { throw parser.failure("unexpected content after the JSON value") }
+        return value
+    }
+
+    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(Failure) in try parse(buffer) }
+    }
+
+    private func failure(_ message: String) -> Failure {
+        Failure(message: message, offset: position)
+    }
+
+    private mutating func skipWhitespace() {
+        while position < input.count {
+            switch input[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
+        guard position < input.count else { throw failure("unexpected end of JSON") }
+        switch input[position] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw failure("unexpected character")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= input.count else { throw failure("invalid literal") }
+        let bytes = literal.utf8Start
+        for index in 0..<count where input[position + index] != bytes[index] {
+            throw failure("invalid literal")
+        }
+        position += count
+    }
+
+    private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
+        guard depth <= Self.maximumDepth else { throw failure("JSON nested too deeply") }
+        position += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if position < input.count, input[position] == UInt8(ascii: "}") {
+            position += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard position < input.count, input[position] == UInt8(ascii: "\"") else {
+                throw failure("expected a string key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard position < input.count, input[position] == UInt8(ascii: ":") else { throw failure("expected ':'") }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            // JWT objects are small; reserving once avoids growing 1 -> 2 -> 4.
+            if members.isEmpty { members.reserveCapacity(8) }
+            guard members.updateValue(value, forKey: key) == nil else {
+                throw failure("duplicate key \"\(key)\"")
+            }
+            skipWhitespace()
+            guard position < input.count else { throw failure("unterminated object") }
+            if input[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            guard input[position] == UInt8(ascii: "}") else { throw failure("expected ',' or '}'") }
+            position += 1
+            return .object(members)
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {
+        guard depth <= Self.maximumDepth else { throw failure("JSON nested too deeply") }
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if position < input.count, input[position] == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard position < input.count else { throw failure("unterminated array") }
+            if input[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            guard input[position] == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
+            position += 1
+            return .array(elements)
+        }
+    }
+
+    private mutating func parseString() throws(Failure) -> String {
+        position += 1
+        let start = position
+        // Fast path: no escapes, so the bytes are the string.
+        while position < input.count {
+            let byte = input[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: input[start..<position])
+                position += 1
+                guard let text = Self.validatedString(slice) else { throw failure("invalid UTF-8 in string") }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw failure("unescaped control character in string") }
+            position += 1
+        }
+        var bytes = Array(input[start..<position])
+        while position < input.count {
+            let byte = input[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                let text = bytes.withUnsafeBufferPointer { Self.validatedString($0) }
+                guard let text else { throw failure("invalid UTF-8 in string") }
+                return text
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < input.count else { throw failure("unterminated escape") }
+                let escape = input[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(escape)
+                case UInt8(ascii: "b"): bytes.append(0x08)
+                case UInt8(ascii: "f"): bytes.append(0x0C)
+                case UInt8(ascii: "n"): bytes.append(0x0A)
+                case UInt8(ascii: "r"): bytes.append(0x0D)
+                case UInt8(ascii: "t"): bytes.append(0x09)
+                case UInt8(ascii: "u"): try appendUnicodeEscape(to: &bytes)
+                default: throw failure("invalid escape")
+                }
+            case 0..<0x20:
+                throw failure("unescaped control character in string")
+            default:
+                bytes.append(byte)
+                position += 1
+            }
+        }
+        throw failure("unterminated string")
+    }
+
+    private mutating func parseHex4() throws(Failure) -> UInt32 {
+        guard position + 4 <= input.count else { throw failure("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = input[position]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw failure("invalid \\u escape")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private mutating func appendUnicodeEscape(to bytes: inout [UInt8]) throws(Failure) {
+        var scalarValue = try parseHex4()
+        if (0xD800...0xDBFF).contains(scalarValue) {
+            guard position + 2 <= input.count, input[position] == UInt8(ascii: "\\"),
+                input[position + 1] == UInt8(ascii: "u")
+            else { throw failure("unpaired surrogate in \\u escape") }
+            position += 2
+            let low = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw failure("unpaired surrogate in \\u escape") }
+            scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let scalar = Unicode.Scalar(scalarValue) else { throw failure("unpaired surrogate in \\u escape") }
+        bytes.append(contentsOf: String(Character(scalar)).utf8)
+    }
+
+    private mutating func parseNumber() throws(Failure) -> JSONValue {
+        let start = position
+        if input[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < input.count else { throw failure("invalid number") }
+        if input[position] == UInt8(ascii: "0") {
+            position += 1
+        } else if isDigit(input[position]) {
+            while position < input.count, isDigit(input[position]) { position += 1 }
+        } else {
+            throw failure("invalid number")
+        }
+        var isInteger = true
+        if position < input.count, input[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard position < input.count, isDigit(input[position]) else { throw failure("invalid number") }
+            while position < input.count, isDigit(input[position]) { position += 1 }
+        }
+        if position < input.count, input[position] == UInt8(ascii: "e") || input[position] == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if position < input.count, input[position] == UInt8(ascii: "+") || input[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < input.count, isDigit(input[position]) else { throw failure("invalid number") }
+            while position < input.count, isDigit(input[position]) { position += 1 }
+        }
+        if isInteger, let integer = Self.integerValue(UnsafeBufferPointer(rebasing: input[start..<position])) {
+            return .integer(integer)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
+        guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
+        return .double(double)
+    }
+
+    /// The value of an optionally negative run of decimal digits, or `nil` on overflow.
+    private static func integerValue(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var index = 0
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var value: Int64 = 0
+        while index < digits.count {
+            let digit = Int64(digits[index] &- UInt8(ascii: "0"))
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { return nil }
+            value = next
+            index += 1
+        }
+        return value
+    }
+
+    /// The string for UTF-8 bytes, or `nil` if they are not valid UTF-8.
+    ///
+    /// `String(decoding:as:)` repairs invalid input with U+FFFD; comparing the result with
+    /// the input detects any repair. This stays on the specialised, allocation-light path
+    /// that JWT headers and claims (almost always ASCII) need.
+    private static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var isASCII = true
+        for byte in bytes where byte >= 0x80 {
+            isASCII = false
+            break
+        }
+        if isASCII { return text }
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}

@@ -1,0 +1,63 @@
+/// Writes compact JSON. Object keys are sorted so that output is deterministic;
+/// non-finite doubles, which JSON cannot express, are written as `null`.
+enum JSONWriter {
+    static func write(_ value: JSONValue, into output: inout [UInt8]) {
+        switch value {
+        case .null:
+            output.append(contentsOf: "null".utf8)
+        case .bool(let flag):
+            output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .integer(let number):
+            output.append(contentsOf: String(number).utf8)
+        case .double(let number):
+            if number.isFinite {
+                output.append(contentsOf: number.description.utf8)
+            } else {
+                output.append(contentsOf: "null".utf8)
+            }
+        case .string(let text):
+            writeString(text, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                write(element, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            writeObject(members.sorted { $0.key < $1.key }, into: &output)
+        }
+    }
+
+    /// Writes an object with members in the given order (JWT headers put `alg` first).
+    static func writeObject(_ members: [(key: String, value: JSONValue)], into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            writeString(member.key, into: &output)
+            output.append(UInt8(ascii: ":"))
+            write(member.value, into: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

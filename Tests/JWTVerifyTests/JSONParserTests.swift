@@ -1,0 +1,48 @@
+import Testing
+
+@testable import JWTVerify
+
+@Suite struct JSONParserTests {
+    func parse(_ text: String) throws -> JSONValue {
+        try JSONParser.parse(Array(text.utf8))
+    }
+
+    @Test func parsesEveryValueKind() throws {
+        let value = try parse(#" {"a":[1,-2.5,1e3,"x\u00e9\n",true,false,null],"b":{}} "#)
+        #expect(value == .object(["a": [1, -2.5, 1000.0, "x\u{e9}\n", true, false, nil], "b": .object([:])]))
+    }
+
+    @Test func keepsIntegersApartFromFractions() throws {
+        #expect(try parse("1795958793") == .integer(1_795_958_793))
+        #expect(try parse("1795958793.0") == .double(1_795_958_793))
+        #expect(try parse("99999999999999999999") == .double(1e20))
+    }
+
+    @Test func decodesSurrogatePairs() throws {
+        #expect(try parse(#""\ud83d\ude00""#) == .string("😀"))
+    }
+
+    @Test(arguments: [
+        #"{"alg":"ES256","alg":"none"}"#, "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "+1", ".5", "tru",
+        "\"\u{01}\"", #""\x""#, #""\ud83d""#, "1 2", "{} x", "NaN", "'a'",
+    ])
+    func rejectsInvalidJSON(text: String) {
+        #expect(throws: JSONParser.Failure.self) { try parse(text) }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
+    }
+
+    @Test func limitsNesting() throws {
+        #expect(throws: JSONParser.Failure.self) {
+            try parse(String(repeating: "[", count: 40) + String(repeating: "]", count: 40))
+        }
+        _ = try parse(String(repeating: "[", count: 20) + String(repeating: "]", count: 20))
+    }
+
+    @Test func writerEscapesAndSortsKeys() {
+        let value: JSONValue = ["b": "q\"\\\u{01}", "a": [1, 2.5, nil, true]]
+        #expect(value.description == #"{"a":[1,2.5,null,true],"b":"q\"\\\u0001"}"#)
+    }
+}
