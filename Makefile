@@ -24,6 +24,7 @@ test: setup
 
 bench: release
 	bash scripts/bench-transport.sh
+	bash scripts/bench-jwt.sh
 
 clean:
 	rm -rf .build

@@ -64,7 +64,8 @@ if useTLS {
 }
 let server: HTTPServer
 do {
-    server = try HTTPServer(configuration: configuration, handler: StubAPNsHandler())
+    let threads = Int(ProcessInfo.processInfo.environment["APNS_MOCK_THREADS"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount
+    server = try HTTPServer(configuration: configuration, handler: StubAPNsHandler(), group: try EventLoopGroup(threads: threads))
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
     exit(1)
