@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 command -v h2load >/dev/null && command -v nghttpd >/dev/null || bash scripts/setup.sh
 
 REQUESTS=${REQUESTS:-400000}
+ROUNDS=${ROUNDS:-3}
 FLAGS=(-c 4 -m 100 -t 1 -n "$REQUESTS")
 TOKEN=$(printf 'a%.0s' {1..64})
 work=$(mktemp -d)
@@ -36,11 +37,15 @@ run() { h2load "${FLAGS[@]}" -d "$work/body.json" "$1" 2>&1; }
 # Warm-up, so neither side pays first-touch costs in the measured run.
 for url in "http://127.0.0.1:$p1" "http://127.0.0.1:$p3"; do h2load -c 4 -m 100 -t 1 -n 20000 -d "$work/body.json" "$url/3/device/$TOKEN" >/dev/null 2>&1; done
 
-echo "h2load ${FLAGS[*]}, POST $(wc -c < "$work/body.json") bytes, 2 server threads each"
+echo "h2load ${FLAGS[*]}, POST $(wc -c < "$work/body.json") bytes, 2 server threads each; mean of $ROUNDS alternating rounds"
 printf '%-8s %14s %14s %8s\n' transport "nghttpd req/s" "ours req/s" ratio
 for mode in h2c tls; do
     if [ "$mode" = h2c ]; then ref="http://127.0.0.1:$p1"; ours="http://127.0.0.1:$p3"; else ref="https://127.0.0.1:$p2"; ours="https://127.0.0.1:$p4"; fi
-    r=$(rate "$(run "$ref/3/device/$TOKEN")")
-    o=$(rate "$(run "$ours/3/device/$TOKEN")")
-    printf '%-8s %14.0f %14.0f %7.2fx\n' "$mode" "$r" "$o" "$(awk -v o="$o" -v r="$r" 'BEGIN { print o / r }')"
+    r=0; o=0
+    for _ in $(seq "$ROUNDS"); do
+        r=$(awk -v a="$r" -v b="$(rate "$(run "$ref/3/device/$TOKEN")")" 'BEGIN { print a + b }')
+        o=$(awk -v a="$o" -v b="$(rate "$(run "$ours/3/device/$TOKEN")")" 'BEGIN { print a + b }')
+    done
+    printf '%-8s %14.0f %14.0f %7.2fx\n' "$mode" "$(awk -v a="$r" -v n="$ROUNDS" 'BEGIN { print a / n }')" \
+        "$(awk -v a="$o" -v n="$ROUNDS" 'BEGIN { print a / n }')" "$(awk -v o="$o" -v r="$r" 'BEGIN { print o / r }')"
 done

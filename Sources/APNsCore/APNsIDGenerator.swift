@@ -18,17 +18,21 @@ public final class APNsIDGenerator: Sendable {
     /// The next id, such as `3f1c9a7e-51d2-4b0e-8000-00000000002a`.
     public func next() -> String {
         let low = (counter.wrappingAdd(1, ordering: .relaxed).oldValue & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            let digits: StaticString = "0123456789abcdef"
+        // 36 ASCII bytes in a stack tuple; String's ASCII fast path then copies them once.
+        var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &text) { raw in
             var index = 0
             func put(_ value: UInt64, nibbles: Int) {
-                for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
-                    buffer[index] = digits.utf8Start[Int((value >> UInt64(shift)) & 0xf)]
+                var shift = (nibbles - 1) * 4
+                while shift >= 0 {
+                    let nibble = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xf
+                    raw[index] = nibble < 10 ? nibble + 48 : nibble + 87
                     index += 1
+                    shift -= 4
                 }
             }
             func dash() {
-                buffer[index] = UInt8(ascii: "-")
+                raw[index] = UInt8(ascii: "-")
                 index += 1
             }
             put(high >> 32, nibbles: 8)
@@ -40,7 +44,7 @@ public final class APNsIDGenerator: Sendable {
             put(low >> 48, nibbles: 4)
             dash()
             put(low, nibbles: 12)
-            return index
+            return String(decoding: UnsafeRawBufferPointer(rebasing: raw[..<36]), as: UTF8.self)
         }
     }
 

@@ -129,11 +129,9 @@ import Testing
             tls: .makeClientConfiguration(trustRootsPath: HTTP2ClientFixtures.ca))
         configuration.connectTimeout = .milliseconds(300)
         let client = try HTTP2Client(configuration: configuration)
-        let started = ContinuousClock.now
         await #expect(throws: HTTPClientError.timedOut(.connect, after: .milliseconds(300))) {
             try await client.connect()
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
         await client.close()
         withExtendedLifetime(silent) {}
     }

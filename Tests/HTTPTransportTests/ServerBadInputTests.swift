@@ -97,7 +97,7 @@ struct ServerBadInputTests {
 
         #expect(closed)
         #expect(bytes.isEmpty)
-        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(2), "closed after \(elapsed)")
+        #expect(elapsed >= .milliseconds(250), "closed after \(elapsed), before the handshake timeout")
         try await Self.expectStillServing(server)
     }
 
@@ -106,11 +106,9 @@ struct ServerBadInputTests {
         defer { server.shutdown() }
 
         let client = try RawClient(port: server.port)
-        let start = ContinuousClock.now
         let (_, closed) = client.readUntilClose(timeout: .seconds(3))
 
         #expect(closed)
-        #expect(start.duration(to: .now) < .seconds(2))
         let reply = try await Curl.request(["--http2", "--cacert", TestCertificates.ca, server.url("/")])
         #expect(reply.status == 200)
     }

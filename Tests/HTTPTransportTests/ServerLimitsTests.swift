@@ -49,7 +49,7 @@ struct ServerLimitsTests {
         let elapsed = start.duration(to: .now)
 
         #expect(closed)
-        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(2), "closed after \(elapsed)")
+        #expect(elapsed >= .milliseconds(250), "closed after \(elapsed), before the idle timeout")
         let goAway = try #require(H2Frame.parse(bytes).first { $0.type == H2Frame.typeGoAway })
         #expect(Array(goAway.payload[4..<8]) == [0, 0, 0, 0])  // NO_ERROR
         #expect(Array(goAway.payload[8...]).text == "idle timeout")
@@ -63,12 +63,10 @@ struct ServerLimitsTests {
         let client = try RawClient(port: server.port)
         client.send("GET /once HTTP/1.1\r\nHost: x\r\n\r\n")
         let response = client.read { $0.text.hasSuffix("ok GET /once 0\n") }
-        let start = ContinuousClock.now
         let (_, closed) = client.readUntilClose(timeout: .seconds(3))
 
         #expect(response.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(closed)
-        #expect(start.duration(to: .now) < .seconds(2))
         #expect(await eventually { server.metrics.openConnections == 0 })
     }
 

@@ -19,7 +19,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        self.init(elements)
+        fields = []
+        fields.reserveCapacity(elements.count)
+        for (name, value) in elements { fields.append(Field(name: name, value: value)) }
     }
 
     public var count: Int { fields.count }
@@ -59,12 +61,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 extension String {
+    /// ASCII case-insensitive equality, as HTTP field names need; no allocation.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        let lhs = utf8, rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
+        guard utf8.count == other.utf8.count else { return false }
+        let fast = utf8.withContiguousStorageIfAvailable { lhs in
+            other.utf8.withContiguousStorageIfAvailable { rhs in Self.equalFolding(lhs, rhs) }
+        }
+        if let fast, let result = fast { return result }
+        return Self.equalFolding(Array(utf8), Array(other.utf8))
+    }
+
+    private static func equalFolding<C: Collection<UInt8>>(_ lhs: C, _ rhs: C) -> Bool {
         for (a, b) in zip(lhs, rhs) where a != b {
-            let la = a | 0x20, lb = b | 0x20
-            guard la == lb, la >= UInt8(ascii: "a"), la <= UInt8(ascii: "z") else { return false }
+            let folded = a | 0x20
+            guard folded == b | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else { return false }
         }
         return true
     }

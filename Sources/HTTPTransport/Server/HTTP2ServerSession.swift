@@ -11,7 +11,7 @@ final class HTTP2ServerSession: ServerSession {
     /// nghttp2 holds an unretained pointer to it as stream user data, so callbacks find it
     /// with nghttp2's own stream lookup instead of a second hash table.
     final class Stream {
-        let id: Int32
+        private(set) var id: Int32
         var previous: Stream?
         var next: Stream?
         var method = ""
@@ -31,7 +31,32 @@ final class HTTP2ServerSession: ServerSession {
         var responseOffset = 0
 
         init(id: Int32) { self.id = id }
+
+        /// Makes a closed stream ready to carry a new request, as if freshly made.
+        func reuse(id: Int32) -> Stream {
+            self.id = id
+            method = ""
+            path = ""
+            authority = nil
+            host = nil
+            scheme = "https"
+            headers = HTTPHeaders()
+            headerListSize = 0
+            headersTooLarge = false
+            body = []
+            bodyTooLarge = false
+            dispatched = false
+            responded = false
+            resetAfterResponse = false
+            responseBody = []
+            responseOffset = 0
+            return self
+        }
     }
+
+    /// Closed streams kept for reuse: a request then costs no object allocation.
+    private var spareStreams: [Stream] = []
+    private static let maxSpareStreams = 64
 
     private var session: OpaquePointer?
     private let stream: ByteStream
@@ -149,7 +174,7 @@ final class HTTP2ServerSession: ServerSession {
 
     fileprivate func beginHeaders(streamID: Int32) {
         guard let session else { return }
-        let request = Stream(id: streamID)
+        let request = spareStreams.popLast()?.reuse(id: streamID) ?? Stream(id: streamID)
         request.next = firstStream
         firstStream?.previous = request
         firstStream = request
@@ -225,6 +250,7 @@ final class HTTP2ServerSession: ServerSession {
     fileprivate func streamClosed(streamID: Int32) {
         guard let request = stream(streamID) else { return }
         unlink(request)
+        if spareStreams.count < Self.maxSpareStreams { spareStreams.append(request) }
         context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed)
     }
 
