@@ -38,13 +38,17 @@ let package = Package(
         ),
         .systemLibrary(name: "CLinuxShims"),
         .target(
+            name: "OpenSSLSupport",
+            dependencies: ["COpenSSL"]
+        ),
+        .target(
             name: "HTTPTransport",
-            dependencies: ["COpenSSL", "CNGHTTP2", "CHTTPParser", "CLinuxShims"],
+            dependencies: ["COpenSSL", "OpenSSLSupport", "CNGHTTP2", "CHTTPParser", "CLinuxShims"],
             swiftSettings: hotPathSettings
         ),
         .target(
             name: "JWTVerify",
-            dependencies: ["COpenSSL"]
+            dependencies: ["COpenSSL", "OpenSSLSupport"]
         ),
         .target(name: "APNsCore"),
         .executableTarget(
@@ -66,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JWTVerifyTests",
-            dependencies: ["JWTVerify"]
+            dependencies: ["JWTVerify", "OpenSSLSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

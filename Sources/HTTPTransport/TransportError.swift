@@ -1,3 +1,5 @@
+import OpenSSLSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif

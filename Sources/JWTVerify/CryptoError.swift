@@ -1,3 +1,4 @@
+import OpenSSLSupport
 /// An OpenSSL operation failed for a reason that is not a verdict on the input, such as
 /// memory exhaustion or a missing provider.
 public struct CryptoError: Error, Sendable, CustomStringConvertible {

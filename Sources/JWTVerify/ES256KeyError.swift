@@ -1,3 +1,4 @@
+import OpenSSLSupport
 /// Why a P-256 key could not be loaded or used.
 ///
 /// Compare errors by ``code``; ``message`` explains the failure in words that say what to

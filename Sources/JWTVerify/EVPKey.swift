@@ -1,4 +1,5 @@
 internal import COpenSSL
+import OpenSSLSupport
 
 /// Owns one P-256 `EVP_PKEY*` and the reusable contexts that sign or verify with it.
 ///

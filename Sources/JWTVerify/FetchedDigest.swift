@@ -1,4 +1,5 @@
 internal import COpenSSL
+import OpenSSLSupport
 
 /// Owns one explicitly fetched `EVP_MD*`.
 ///

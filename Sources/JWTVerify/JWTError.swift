@@ -1,3 +1,4 @@
+import OpenSSLSupport
 /// Why a JSON Web Token could not be parsed, verified or signed.
 ///
 /// Compare by ``code``; ``message`` says what was wrong in terms a token's author can act

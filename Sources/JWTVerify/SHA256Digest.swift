@@ -1,4 +1,5 @@
 internal import COpenSSL
+import OpenSSLSupport
 import Synchronization
 
 /// SHA-256 for short inputs such as a JWT's signing input.

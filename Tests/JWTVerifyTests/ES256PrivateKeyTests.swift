@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import JWTVerify
+import OpenSSLSupport
 
 @Suite struct ES256PrivateKeyTests {
     @Test func loadsApplePKCS8KeysAndServerKey() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import JWTVerify
+import OpenSSLSupport
 
 @Suite struct ES256PublicKeyTests {
     @Test func pemPublicKeyMatchesTheOneDerivedFromThePrivateKey() throws {

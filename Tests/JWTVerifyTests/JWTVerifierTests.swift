@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import JWTVerify
+import OpenSSLSupport
 
 @Suite struct JWTVerifierTests {
     let key: ES256PrivateKey

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import JWTVerify
+import OpenSSLSupport
 
 /// Every OpenSSL call leaves the calling thread's error queue empty, whether it succeeded
 /// or failed, and failures carry what the queue held.

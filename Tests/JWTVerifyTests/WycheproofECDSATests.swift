@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import JWTVerify
+import OpenSSLSupport
 
 /// Every ECDSA P-256/SHA-256 vector in IEEE P1363 (raw r||s) form.
 @Suite struct WycheproofECDSATests {

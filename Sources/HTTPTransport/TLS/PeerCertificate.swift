@@ -1,4 +1,5 @@
 internal import COpenSSL
+import OpenSSLSupport
 
 /// What a peer's X.509 certificate says, copied out of OpenSSL as plain values.
 ///
@@ -76,7 +77,7 @@ public struct PeerCertificate: Sendable, Hashable {
         } else {
             der = []
         }
-        _ = OpenSSLErrorEntry.drainQueue()
+        _ = OpenSSLErrorQueue.drain()
     }
 
     private static func oid(_ object: OpaquePointer) -> String {

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import OpenSSLSupport
 
 /// Owns one `SSL` object bound to a non-blocking socket. Loop-confined.
 ///
@@ -16,12 +17,12 @@ final class TLSConnection {
 
     init(context: TLSContext, fd: Int32, serverName: String? = nil) throws(TransportError) {
         guard let ssl = SSL_new(context.pointer) else {
-            throw .tls("SSL_new failed", entries: OpenSSLErrorEntry.drainQueue())
+            throw .tls("SSL_new failed", entries: OpenSSLErrorQueue.drain())
         }
         pointer = ssl
         self.context = context
         guard SSL_set_fd(ssl, fd) == 1 else {
-            throw .tls("SSL_set_fd failed", entries: OpenSSLErrorEntry.drainQueue())
+            throw .tls("SSL_set_fd failed", entries: OpenSSLErrorQueue.drain())
         }
         switch context.role {
         case .server:
@@ -36,7 +37,7 @@ final class TLSConnection {
                     let checked = isIPLiteral ? SSL_set1_host(ssl, nil) & X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName)
                                               : SSL_set1_host(ssl, serverName)
                     guard checked == 1 else {
-                        throw .tls("cannot verify host '\(serverName)'", entries: OpenSSLErrorEntry.drainQueue())
+                        throw .tls("cannot verify host '\(serverName)'", entries: OpenSSLErrorQueue.drain())
                     }
                 }
             }
@@ -52,7 +53,7 @@ final class TLSConnection {
         case SSL_ERROR_WANT_READ: return .wantRead
         case SSL_ERROR_WANT_WRITE: return .wantWrite
         default:
-            let entries = OpenSSLErrorEntry.drainQueue()
+            let entries = OpenSSLErrorQueue.drain()
             var message = "handshake failed"
             let verify = SSL_get_verify_result(pointer)
             if verify != X509_V_OK {
@@ -83,7 +84,7 @@ final class TLSConnection {
         case SSL_ERROR_ZERO_RETURN:
             return .closed
         default:
-            _ = OpenSSLErrorEntry.drainQueue()
+            _ = OpenSSLErrorQueue.drain()
             return .closed
         }
     }
@@ -113,6 +114,6 @@ final class TLSConnection {
     /// Sends close_notify, best effort; the socket is closed right after.
     func shutdown() {
         _ = SSL_shutdown(pointer)
-        _ = OpenSSLErrorEntry.drainQueue()
+        _ = OpenSSLErrorQueue.drain()
     }
 }

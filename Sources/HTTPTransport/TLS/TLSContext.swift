@@ -1,5 +1,6 @@
 import Glibc
 internal import COpenSSL
+import OpenSSLSupport
 
 /// Owns one `SSL_CTX`: the costly, shareable part of TLS, built once per configuration.
 final class TLSContext: @unchecked Sendable {
@@ -19,7 +20,7 @@ final class TLSContext: @unchecked Sendable {
         Self.sigpipeIgnored
         let method = role == .server ? TLS_server_method() : TLS_client_method()
         guard let ctx = SSL_CTX_new(method) else {
-            throw .tls("SSL_CTX_new failed", entries: OpenSSLErrorEntry.drainQueue())
+            throw .tls("SSL_CTX_new failed", entries: OpenSSLErrorQueue.drain())
         }
         pointer = ctx
         self.role = role
@@ -85,16 +86,16 @@ final class TLSContext: @unchecked Sendable {
             if !wire.isEmpty {
                 // Unlike most OpenSSL calls, this one returns 0 on success.
                 guard SSL_CTX_set_alpn_protos(pointer, wire, UInt32(wire.count)) == 0 else {
-                    throw .tls("cannot set ALPN protocols", entries: OpenSSLErrorEntry.drainQueue())
+                    throw .tls("cannot set ALPN protocols", entries: OpenSSLErrorQueue.drain())
                 }
             }
         }
-        _ = OpenSSLErrorEntry.drainQueue()
+        _ = OpenSSLErrorQueue.drain()
     }
 
     private static func reasons() -> String {
-        let entries = OpenSSLErrorEntry.drainQueue()
-        return entries.isEmpty ? "" : "(\(entries.map(\.text).joined(separator: "; ")))"
+        let entries = OpenSSLErrorQueue.drain()
+        return entries.isEmpty ? "" : "(\(entries.map(\.description).joined(separator: "; ")))"
     }
 }
 

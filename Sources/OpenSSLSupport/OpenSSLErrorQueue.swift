@@ -1,9 +1,9 @@
 internal import COpenSSL
 
-/// Access to the calling thread's OpenSSL error queue.
-enum OpenSSLErrorQueue {
+/// Access to the calling thread's OpenSSL error queue, for every module of this package.
+package enum OpenSSLErrorQueue {
     /// Empties the queue and returns what it held, oldest first.
-    static func drain() -> [OpenSSLErrorEntry] {
+    package static func drain() -> [OpenSSLErrorEntry] {
         var entries: [OpenSSLErrorEntry] = []
         while true {
             var file: UnsafePointer<CChar>?
@@ -27,12 +27,12 @@ enum OpenSSLErrorQueue {
 
     /// Discards the queue's content, for paths where a failure is an expected answer
     /// (a signature that does not verify) rather than an error to report.
-    static func clear() {
+    package static func clear() {
         ERR_clear_error()
     }
 
     /// Whether the queue holds nothing; tests use this to prove failures leave no residue.
-    static var isEmpty: Bool {
+    package static var isEmpty: Bool {
         ERR_peek_error() == 0
     }
 }
