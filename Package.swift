@@ -37,6 +37,7 @@ let package = Package(
             providers: [.apt(["libhttp-parser-dev"])]
         ),
         .systemLibrary(name: "CLinuxShims"),
+        .target(name: "StrictJSON"),
         .target(
             name: "OpenSSLSupport",
             dependencies: ["COpenSSL"]
@@ -48,7 +49,7 @@ let package = Package(
         ),
         .target(
             name: "JWTVerify",
-            dependencies: ["COpenSSL", "OpenSSLSupport"]
+            dependencies: ["COpenSSL", "OpenSSLSupport", "StrictJSON"]
         ),
         .target(name: "APNsCore"),
         .executableTarget(
@@ -69,8 +70,12 @@ let package = Package(
             dependencies: ["APNsCore"]
         ),
         .testTarget(
+            name: "StrictJSONTests",
+            dependencies: ["StrictJSON"]
+        ),
+        .testTarget(
             name: "JWTVerifyTests",
-            dependencies: ["JWTVerify", "OpenSSLSupport"]
+            dependencies: ["JWTVerify", "OpenSSLSupport", "StrictJSON"]
         ),
     ],
     swiftLanguageModes: [.v6]

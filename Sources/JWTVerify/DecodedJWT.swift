@@ -1,3 +1,4 @@
+import StrictJSON
 /// A JSON Web Token in compact form, decoded but **not verified**.
 ///
 /// Decoding checks structure only: exactly three segments of strict, unpadded base64url,

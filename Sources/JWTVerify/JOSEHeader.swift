@@ -1,3 +1,4 @@
+import StrictJSON
 /// The decoded header of a JSON Web Token, with every member as it arrived.
 ///
 /// ```swift

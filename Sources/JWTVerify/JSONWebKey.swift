@@ -1,3 +1,4 @@
+import StrictJSON
 /// The public members of a JSON Web Key (RFC 7517) that matter for ES256.
 ///
 /// Private members such as `d` are never read or kept. The `description` names the key

@@ -1,3 +1,4 @@
+import StrictJSON
 /// The decoded claims set of a JSON Web Token, with every claim as it arrived.
 ///
 /// Values keep their JSON type, so a numeric-string `iat` stays a string here; the APNs

@@ -1,3 +1,4 @@
+import StrictJSON
 import Foundation
 
 /// Mints ES256 JSON Web Tokens, such as APNs provider tokens.

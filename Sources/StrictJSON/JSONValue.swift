@@ -1,5 +1,5 @@
-/// A JSON value as decoded from a JWT header or claims set, keeping the distinction
-/// between integer and fractional numbers that APNs leniency rules depend on.
+/// A JSON value, keeping the distinction between integer and fractional numbers that
+/// APNs leniency rules depend on (`iat` as `1795958793` or `1795958793.0`; `badge` as `1` or `1.5`).
 ///
 /// ```swift
 /// let claims: [String: JSONValue] = ["iss": "ABC123DEFG", "iat": 1_795_958_793]

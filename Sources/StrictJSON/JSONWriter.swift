@@ -1,7 +1,8 @@
 /// Writes compact JSON. Object keys are sorted so that output is deterministic;
 /// non-finite doubles, which JSON cannot express, are written as `null`.
-enum JSONWriter {
-    static func write(_ value: JSONValue, into output: inout [UInt8]) {
+public enum JSONWriter {
+    /// Appends `value` as compact JSON.
+    public static func write(_ value: JSONValue, into output: inout [UInt8]) {
         switch value {
         case .null:
             output.append(contentsOf: "null".utf8)
@@ -30,7 +31,8 @@ enum JSONWriter {
     }
 
     /// Writes an object with members in the given order (JWT headers put `alg` first).
-    static func writeObject(_ members: [(key: String, value: JSONValue)], into output: inout [UInt8]) {
+    /// Appends an object whose members keep the given order.
+    public static func writeObject(_ members: [(key: String, value: JSONValue)], into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         for (index, member) in members.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -41,7 +43,8 @@ enum JSONWriter {
         output.append(UInt8(ascii: "}"))
     }
 
-    static func writeString(_ text: String, into output: inout [UInt8]) {
+    /// Appends `text` as a JSON string literal, escaped.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

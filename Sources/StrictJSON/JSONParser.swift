@@ -1,26 +1,39 @@
-/// A strict RFC 8259 JSON parser over UTF-8 bytes, sized for JWT headers and claims.
+/// A strict RFC 8259 JSON parser over UTF-8 bytes.
 ///
-/// It rejects duplicate object keys (so a header cannot say `"alg"` twice and mean two
+/// It rejects duplicate object keys (so a document cannot say `"alg"` twice and mean two
 /// things to two parsers), invalid UTF-8, unescaped control characters, trailing content,
-/// and nesting deeper than ``maximumDepth``.
-struct JSONParser: ~Copyable {
-    struct Failure: Error, Sendable {
-        let message: String
-        let offset: Int
+/// and nesting deeper than a limit, so hostile input cannot exhaust the stack.
+///
+/// ```swift
+/// let value = try JSONParser.parse(Array(#"{"aps":{"badge":1}}"#.utf8))
+/// ```
+public struct JSONParser: ~Copyable {
+    /// Why a document was rejected, and the byte offset where that was found.
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        public let message: String
+        public let offset: Int
+        public var description: String { "\(message) at byte \(offset)" }
     }
 
-    static let maximumDepth = 32
+    /// The default nesting limit: deep enough for any real JWT or push payload.
+    public static let defaultMaximumDepth = 32
 
     private let input: UnsafeBufferPointer<UInt8>
+    private let maximumDepth: Int
     private var position = 0
 
-    private init(input: UnsafeBufferPointer<UInt8>) {
+    private init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.input = input
+        self.maximumDepth = maximumDepth
     }
 
     /// Parses one complete JSON document.
-    static func parse(_ input: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
-        var parser = JSONParser(input: input)
+    ///
+    /// - Parameter maximumDepth: objects and arrays nested deeper than this are rejected.
+    public static func parse(
+        _ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int = defaultMaximumDepth
+    ) throws(Failure) -> JSONValue {
+        var parser = JSONParser(input: input, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -28,8 +41,9 @@ struct JSONParser: ~Copyable {
         return value
     }
 
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { buffer throws(Failure) in try parse(buffer) }
+    /// Parses one complete JSON document held in an array.
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(Failure) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(Failure) in try parse(buffer, maximumDepth: maximumDepth) }
     }
 
     private func failure(_ message: String) -> Failure {
@@ -70,7 +84,7 @@ struct JSONParser: ~Copyable {
     }
 
     private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw failure("JSON nested too deeply") }
+        guard depth <= maximumDepth else { throw failure("JSON nested too deeply") }
         position += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
@@ -107,7 +121,7 @@ struct JSONParser: ~Copyable {
     }
 
     private mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw failure("JSON nested too deeply") }
+        guard depth <= maximumDepth else { throw failure("JSON nested too deeply") }
         position += 1
         var elements: [JSONValue] = []
         skipWhitespace()

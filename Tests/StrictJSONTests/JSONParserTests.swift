@@ -1,6 +1,6 @@
 import Testing
 
-@testable import JWTVerify
+@testable import StrictJSON
 
 @Suite struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue {
@@ -44,5 +44,18 @@ import Testing
     @Test func writerEscapesAndSortsKeys() {
         let value: JSONValue = ["b": "q\"\\\u{01}", "a": [1, 2.5, nil, true]]
         #expect(value.description == #"{"a":[1,2.5,null,true],"b":"q\"\\\u0001"}"#)
+    }
+}
+
+@Suite struct JSONParserDepthTests {
+    @Test func theDepthLimitIsTheCallers() throws {
+        let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(deep.utf8)) }
+        #expect(try JSONParser.parse(Array(deep.utf8), maximumDepth: 64) != .null)
+    }
+
+    @Test func hostileNestingFailsWithoutExhaustingTheStack() {
+        let hostile = Array(String(repeating: "{\"a\":", count: 100_000).utf8)
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(hostile, maximumDepth: 512) }
     }
 }
