@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
         .library(name: "JWTVerify", targets: ["JWTVerify"]),
         .library(name: "APNsCore", targets: ["APNsCore"]),
+        .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
     ],
     targets: [
@@ -52,6 +53,11 @@ let package = Package(
             dependencies: ["COpenSSL", "OpenSSLSupport", "StrictJSON"]
         ),
         .target(name: "APNsCore"),
+        .target(
+            name: "MockAPNs",
+            dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
+            swiftSettings: hotPathSettings
+        ),
         .executableTarget(
             name: "apns-mock",
             dependencies: ["HTTPTransport", "APNsCore"]
@@ -64,6 +70,10 @@ let package = Package(
         .testTarget(
             name: "HTTPTransportTests",
             dependencies: ["HTTPTransport"]
+        ),
+        .testTarget(
+            name: "MockAPNsTests",
+            dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
         ),
         .testTarget(
             name: "APNsCoreTests",

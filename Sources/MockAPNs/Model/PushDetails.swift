@@ -1,0 +1,37 @@
+import APNsCore
+import StrictJSON
+
+/// What validation learned about a push, as far as it got before accepting or rejecting it.
+///
+/// The capture records this for every request, accepted or rejected, so fields stay nil
+/// when validation stopped before reaching them.
+public struct PushDetails: Sendable, Hashable {
+    /// The device token from the path, if it parsed.
+    public var deviceToken: DeviceToken?
+    /// The raw token text from the path, even when it did not parse.
+    public var rawDeviceToken: String?
+    /// `apns-topic`, or the certificate's topic when certificate auth supplied it.
+    public var topic: String?
+    public var pushType: APNsPushType?
+    public var priority: APNsPriority?
+    /// `apns-expiration` in UNIX seconds.
+    public var expiration: Int64?
+    public var collapseID: String?
+    /// The payload, when it parsed as JSON.
+    public var payload: JSONValue?
+    /// The provider token's decoded JOSE header, never its signature.
+    public var tokenHeader: JSONValue?
+    /// The provider token's decoded claims.
+    public var tokenClaims: JSONValue?
+    /// SHA-256 of the whole token in hex, first 16 characters: tells tokens apart without storing them.
+    public var tokenFingerprint: String?
+    /// The team the connection authenticated as, if any.
+    public var teamID: String?
+    /// The key ID the push was verified with, if any.
+    public var keyID: String?
+    public var lintWarnings: [PushLintWarning]
+
+    public init() {
+        lintWarnings = []
+    }
+}

@@ -1,0 +1,53 @@
+import APNsCore
+
+/// How the mock answers one push: APNs' status, reason and ids, and what happens to the
+/// connection afterwards.
+public struct PushOutcome: Sendable, Hashable {
+    /// What the connection does after this answer.
+    public enum ConnectionAction: Sendable, Hashable {
+        /// Nothing special.
+        case none
+        /// GOAWAY with `{"reason":"…"}` as debug data, as APNs does after fatal auth errors.
+        case goAway
+        /// Close without GOAWAY (a fault).
+        case close
+    }
+
+    public var status: Int
+    /// The reason for a non-200 answer.
+    public var reason: APNsReason?
+    /// The `apns-id` answered: the request's, echoed, or a generated one.
+    public var apnsID: String
+    /// `apns-unique-id`, which only the sandbox sends.
+    public var uniqueID: String?
+    /// For 410: when the token became invalid, in milliseconds since 1970.
+    public var timestamp: Int64?
+    public var connectionAction: ConnectionAction
+
+    /// An accepted push.
+    public static func accepted(apnsID: String, uniqueID: String?) -> PushOutcome {
+        PushOutcome(status: 200, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .none)
+    }
+
+    /// A rejected push with the status APNs pairs with `reason`.
+    public static func rejected(
+        _ reason: APNsReason, apnsID: String, uniqueID: String?, timestamp: Int64? = nil,
+        connectionAction: ConnectionAction = .none
+    ) -> PushOutcome {
+        PushOutcome(status: reason.status ?? 500, reason: reason, apnsID: apnsID, uniqueID: uniqueID,
+                    timestamp: timestamp, connectionAction: connectionAction)
+    }
+
+    public init(status: Int, reason: APNsReason?, apnsID: String, uniqueID: String?, timestamp: Int64?,
+                connectionAction: ConnectionAction) {
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+        self.timestamp = timestamp
+        self.connectionAction = connectionAction
+    }
+
+    /// Whether APNs counts this as accepted.
+    public var isAccepted: Bool { status == 200 }
+}

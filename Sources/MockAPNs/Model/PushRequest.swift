@@ -1,0 +1,34 @@
+import Foundation
+import HTTPTransport
+import JWTVerify
+
+/// One request to the mock's APNs endpoint, independent of the transport that carried it.
+public struct PushRequest: Sendable {
+    /// `:method`.
+    public var method: String
+    /// `:path`, such as `/3/device/<token>`.
+    public var path: String
+    /// Regular headers in wire order, duplicates included.
+    public var headers: HTTPHeaders
+    /// The body bytes as received.
+    public var body: [UInt8]
+    /// The listener the request arrived on.
+    public var environment: APNsEnvironment
+    /// The HTTP/2 connection it arrived on, for per-connection rules.
+    public var connectionID: UInt64
+    /// When it arrived.
+    public var receivedAt: Date
+
+    public init(
+        method: String, path: String, headers: HTTPHeaders, body: [UInt8],
+        environment: APNsEnvironment, connectionID: UInt64, receivedAt: Date
+    ) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.environment = environment
+        self.connectionID = connectionID
+        self.receivedAt = receivedAt
+    }
+}
