@@ -53,6 +53,7 @@ let package = Package(
             dependencies: ["COpenSSL", "OpenSSLSupport", "StrictJSON"]
         ),
         .target(name: "APNsCore"),
+        .target(name: "CLISupport"),
         .target(
             name: "MockAPNs",
             dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
@@ -60,7 +61,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "apns-mock",
-            dependencies: ["HTTPTransport", "APNsCore"]
+            dependencies: ["HTTPTransport", "APNsCore", "CLISupport"]
         ),
         .executableTarget(
             name: "jwt-bench",
@@ -74,6 +75,10 @@ let package = Package(
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
+        ),
+        .testTarget(
+            name: "CLISupportTests",
+            dependencies: ["CLISupport"]
         ),
         .testTarget(
             name: "APNsCoreTests",

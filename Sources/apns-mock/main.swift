@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import HTTPTransport
 
@@ -6,73 +7,66 @@ import HTTPTransport
 // Full validation arrives with the MockAPNs library.
 
 let version = "0.1.0"
-let usage = """
-    OVERVIEW: A mock of Apple Push Notification service (APNs) for tests and CI.
+let parser = CommandLineParser(
+    command: "apns-mock",
+    overview: "A mock of Apple Push Notification service (APNs) for tests and CI.",
+    usage: "apns-mock [--host ADDR] [--port N] [--no-tls] [--tls-cert PEM --tls-key PEM]",
+    options: [
+        .value("host", "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv4 and IPv6)."),
+        .value("port", "N", help: "Port to listen on (default 2197; 0 picks a free port)."),
+        .flag("no-tls", help: "Serve HTTP/2 by prior knowledge (h2c) and HTTP/1.1 in cleartext."),
+        .value("tls-cert", "PEM", help: "Server certificate (default certs/server.pem)."),
+        .value("tls-key", "PEM", help: "Server private key (default certs/server.key)."),
+    ])
 
-    USAGE: apns-mock [--host ADDR] [--port N] [--no-tls] [--tls-cert PEM --tls-key PEM]
+func standardOutput(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
 
-    OPTIONS:
-      --host ADDR         Address to listen on (default: 127.0.0.1).
-      --port N            Port to listen on (default: 2197; 0 picks a free port).
-      --no-tls            Serve HTTP/2 by prior knowledge (h2c) instead of TLS.
-      --tls-cert PEM      Server certificate (default: certs/server.pem).
-      --tls-key PEM       Server private key (default: certs/server.key).
-      --version           Print the version.
-      -h, --help          Show help information.
-
-    """
-
-struct UsageError: Error { var message: String }
-
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("Error: \(message)\nUsage: apns-mock [--host ADDR] [--port N] [--no-tls] [--tls-cert PEM --tls-key PEM]\nSee 'apns-mock --help'.\n".utf8))
+let arguments: ParsedArguments
+do {
+    switch try parser.parse(CommandLine.arguments.dropFirst()) {
+    case .help:
+        standardOutput(parser.helpText)
+        exit(0)
+    case .version:
+        standardOutput(version + "\n")
+        exit(0)
+    case let .run(parsed):
+        arguments = parsed
+    }
+} catch {
+    FileHandle.standardError.write(Data(parser.errorText(error).utf8))
     exit(2)
 }
 
-var host = "127.0.0.1"
-var port = 2197
-var useTLS = true
+let logger = Logger(label: "apns-mock")
 let certsDirectory = ProcessInfo.processInfo.environment["APNS_MOCK_CERTS"] ?? "certs"
-var certPath = "\(certsDirectory)/server.pem"
-var keyPath = "\(certsDirectory)/server.key"
-
-var arguments = CommandLine.arguments.dropFirst()
-@MainActor func value(for flag: String) -> String {
-    guard let next = arguments.popFirst() else { fail("\(flag) needs a value") }
-    return next
+var configuration = HTTPServerConfiguration(host: arguments.value("host") ?? "127.0.0.1", port: 2197)
+do {
+    configuration.port = try arguments.integer("port", in: 0...65535) ?? 2197
+} catch {
+    FileHandle.standardError.write(Data(parser.errorText(error).utf8))
+    exit(2)
 }
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "-h", "--help": print(usage, terminator: ""); exit(0)
-    case "--version": print(version); exit(0)
-    case "--host": host = value(for: argument)
-    case "--port":
-        let text = value(for: argument)
-        guard let number = Int(text), (0...65535).contains(number) else { fail("--port expects 0-65535, got '\(text)'") }
-        port = number
-    case "--no-tls": useTLS = false
-    case "--tls-cert": certPath = value(for: argument)
-    case "--tls-key": keyPath = value(for: argument)
-    default: fail("unknown option '\(argument)'")
-    }
+let useTLS = !arguments.has("no-tls")
+if useTLS {
+    configuration.tls = .makeServerConfiguration(
+        certificateChainPath: arguments.value("tls-cert") ?? "\(certsDirectory)/server.pem",
+        privateKeyPath: arguments.value("tls-key") ?? "\(certsDirectory)/server.key")
 }
 
 signal(SIGPIPE, SIG_IGN)
-var configuration = HTTPServerConfiguration(host: host, port: port)
-if useTLS {
-    configuration.tls = .makeServerConfiguration(certificateChainPath: certPath, privateKeyPath: keyPath)
-}
 let server: HTTPServer
 do {
-    let threads = Int(ProcessInfo.processInfo.environment["APNS_MOCK_THREADS"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount
-    server = try HTTPServer(configuration: configuration, handler: StubAPNsHandler(), group: try EventLoopGroup(threads: threads))
+    server = try HTTPServer(configuration: configuration, handler: StubAPNsHandler())
 } catch {
-    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+    logger.error("cannot start: \(error)")
     exit(1)
 }
-let scheme = useTLS ? "https" : "http (h2c)"
-print("apns-mock \(version) listening on \(scheme)://\(server.localAddress)")
-if useTLS { print("CA certificate: \(certsDirectory)/ca.pem") }
+let scheme = useTLS ? "https" : "http"
+standardOutput("apns-mock \(version) listening on \(scheme)://\(server.localAddress)\(useTLS ? "" : " (h2c and HTTP/1.1)")\n")
+if useTLS { standardOutput("CA certificate: \(certsDirectory)/ca.pem\n") }
 
 let stop = DispatchSemaphore(value: 0)
 var sources: [DispatchSourceSignal] = []
@@ -85,4 +79,4 @@ for sig in [SIGINT, SIGTERM] {
 }
 stop.wait()
 server.shutdown(gracePeriod: .seconds(2))
-print("apns-mock stopped")
+logger.info("stopped")

@@ -1,0 +1,33 @@
+/// Options and positional arguments as parsed, with typed accessors that fail clearly.
+public struct ParsedArguments: Sendable {
+    /// Values per option name, in the order given.
+    public private(set) var values: [String: [String]] = [:]
+    /// Flags that were given.
+    public private(set) var flags: Set<String> = []
+    /// Arguments that are not options.
+    public private(set) var positional: [String] = []
+
+    mutating func add(value: String, for name: String) { values[name, default: []].append(value) }
+    mutating func add(flag name: String) { flags.insert(name) }
+    mutating func add(positional argument: String) { positional.append(argument) }
+
+    /// Whether the flag `--name` was given.
+    public func has(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The last value of `--name`, or nil.
+    public func value(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value of a repeatable `--name`.
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// The value of `--name` as an integer in `range`, or nil when absent.
+    ///
+    /// - Throws: `CommandLineError` naming the option and the range when it is not one.
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandLineError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw CommandLineError("--\(name) expects an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return number
+    }
+}

@@ -1,0 +1,64 @@
+import CLISupport
+import Testing
+
+@Suite struct CommandLineParserTests {
+    let parser = CommandLineParser(
+        command: "tool", overview: "Does a thing.", usage: "tool [--port N] [--topic ID]... [--no-tls]",
+        options: [
+            .value("port", "N", help: "Port to listen on."),
+            .value("topic", "ID", help: "A topic.", repeatable: true),
+            .flag("no-tls", help: "Cleartext."),
+        ])
+
+    private func run(_ arguments: [String]) throws -> ParsedArguments {
+        guard case let .run(parsed) = try parser.parse(arguments) else { throw CommandLineError("not a run") }
+        return parsed
+    }
+
+    @Test func parsesValuesFlagsRepeatsAndEqualsForms() throws {
+        let parsed = try run(["--port", "8443", "--topic=a", "--topic", "b", "--no-tls"])
+        #expect(parsed.value("port") == "8443")
+        #expect(try parsed.integer("port", in: 0...65535) == 8443)
+        #expect(parsed.all("topic") == ["a", "b"])
+        #expect(parsed.has("no-tls"))
+        #expect(!parsed.has("port"))
+    }
+
+    @Test func helpAndVersionWinOverEverythingElse() throws {
+        guard case .help = try parser.parse(["--port", "1", "-h"]) else { Issue.record("expected help"); return }
+        guard case .version = try parser.parse(["--version"]) else { Issue.record("expected version"); return }
+        #expect(parser.helpText.hasPrefix("OVERVIEW: Does a thing.\n\nUSAGE: tool"))
+        #expect(parser.helpText.contains("--topic <ID>"))
+        #expect(parser.helpText.contains("(repeatable)"))
+        #expect(parser.helpText.contains("-h, --help"))
+    }
+
+    @Test func usageErrorsSayWhatIsWrong() {
+        #expect(throws: CommandLineError("unknown option '--prot'; did you mean --port?")) { try parser.parse(["--prot", "1"]) }
+        #expect(throws: CommandLineError("--port needs a value (N)")) { try parser.parse(["--port"]) }
+        #expect(throws: CommandLineError("--port may be given only once")) { try parser.parse(["--port", "1", "--port", "2"]) }
+        #expect(throws: CommandLineError("--no-tls takes no value")) { try parser.parse(["--no-tls=yes"]) }
+        #expect(throws: CommandLineError("unexpected argument 'extra'")) { try parser.parse(["extra"]) }
+        #expect(throws: CommandLineError("--port expects an integer from 0 to 65535, got '70000'")) {
+            try run(["--port", "70000"]).integer("port", in: 0...65535)
+        }
+        #expect(parser.errorText(CommandLineError("boom")) == "Error: boom\nUsage: tool [--port N] [--topic ID]... [--no-tls]\nSee 'tool --help'.\n")
+    }
+}
+
+@Suite struct LoggerTests {
+    @Test func linesCarryLevelLabelSortedMetadataAndRespectTheLevel() {
+        let sink = LogSink.memory()
+        var logger = Logger(label: "apns-mock", sink: sink)
+        logger[metadataKey: "env"] = "sandbox"
+        logger.info("push accepted", metadata: ["push.topic": "com.example.app"])
+        logger.debug("dropped: below info")
+        logger.logLevel = .debug
+        logger.debug("kept")
+        let lines = sink.recorded
+        #expect(lines.count == 2)
+        #expect(lines[0].hasSuffix(" info apns-mock: env=sandbox push.topic=com.example.app push accepted\n"))
+        #expect(lines[1].hasSuffix(" debug apns-mock: env=sandbox kept\n"))
+        #expect(Logger.Level.warning > .info && Logger.Level(rawValue: "error") == .error)
+    }
+}
