@@ -4,15 +4,11 @@ import Synchronization
 
 /// Certificates and servers for the HTTP2Client tests.
 enum HTTP2ClientFixtures {
-    static let root: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // HTTPTransportTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent().path
-    static let ca = "\(root)/certs/ca.pem"
-    static let serverCertificate = "\(root)/certs/server.pem"
-    static let serverKey = "\(root)/certs/server.key"
+    static let ca = TestCertificates.ca
+    static let serverCertificate = TestCertificates.serverCertificate
+    static let serverKey = TestCertificates.serverKey
     /// A certificate that did not issue the server's: trusting only it must fail verification.
-    static let unrelatedCA = "\(root)/certs/client.pem"
+    static let unrelatedCA = TestCertificates.clientCertificate
 
     /// Starts our own server on a free port.
     static func server(
