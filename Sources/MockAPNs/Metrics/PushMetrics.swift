@@ -1,0 +1,100 @@
+import APNsCore
+import JWTVerify
+import Synchronization
+
+/// Counters and a latency histogram for the mock, rendered in Prometheus' text format.
+///
+/// One uncontended lock per push: `Atomic` cannot live in arrays, and a per-reason table
+/// is what keeps the exposition complete without a dictionary per push.
+public final class PushMetrics: Sendable {
+    /// Upper bounds of the latency histogram's buckets, in seconds.
+    public static let latencyBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.5, 1, 5]
+
+    private static let reasons = APNsReason.allKnown
+    private static let environments = APNsEnvironment.allCases
+
+    private struct Counts {
+        /// [environment][0 = accepted, 1... = rejected by known reason index + 1, last = unknown reason]
+        var outcomes = PushMetrics.environments.map { _ in [Int](repeating: 0, count: PushMetrics.reasons.count + 2) }
+        var buckets = [Int](repeating: 0, count: PushMetrics.latencyBuckets.count)
+        var latencyCount = 0
+        var latencySum = 0.0
+        var openConnections = 0
+        var acceptedConnections = 0
+    }
+
+    private let counts = Mutex(Counts())
+
+    public init() {}
+
+    /// Counts one answered push and how long the mock took to answer it.
+    public func recordPush(environment: APNsEnvironment, reason: APNsReason?, latency: Duration) {
+        let row = Self.environments.firstIndex(of: environment) ?? 0
+        let column = reason.map { (Self.reasons.firstIndex(of: $0) ?? Self.reasons.count) + 1 } ?? 0
+        let seconds = Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18
+        let bucket = Self.latencyBuckets.firstIndex { seconds <= $0 }
+        counts.withLock { counts in
+            counts.outcomes[row][column] += 1
+            if let bucket { counts.buckets[bucket] += 1 }
+            counts.latencyCount += 1
+            counts.latencySum += seconds
+        }
+    }
+
+    public func connectionOpened() {
+        counts.withLock {
+            $0.openConnections += 1
+            $0.acceptedConnections += 1
+        }
+    }
+
+    public func connectionClosed() {
+        counts.withLock { $0.openConnections -= 1 }
+    }
+
+    /// Accepted pushes so far, over both environments.
+    public var acceptedPushes: Int {
+        counts.withLock { $0.outcomes.reduce(0) { $0 + $1[0] } }
+    }
+
+    /// Rejected pushes so far with `reason`, over both environments.
+    public func rejectedPushes(_ reason: APNsReason) -> Int {
+        let column = (Self.reasons.firstIndex(of: reason) ?? Self.reasons.count) + 1
+        return counts.withLock { $0.outcomes.reduce(0) { $0 + $1[column] } }
+    }
+
+    /// The Prometheus text exposition (version 0.0.4) of every metric.
+    public func prometheusText() -> String {
+        let snapshot = counts.withLock { $0 }
+        var text = "# HELP apns_mock_pushes_total Pushes answered, by environment, outcome and reason.\n"
+        text += "# TYPE apns_mock_pushes_total counter\n"
+        for (environmentIndex, environment) in Self.environments.enumerated() {
+            let row = snapshot.outcomes[environmentIndex]
+            let labels = "environment=\"\(environment.rawValue)\""
+            text += "apns_mock_pushes_total{\(labels),outcome=\"accepted\",reason=\"\"} \(row[0])\n"
+            for (index, reason) in Self.reasons.enumerated() where row[index + 1] > 0 {
+                text += "apns_mock_pushes_total{\(labels),outcome=\"rejected\",reason=\"\(reason.wireValue)\"} \(row[index + 1])\n"
+            }
+            if row[Self.reasons.count + 1] > 0 {
+                text += "apns_mock_pushes_total{\(labels),outcome=\"rejected\",reason=\"other\"} \(row[Self.reasons.count + 1])\n"
+            }
+        }
+        text += "# HELP apns_mock_connections_open Connections open now on the APNs listeners.\n"
+        text += "# TYPE apns_mock_connections_open gauge\n"
+        text += "apns_mock_connections_open \(snapshot.openConnections)\n"
+        text += "# HELP apns_mock_connections_total Connections accepted on the APNs listeners.\n"
+        text += "# TYPE apns_mock_connections_total counter\n"
+        text += "apns_mock_connections_total \(snapshot.acceptedConnections)\n"
+        text += "# HELP apns_mock_push_latency_seconds Time from a complete request to its answer.\n"
+        text += "# TYPE apns_mock_push_latency_seconds histogram\n"
+        var cumulative = 0
+        for (index, bound) in Self.latencyBuckets.enumerated() {
+            cumulative += snapshot.buckets[index]
+            text += "apns_mock_push_latency_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        text += "apns_mock_push_latency_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)\n"
+        text += "apns_mock_push_latency_seconds_sum \(snapshot.latencySum)\n"
+        text += "apns_mock_push_latency_seconds_count \(snapshot.latencyCount)\n"
+        return text
+    }
+}
