@@ -63,3 +63,22 @@ struct ServerMutualTLSTests {
         #expect(try #require(handler.requests.first).connection.peerCertificate == nil)
     }
 }
+
+@Suite struct TLSCredentialErrorTests {
+    @Test func aMissingCertificateFileIsNamedPlainly() {
+        var configuration = HTTPServerConfiguration()
+        configuration.tls = .makeServerConfiguration(certificateChainPath: "/nonexistent/server.pem", privateKeyPath: TestCertificates.serverKey)
+        #expect(throws: TransportError.invalidCredentials(path: "/nonexistent/server.pem", reason: "No such file or directory")) {
+            _ = try HTTPServer(configuration: configuration, handler: RecordingHandler())
+        }
+    }
+
+    @Test func aFileThatIsNotPEMSaysSo() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.tls = .makeServerConfiguration(certificateChainPath: TestCertificates.root + "/Package.swift", privateKeyPath: TestCertificates.serverKey)
+        let error = #expect(throws: TransportError.self) {
+            _ = try HTTPServer(configuration: configuration, handler: RecordingHandler())
+        }
+        #expect(error?.description.contains("not a PEM certificate chain") == true, "\(String(describing: error))")
+    }
+}

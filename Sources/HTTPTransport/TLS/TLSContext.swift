@@ -38,6 +38,9 @@ final class TLSContext: @unchecked Sendable {
         _ = c_openssl_SSL_CTX_set_mode(pointer, c_openssl_SSL_MODE_ENABLE_PARTIAL_WRITE()
             | c_openssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
 
+        for path in [configuration.certificateChainPath, configuration.privateKeyPath, configuration.trustRootsPath] {
+            if let path { try Self.checkReadable(path) }
+        }
         if let chain = configuration.certificateChainPath {
             guard SSL_CTX_use_certificate_chain_file(pointer, chain) == 1 else {
                 throw .invalidCredentials(path: chain, reason: "not a PEM certificate chain \(Self.reasons())")
@@ -91,6 +94,13 @@ final class TLSContext: @unchecked Sendable {
             }
         }
         _ = OpenSSLErrorQueue.drain()
+    }
+
+    /// Says "no such file" plainly, instead of OpenSSL's "system library: reason 2".
+    private static func checkReadable(_ path: String) throws(TransportError) {
+        guard access(path, R_OK) == 0 else {
+            throw .invalidCredentials(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     private static func reasons() -> String {
