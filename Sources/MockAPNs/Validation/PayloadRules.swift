@@ -1,0 +1,179 @@
+import APNsCore
+import StrictJSON
+
+/// The `aps` rules per push type. Apple documents no rejection reason for any of them, so
+/// each breach is a lint warning on an accepted push: APNs takes such pushes and then
+/// shows nothing, or delivers them late, and the developer wants to know.
+enum PayloadRules {
+    /// The push types whose payload must hold `aps` to do anything.
+    private static let typesNeedingAPS: Set<APNsPushType> = [.alert, .background, .liveactivity]
+
+    /// Appends a warning for each rule `payload` breaks for `pushType`.
+    static func lint(_ payload: [String: JSONValue], pushType: APNsPushType, into warnings: inout [PushLintWarning]) {
+        guard let apsValue = payload[APSKey.aps] else {
+            if typesNeedingAPS.contains(pushType) {
+                warnings.append(PushLintWarning(
+                    code: PushLintCode.apsMissing, message: "a \(pushType) push needs an aps dictionary; the device will do nothing",
+                    path: APSKey.aps))
+            }
+            return
+        }
+        guard case .object(let aps) = apsValue else {
+            warnings.append(PushLintWarning(
+                code: PushLintCode.apsNotObject, message: "aps must be an object, found \(apsValue.typeName)", path: APSKey.aps))
+            return
+        }
+        lintKeys(aps, pushType: pushType, into: &warnings)
+        switch pushType {
+        case .alert: lintAlertPush(aps, into: &warnings)
+        case .background: lintBackgroundPush(aps, into: &warnings)
+        case .liveactivity: lintLiveActivityPush(aps, into: &warnings)
+        default: break
+        }
+    }
+
+    // MARK: Every key
+
+    private static func lintKeys(_ aps: [String: JSONValue], pushType: APNsPushType, into warnings: inout [PushLintWarning]) {
+        let firstNew = warnings.count
+        for (key, value) in aps {
+            // Built only when a warning needs it: this loop runs for every push.
+            var path: String { "aps.\(key)" }
+            guard APSKey.known.contains(key) else {
+                warnings.append(PushLintWarning(
+                    code: PushLintCode.apsUnknownKey, message: "APNs ignores \(key) inside aps; put app data beside aps",
+                    path: path))
+                continue
+            }
+            switch key {
+            case APSKey.badge:
+                if case .integer(let count) = value {
+                    if count < 0 { fieldValue(path, "badge must be 0 or more", into: &warnings) }
+                } else {
+                    warnings.append(PushLintWarning(
+                        code: PushLintCode.apsBadgeType, message: "badge must be a whole number, found \(value.typeName)",
+                        path: path))
+                }
+            case APSKey.alert:
+                switch value {
+                case .string: break
+                case .object(let alert):
+                    for alertKey in alert.keys.sorted() where !APSKey.knownAlert.contains(alertKey) {
+                        warnings.append(PushLintWarning(
+                            code: PushLintCode.apsUnknownKey, message: "APNs ignores \(alertKey) inside alert",
+                            path: "\(path).\(alertKey)"))
+                    }
+                default: fieldType(path, "a string or an object", value, into: &warnings)
+                }
+            case APSKey.sound:
+                switch value {
+                case .string, .object: break
+                default: fieldType(path, "a string or an object", value, into: &warnings)
+                }
+            case APSKey.threadID, APSKey.category, APSKey.targetContentID, APSKey.filterCriteria, APSKey.attributesType,
+                 APSKey.inputPushChannel:
+                if case .string = value {} else { fieldType(path, "a string", value, into: &warnings) }
+            case APSKey.interruptionLevel:
+                if case .string(let level) = value {
+                    if !APSKey.interruptionLevels.contains(level) {
+                        fieldValue(path, "interruption-level must be passive, active, time-sensitive or critical", into: &warnings)
+                    }
+                } else {
+                    fieldType(path, "a string", value, into: &warnings)
+                }
+            case APSKey.contentAvailable, APSKey.mutableContent, APSKey.inputPushToken:
+                if case .integer(let flag) = value {
+                    if flag != 1 { fieldValue(path, "\(key) has meaning only as 1; leave it out otherwise", into: &warnings) }
+                } else {
+                    fieldType(path, "the number 1", value, into: &warnings)
+                }
+            case APSKey.relevanceScore:
+                let score: Double? = switch value {
+                case .integer(let number): Double(number)
+                case .double(let number): number
+                default: nil
+                }
+                if let score {
+                    // Live Activities rank by any number; notifications use 0...1.
+                    if pushType != .liveactivity, !(0...1).contains(score) {
+                        fieldValue(path, "relevance-score must be between 0 and 1", into: &warnings)
+                    }
+                } else {
+                    fieldType(path, "a number", value, into: &warnings)
+                }
+            case APSKey.staleDate, APSKey.timestamp, APSKey.dismissalDate:
+                if case .integer(let seconds) = value {
+                    if seconds < 0 { fieldValue(path, "\(key) must be UNIX seconds", into: &warnings) }
+                } else {
+                    fieldType(path, "whole UNIX seconds", value, into: &warnings)
+                }
+            case APSKey.contentState, APSKey.attributes:
+                if case .object = value {} else { fieldType(path, "an object", value, into: &warnings) }
+            case APSKey.event:
+                if case .string(let event) = value {
+                    if !APSKey.liveActivityEvents.contains(event) {
+                        fieldValue(path, "event must be start, update or end", into: &warnings)
+                    }
+                } else {
+                    fieldType(path, "a string", value, into: &warnings)
+                }
+            default:
+                break
+            }
+        }
+        // Dictionary order varies between runs; sorted by path, the warnings do not.
+        if warnings.count - firstNew > 1 {
+            warnings[firstNew...].sort { ($0.path ?? "") < ($1.path ?? "") }
+        }
+    }
+
+    // MARK: Per push type
+
+    private static func lintAlertPush(_ aps: [String: JSONValue], into warnings: inout [PushLintWarning]) {
+        if aps[APSKey.alert] == nil, aps[APSKey.sound] == nil, aps[APSKey.badge] == nil {
+            warnings.append(PushLintWarning(
+                code: PushLintCode.apsAlertNothingToShow,
+                message: "an alert push needs alert, sound or badge; for a silent update use apns-push-type background",
+                path: APSKey.aps))
+        }
+    }
+
+    private static func lintBackgroundPush(_ aps: [String: JSONValue], into warnings: inout [PushLintWarning]) {
+        for key in [APSKey.alert, APSKey.sound, APSKey.badge] where aps[key] != nil {
+            warnings.append(PushLintWarning(
+                code: PushLintCode.apsBackgroundHasAlert,
+                message: "a background push must not carry \(key); send it as an alert push instead",
+                path: "aps.\(key)"))
+        }
+        if aps[APSKey.contentAvailable] != .integer(1) {
+            warnings.append(PushLintWarning(
+                code: PushLintCode.apsBackgroundMissingContentAvailable,
+                message: "a background push needs content-available: 1 to wake the app",
+                path: "aps.\(APSKey.contentAvailable)"))
+        }
+    }
+
+    private static func lintLiveActivityPush(_ aps: [String: JSONValue], into warnings: inout [PushLintWarning]) {
+        var required = [APSKey.event, APSKey.timestamp, APSKey.contentState]
+        if aps[APSKey.event] == .string(APSKey.startEvent) {
+            required += [APSKey.attributesType, APSKey.attributes, APSKey.alert]
+        }
+        for key in required where aps[key] == nil {
+            warnings.append(PushLintWarning(
+                code: PushLintCode.apsLiveActivityMissingField,
+                message: "a Live Activity push\(aps[APSKey.event] == .string(APSKey.startEvent) ? " that starts an activity" : "") needs \(key)",
+                path: "aps.\(key)"))
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func fieldType(_ path: String, _ expected: String, _ value: JSONValue, into warnings: inout [PushLintWarning]) {
+        warnings.append(PushLintWarning(
+            code: PushLintCode.apsFieldType, message: "\(path) must be \(expected), found \(value.typeName)", path: path))
+    }
+
+    private static func fieldValue(_ path: String, _ message: String, into warnings: inout [PushLintWarning]) {
+        warnings.append(PushLintWarning(code: PushLintCode.apsFieldValue, message: message, path: path))
+    }
+}

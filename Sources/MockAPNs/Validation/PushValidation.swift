@@ -1,0 +1,51 @@
+import APNsCore
+
+/// What validation decided for one push, and everything it learned on the way.
+public struct PushValidation: Sendable, Hashable {
+    /// Accept, or reject with APNs' reason.
+    public enum Verdict: Sendable, Hashable {
+        /// 200.
+        case accepted
+        /// The reason (which carries its status), the 410 `timestamp` in milliseconds
+        /// since 1970 for `Unregistered`, and whether the server must follow the answer
+        /// with GOAWAY and close the connection.
+        case rejected(reason: APNsReason, timestamp: Int64?, isFatal: Bool)
+    }
+
+    /// What was learned, filled as far as validation got; lint warnings included.
+    public var details: PushDetails
+    public var verdict: Verdict
+    /// Why the push was rejected, for logs and the capture; nil when accepted. Never sent
+    /// on the wire, where only the reason goes.
+    public var message: String?
+
+    public init(details: PushDetails, verdict: Verdict, message: String? = nil) {
+        self.details = details
+        self.verdict = verdict
+        self.message = message
+    }
+
+    /// Whether APNs would answer 200.
+    public var isAccepted: Bool { verdict == .accepted }
+
+    /// The rejection reason, or nil when accepted.
+    public var reason: APNsReason? {
+        if case .rejected(let reason, _, _) = verdict { return reason }
+        return nil
+    }
+
+    /// The HTTP status APNs would answer.
+    public var status: Int { reason.map { $0.status ?? 500 } ?? 200 }
+
+    /// The answer to send, with the ids the server chose.
+    public func outcome(apnsID: String, uniqueID: String?) -> PushOutcome {
+        switch verdict {
+        case .accepted:
+            return .accepted(apnsID: apnsID, uniqueID: uniqueID)
+        case .rejected(let reason, let timestamp, let isFatal):
+            return .rejected(
+                reason, apnsID: apnsID, uniqueID: uniqueID, timestamp: timestamp,
+                connectionAction: isFatal ? .goAway : .none)
+        }
+    }
+}

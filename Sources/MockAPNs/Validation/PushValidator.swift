@@ -1,0 +1,438 @@
+import APNsCore
+import Foundation
+import JWTVerify
+import StrictJSON
+
+/// Decides, for one push, exactly what APNs would answer.
+///
+/// Checks run in this fixed order and the first failure wins (each step is one method
+/// below, named after it):
+///
+/// | # | Step | Reasons |
+/// |---|---|---|
+/// | 1 | `:method` is `POST` (APNs checks it before the path: `GET /` → 405) | 405 `MethodNotAllowed` |
+/// | 2 | `:path` is `/3/device/<token>` | 404 `BadPath`, 400 `MissingDeviceToken`, 400 `BadDeviceToken` (not hex of even length) |
+/// | 3 | No `apns-*` or `authorization` header repeated | 400 `DuplicateHeaders` |
+/// | 4 | `apns-id` is a canonical UUID | 400 `BadMessageId` |
+/// | 5 | `apns-push-type` is one of the 11 types, lowercase | 400 `InvalidPushType` |
+/// | 6 | `apns-collapse-id` is at most 64 bytes | 400 `BadCollapseId` |
+/// | 7 | `apns-priority` is 1, 5 or 10; not 10 for `background` (setting) | 400 `BadPriority` |
+/// | 8 | `apns-expiration` is UNIX seconds | 400 `BadExpirationDate` |
+/// | 9 | `apns-topic`, if sent, is well formed | 400 `BadTopic` |
+/// | 10 | Credentials present: a valid APNs certificate for this environment, or an `authorization` header | 403 `BadCertificate`, `BadCertificateEnvironment`, `MissingProviderToken` |
+/// | 11 | A topic: `apns-topic`, or the certificate's only topic | 400 `MissingTopic` |
+/// | 12 | Provider token valid (JWTVerify's rules, in its order) | 403 `InvalidProviderToken`, `ExpiredProviderToken`, `BadEnvironmentKeyIdInToken`, `UnrelatedKeyIdInToken`; 429 `TooManyProviderTokenUpdates` |
+/// | 13 | Topic allowed: a registered app plus the push type's suffix, or covered by the certificate | 400 `TopicDisallowed` |
+/// | 14 | Device token known in this environment and belonging to the topic's app | 400 `BadDeviceToken`, `DeviceTokenNotForTopic` |
+/// | 15 | Payload: not empty, within the push type's limit, a JSON object | 400 `PayloadEmpty`, 413 `PayloadTooLarge` |
+/// | 16 | Device still active | 410 `Unregistered` (+ timestamp), 410 `ExpiredToken` |
+///
+/// Authentication (10-12) comes before anything about apps and devices (13-16), so an
+/// unauthenticated client learns nothing about them. Payload comes before device state,
+/// so a 410 means the push was otherwise right. Things APNs would accept but a developer
+/// should know about become ``PushLintWarning``s on the details, never rejections.
+///
+/// Validation is cheap enough to run for every push: one pass over the headers, one
+/// StrictJSON parse of the payload, no Foundation JSON, no regular expressions, and the
+/// provider token checked through JWTVerify's cache.
+public struct PushValidator: Sendable {
+    /// The apps, keys and devices answered from.
+    public let registry: MockRegistry
+    /// The provider-token rules.
+    public let tokenVerifier: APNsProviderTokenVerifier
+    /// Choices where Apple is silent.
+    public let settings: Settings
+
+    /// The only method APNs accepts.
+    static let postMethod = "POST"
+    /// The longest `apns-collapse-id`, in bytes.
+    public static let maximumCollapseIDLength = 64
+
+    /// Creates a validator.
+    ///
+    /// - Parameters:
+    ///   - registry: A snapshot of the registry; build a new validator when it changes.
+    ///   - tokenVerifier: The provider-token verifier, normally built from `registry.keys`.
+    ///     Share one across validators so its cache survives registry updates.
+    ///   - settings: Choices where Apple is silent.
+    public init(registry: MockRegistry, tokenVerifier: APNsProviderTokenVerifier, settings: Settings = .makeDefault()) {
+        self.registry = registry
+        self.tokenVerifier = tokenVerifier
+        self.settings = settings
+    }
+
+    /// Creates a validator whose token verifier uses the registry's keys.
+    ///
+    /// - Parameter now: The token verifier's clock; nil for the system clock.
+    public init(registry: MockRegistry, settings: Settings = .makeDefault(), now: (@Sendable () -> Date)? = nil) {
+        self.init(registry: registry, tokenVerifier: APNsProviderTokenVerifier(keys: registry.keys, now: now), settings: settings)
+    }
+
+    /// Validates one push.
+    ///
+    /// - Parameters:
+    ///   - request: The push as received.
+    ///   - auth: The connection's authentication state; a valid provider token binds and
+    ///     updates it, as APNs binds a connection on its first authenticated push.
+    /// - Returns: The verdict, and the details learned up to the deciding step.
+    public func validate(_ request: PushRequest, auth: inout ConnectionAuthState) -> PushValidation {
+        var details = PushDetails()
+        do {
+            try runSteps(request, auth: &auth, details: &details)
+            return PushValidation(details: details, verdict: .accepted)
+        } catch {
+            let isFatal = settings.goAwayReasons.contains(error.reason)
+            return PushValidation(
+                details: details,
+                verdict: .rejected(reason: error.reason, timestamp: error.timestamp, isFatal: isFatal),
+                message: error.message)
+        }
+    }
+
+    // MARK: Steps, in order
+
+    private func runSteps(_ request: PushRequest, auth: inout ConnectionAuthState, details: inout PushDetails) throws(PushRejection) {
+        try checkMethod(request.method)                                                        // 1
+        let deviceToken = try DevicePath.token(in: request.path, raw: &details.rawDeviceToken)  // 2
+        details.deviceToken = deviceToken
+        let headers = PushHeaderFields(request.headers)
+        try checkRepeatedHeaders(headers, details: &details)                                    // 3
+        try checkMessageID(headers.id)                                                          // 4
+        let explicitType = try parsePushType(headers.pushType, details: &details)                // 5
+        try checkCollapseID(headers.collapseID, details: &details)                              // 6
+        try checkPriority(headers.priority, pushType: explicitType, details: &details)          // 7
+        try checkExpiration(headers.expiration, receivedAt: request.receivedAt, details: &details) // 8
+        try checkTopicSyntax(headers.topic, details: &details)                                  // 9
+        try checkCredentialsPresent(headers, auth: auth, details: &details)                     // 10
+        let topic = try resolveTopic(headers.topic, auth: auth, details: &details)              // 11
+        let pushType = try effectivePushType(explicitType, topic: topic, details: &details)
+        try verifyProviderToken(headers.authorization, topic: topic, pushType: pushType, auth: &auth, details: &details) // 12
+        let bundleID = try checkTopicAllowed(topic, pushType: pushType, auth: auth)             // 13
+        let device = try checkDevice(deviceToken, bundleID: bundleID, environment: auth.environment) // 14
+        try checkPayload(request.body, pushType: pushType, inferType: explicitType == nil, details: &details) // 15
+        try checkDeviceState(device)                                                            // 16
+    }
+
+    /// 1. Only `POST`; APNs answers 405 even to `GET /`, so this precedes the path.
+    private func checkMethod(_ method: String) throws(PushRejection) {
+        guard method == Self.postMethod else {
+            throw PushRejection(.methodNotAllowed, "only POST is allowed, found \(method)")
+        }
+    }
+
+    /// 3. Any `apns-*` or `authorization` header sent twice. Apple does not say which
+    /// repeats count; these are the ones whose meaning a repeat would make ambiguous.
+    /// Unknown `apns-*` headers are noted as lints here too.
+    private func checkRepeatedHeaders(_ headers: PushHeaderFields, details: inout PushDetails) throws(PushRejection) {
+        if let name = headers.repeatedName {
+            throw PushRejection(.duplicateHeaders, "the \(name) header appears more than once")
+        }
+        for name in headers.unknownAPNsNames {
+            details.lintWarnings.append(PushLintWarning(
+                code: PushLintCode.unknownAPNsHeader, message: "APNs does not define \(name) for device pushes; it is ignored",
+                path: name))
+        }
+    }
+
+    /// 4. `apns-id`, when sent, is 8-4-4-4-12 hex digits.
+    private func checkMessageID(_ id: String?) throws(PushRejection) {
+        if let id, !APNsIDGenerator.isCanonicalUUID(id) {
+            throw PushRejection(.badMessageId, "apns-id must be a UUID such as 123e4567-e89b-12d3-a456-426614174000")
+        }
+    }
+
+    /// 5. `apns-push-type`, spelled exactly as Apple does (lowercase). Absent is decided
+    /// at ``effectivePushType(_:topic:details:)``, once the topic is known.
+    private func parsePushType(_ text: String?, details: inout PushDetails) throws(PushRejection) -> APNsPushType? {
+        guard let text else { return nil }
+        guard let type = APNsPushType(rawValue: text) else {
+            throw PushRejection(
+                .invalidPushType,
+                "apns-push-type \(text) is not one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        details.pushType = type
+        return type
+    }
+
+    /// 6. `apns-collapse-id` of at most 64 bytes (bytes, not characters).
+    private func checkCollapseID(_ collapseID: String?, details: inout PushDetails) throws(PushRejection) {
+        guard let collapseID else { return }
+        details.collapseID = collapseID
+        guard collapseID.utf8.count <= Self.maximumCollapseIDLength else {
+            throw PushRejection(
+                .badCollapseId, "apns-collapse-id is \(collapseID.utf8.count) bytes; at most \(Self.maximumCollapseIDLength) are allowed")
+        }
+    }
+
+    /// 7. `apns-priority` of 1, 5 or 10 (10 when absent). Apple calls a background push at
+    /// priority 10 "an error" without naming the reason; the priority is what is wrong, so
+    /// by default it gets `BadPriority`.
+    private func checkPriority(_ text: String?, pushType: APNsPushType?, details: inout PushDetails) throws(PushRejection) {
+        var priority = APNsPriority.immediately
+        if let text {
+            guard let parsed = APNsPriority(headerValue: text) else {
+                throw PushRejection(.badPriority, "apns-priority must be 10, 5 or 1, found \(text)")
+            }
+            priority = parsed
+        }
+        details.priority = priority
+        guard pushType == .background, priority == .immediately else { return }
+        let message = "a background push must use apns-priority 5 (or 1), not 10"
+        if settings.rejectsImmediateBackgroundPushes { throw PushRejection(.badPriority, message) }
+        details.lintWarnings.append(PushLintWarning(
+            code: PushLintCode.backgroundPriority, message: message, path: APNsHeaderName.priority))
+    }
+
+    /// 8. `apns-expiration` as whole UNIX seconds; 0 means "try once". A past time is
+    /// accepted (APNs treats it like 0) with a lint.
+    private func checkExpiration(_ text: String?, receivedAt: Date, details: inout PushDetails) throws(PushRejection) {
+        guard let text else { return }
+        guard let seconds = Self.unsignedInteger(text) else {
+            throw PushRejection(.badExpirationDate, "apns-expiration must be UNIX seconds or 0, found \(text)")
+        }
+        details.expiration = seconds
+        if seconds != 0, Double(seconds) < receivedAt.timeIntervalSince1970.rounded(.down) {
+            details.lintWarnings.append(PushLintWarning(
+                code: PushLintCode.expirationPast,
+                message: "apns-expiration \(seconds) is in the past; APNs tries once and does not store the push",
+                path: APNsHeaderName.expiration))
+        }
+    }
+
+    /// 9. A sent `apns-topic` must look like a topic at all; whether it is allowed waits
+    /// until the sender is authenticated (13).
+    private func checkTopicSyntax(_ topic: String?, details: inout PushDetails) throws(PushRejection) {
+        guard let topic else { return }
+        details.topic = topic
+        guard TopicRules.isWellFormed(topic) else {
+            throw PushRejection(.badTopic, "apns-topic \"\(topic)\" is not a bundle ID with an optional suffix")
+        }
+    }
+
+    /// 10. A certificate connection needs an APNs provider certificate valid for this
+    /// environment (failures here are fatal to the connection by default); a token
+    /// connection needs a non-empty `authorization` header.
+    private func checkCredentialsPresent(
+        _ headers: PushHeaderFields, auth: ConnectionAuthState, details: inout PushDetails
+    ) throws(PushRejection) {
+        if let certificate = auth.certificate {
+            if let problem = certificate.problem {
+                throw PushRejection(.badCertificate, "the client certificate is not an APNs certificate: \(problem)")
+            }
+            guard certificate.environments.contains(auth.environment) else {
+                throw PushRejection(
+                    .badCertificateEnvironment,
+                    "the client certificate is not valid for the \(auth.environment.rawValue) environment")
+            }
+            if headers.authorization != nil {
+                details.lintWarnings.append(PushLintWarning(
+                    code: PushLintCode.authorizationIgnored,
+                    message: "APNs ignores authorization on a connection authenticated by certificate",
+                    path: APNsHeaderName.authorization))
+            }
+            return
+        }
+        guard let authorization = headers.authorization, BearerToken.token(in: authorization) != nil else {
+            throw PushRejection(.missingProviderToken, APNsProviderTokenError.missingProviderToken.message)
+        }
+    }
+
+    /// 11. The topic: `apns-topic`, else the certificate's only topic. Token auth always
+    /// needs the header; so does a certificate covering several topics.
+    private func resolveTopic(_ header: String?, auth: ConnectionAuthState, details: inout PushDetails) throws(PushRejection) -> String {
+        if let header { return header }
+        guard let certificate = auth.certificate else {
+            throw PushRejection(.missingTopic, "token authentication needs apns-topic")
+        }
+        guard let topic = certificate.defaultTopic else {
+            throw PushRejection(.missingTopic, "the certificate covers several topics, so apns-topic is required")
+        }
+        details.topic = topic
+        return topic
+    }
+
+    /// The push type rules apply to: the header's, else inferred from the topic's suffix
+    /// (and refined to `background` from the payload in 15), with a lint.
+    private func effectivePushType(_ explicit: APNsPushType?, topic: String, details: inout PushDetails) throws(PushRejection) -> APNsPushType {
+        if let explicit { return explicit }
+        guard settings.acceptsMissingPushType else {
+            throw PushRejection(.invalidPushType, "apns-push-type is required")
+        }
+        let inferred = TopicRules.inferredPushType(forTopic: topic)
+        details.pushType = inferred
+        details.lintWarnings.append(PushLintWarning(
+            code: PushLintCode.pushTypeMissing,
+            message: "no apns-push-type; treated as \(inferred) (watchOS requires the header, and APNs may delay or drop pushes without it)",
+            path: APNsHeaderName.pushType))
+        return inferred
+    }
+
+    /// 12. Provider-token rules, for token connections. Topic-specific keys are checked
+    /// against the topic's bundle ID, since a key for an app covers all its push types.
+    /// A rejected token's header and claims are still decoded into the details.
+    private func verifyProviderToken(
+        _ authorization: String?, topic: String, pushType: APNsPushType, auth: inout ConnectionAuthState,
+        details: inout PushDetails
+    ) throws(PushRejection) {
+        guard auth.certificate == nil, let authorization else { return }
+        if let token = BearerToken.token(in: authorization) {
+            details.tokenFingerprint = fingerprint(of: token, auth: &auth)
+        }
+        let keyTopic = pushType == .mdm ? topic : (pushType.bundleID(fromTopic: topic) ?? topic)
+        do {
+            let accepted = try tokenVerifier.verify(authorization: authorization, topic: keyTopic, connection: &auth.tokenState)
+            auth.hasSeenValidToken = true
+            details.teamID = accepted.teamID
+            details.keyID = accepted.keyID
+            details.tokenHeader = .object(accepted.header.fields)
+            details.tokenClaims = .object(accepted.claims.fields)
+            for warning in accepted.lintWarnings { details.lintWarnings.append(PushLintWarning(warning)) }
+        } catch {
+            if let token = BearerToken.token(in: authorization), let decoded = try? DecodedJWT(parsing: String(token)) {
+                details.tokenHeader = .object(decoded.header.fields)
+                details.tokenClaims = .object(decoded.claims.fields)
+            }
+            throw PushRejection(APNsReason(error), error.message)
+        }
+    }
+
+    /// 13. The topic must name an app the sender may push to, with the push type's suffix.
+    /// Token auth: a registered bundle ID plus the suffix (`mdm` needs a certificate).
+    /// Certificate auth: a topic the certificate covers, with the suffix (`location` needs
+    /// a token). Returns the topic's bundle ID.
+    private func checkTopicAllowed(_ topic: String, pushType: APNsPushType, auth: ConnectionAuthState) throws(PushRejection) -> String {
+        if let certificate = auth.certificate {
+            guard pushType != .location else {
+                throw PushRejection(.topicDisallowed, "location pushes need token authentication")
+            }
+            guard certificate.coveredTopics.contains(topic) else {
+                throw PushRejection(.topicDisallowed, "the certificate does not cover topic \(topic)")
+            }
+            if pushType == .mdm { return topic }
+            return try bundleID(of: topic, pushType: pushType)
+        }
+        guard pushType != .mdm else {
+            throw PushRejection(.topicDisallowed, "mdm pushes need the MDM certificate, not a provider token")
+        }
+        let bundleID = try bundleID(of: topic, pushType: pushType)
+        guard registry.bundleIDs.contains(bundleID) else {
+            throw PushRejection(.topicDisallowed, "no registered app has bundle ID \(bundleID)")
+        }
+        return bundleID
+    }
+
+    private func bundleID(of topic: String, pushType: APNsPushType) throws(PushRejection) -> String {
+        guard let bundleID = pushType.bundleID(fromTopic: topic) else {
+            let suffix = pushType.topicSuffix
+            throw PushRejection(
+                .topicDisallowed,
+                suffix.isEmpty
+                    ? "a \(pushType) push goes to the bare bundle ID, not \(topic)"
+                    : "a \(pushType) push needs a topic ending in \(suffix), found \(topic)")
+        }
+        return bundleID
+    }
+
+    /// 14. A listed token must belong to this environment and to the topic's app; an
+    /// unlisted one is accepted only when the registry accepts unknown devices.
+    private func checkDevice(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) throws(PushRejection) -> RegisteredDevice? {
+        guard let device = registry.devices[token] else {
+            guard registry.acceptsUnknownDevices else {
+                throw PushRejection(.badDeviceToken, "the device token is not registered")
+            }
+            return nil
+        }
+        guard device.environment == environment else {
+            throw PushRejection(
+                .badDeviceToken, "the device token belongs to the \(device.environment.rawValue) environment")
+        }
+        guard device.bundleID == bundleID else {
+            throw PushRejection(.deviceTokenNotForTopic, "the device token belongs to \(device.bundleID), not \(bundleID)")
+        }
+        return device
+    }
+
+    /// 15. A non-empty body within the push type's limit (5120 bytes for VoIP, else 4096),
+    /// parsed once with StrictJSON. Not JSON, or not an object: `PayloadEmpty` by default
+    /// (there is nothing APNs could deliver), or a lint when the settings accept it. Then
+    /// the `aps` rules, which only lint.
+    private func checkPayload(_ body: [UInt8], pushType: APNsPushType, inferType: Bool, details: inout PushDetails) throws(PushRejection) {
+        guard !body.isEmpty else { throw PushRejection(.payloadEmpty, "the body is empty") }
+        guard body.count <= pushType.maxPayloadSize else {
+            throw PushRejection(
+                .payloadTooLarge, "the payload is \(body.count) bytes; a \(pushType) push allows \(pushType.maxPayloadSize)")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(body, maximumDepth: settings.payloadNestingLimit)
+        } catch {
+            try malformedPayload(PushLintCode.payloadNotJSON, "the payload is not JSON: \(error)", details: &details)
+            return
+        }
+        details.payload = value
+        guard case .object(let members) = value else {
+            try malformedPayload(PushLintCode.payloadNotObject, "the payload must be a JSON object, found \(value.typeName)", details: &details)
+            return
+        }
+        var pushType = pushType
+        if inferType, pushType == .alert, Self.looksLikeBackground(members) {
+            pushType = .background
+            details.pushType = .background
+        }
+        PayloadRules.lint(members, pushType: pushType, into: &details.lintWarnings)
+    }
+
+    private func malformedPayload(_ code: String, _ message: String, details: inout PushDetails) throws(PushRejection) {
+        details.lintWarnings.append(PushLintWarning(code: code, message: message))
+        if settings.rejectsMalformedPayloads { throw PushRejection(.payloadEmpty, message) }
+    }
+
+    /// 16. A device that uninstalled the app answers 410 `Unregistered` with the time in
+    /// milliseconds; an expired token answers 410 `ExpiredToken`.
+    private func checkDeviceState(_ device: RegisteredDevice?) throws(PushRejection) {
+        guard let device else { return }
+        switch device.state {
+        case .active:
+            return
+        case .unregistered(let since):
+            let milliseconds = Int64((since.timeIntervalSince1970 * 1000).rounded(.down))
+            throw PushRejection(.unregistered, "the device token is no longer active for the topic", timestamp: milliseconds)
+        case .expired:
+            throw PushRejection(.expiredToken, "the device token has expired")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Whether an untyped payload is a background push: `content-available` without
+    /// anything to show.
+    private static func looksLikeBackground(_ payload: [String: JSONValue]) -> Bool {
+        guard case .object(let aps)? = payload[APSKey.aps], aps[APSKey.contentAvailable] != nil else { return false }
+        return aps[APSKey.alert] == nil && aps[APSKey.sound] == nil && aps[APSKey.badge] == nil
+    }
+
+    /// Decimal digits only (no sign, no space), fitting in Int64.
+    static func unsignedInteger(_ text: String) -> Int64? {
+        guard !text.utf8.isEmpty, text.utf8.count <= 19 else { return nil }
+        var value: Int64 = 0
+        for byte in text.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (product, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            let (sum, overflowAdd) = product.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !overflowAdd else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// The token's fingerprint, hashed once per token per connection.
+    private func fingerprint(of token: Substring, auth: inout ConnectionAuthState) -> String {
+        if let known = auth.fingerprint, let previous = auth.fingerprintedToken, previous == token { return known }
+        let text = String(token)
+        let fingerprint = TokenFingerprint.of(text)
+        auth.fingerprintedToken = text
+        auth.fingerprint = fingerprint
+        return fingerprint
+    }
+}
