@@ -1,0 +1,80 @@
+import APNsCore
+import Foundation
+import HTTPTransport
+import JWTVerify
+
+/// The HTTP/2 side of one APNs listener: turns requests into `PushRequest`s, asks the
+/// validator, answers the way APNs does, steers the connection, and tells observers.
+///
+/// Transport, decision and observation stay apart, as in pushy's mock: this type does no
+/// validation itself and observers cannot change an answer.
+final class APNsEndpoint: HTTPServerHandler {
+    let environment: APNsEnvironment
+    let services: MockServices
+
+    init(environment: APNsEnvironment, services: MockServices) {
+        self.environment = environment
+        self.services = services
+    }
+
+    func connectionOpened(_ connection: HTTPConnection) {
+        services.metrics.connectionOpened()
+        var state = EndpointConnectionState(
+            auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate))
+        // A verified client certificate authenticates the whole connection at once.
+        if state.auth.allowsConcurrentStreams {
+            state.granted = true
+            connection.setMaxConcurrentStreams(services.streamPolicy.maxConcurrentStreams)
+        }
+        connection[EndpointConnectionState.Key.self] = state
+    }
+
+    func connectionClosed(_ connection: HTTPConnection) {
+        services.metrics.connectionClosed()
+    }
+
+    func handle(_ request: HTTPRequest, responder: HTTPResponder) {
+        let started = ContinuousClock.now
+        let connection = request.connection
+        let push = PushRequest(
+            method: request.method, path: request.path, headers: request.headers, body: request.body,
+            environment: environment, connectionID: connection.id, receivedAt: Date())
+        var state = connection[EndpointConnectionState.Key.self]
+            ?? EndpointConnectionState(auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate))
+
+        let validation = services.validator.validate(push, auth: &state.auth)
+        let outcome = validation.outcome(
+            apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
+            uniqueID: environment == .sandbox ? services.ids.next() : nil)
+
+        if let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &state) {
+            connection.setMaxConcurrentStreams(limit)
+        }
+        connection[EndpointConnectionState.Key.self] = state
+        responder.respond(Self.response(for: outcome))
+        if outcome.connectionAction == .goAway, let reason = outcome.reason {
+            connection.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes)
+        }
+        for observer in services.observers {
+            observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: [])
+        }
+        services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: started.duration(to: .now))
+    }
+
+    /// APNs echoes a valid `apns-id`; an invalid one is answered with a fresh id.
+    static func echoedID(_ header: String?) -> String? {
+        guard let header, APNsIDGenerator.isCanonicalUUID(header) else { return nil }
+        return header
+    }
+
+    /// The HTTP response APNs sends for `outcome`.
+    static func response(for outcome: PushOutcome) -> HTTPResponse {
+        var headers: HTTPHeaders = [APNsHeaderName.id: outcome.apnsID]
+        if let uniqueID = outcome.uniqueID { headers.add(name: APNsHeaderName.uniqueID, value: uniqueID) }
+        guard let reason = outcome.reason else { return HTTPResponse(status: outcome.status, headers: headers) }
+        headers.add(name: APNsHeaderName.contentType, value: "application/json")
+        return HTTPResponse(
+            status: outcome.status, headers: headers,
+            body: APNsErrorResponse(reason: reason, timestamp: outcome.timestamp).jsonBytes)
+    }
+}
