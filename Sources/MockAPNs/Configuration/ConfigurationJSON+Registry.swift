@@ -1,0 +1,61 @@
+import StrictJSON
+
+extension ConfigurationJSON {
+    /// The whole registry: `{"apps":[…],"acceptUnknownDevices":…,"keys":[…],"devices":[…]}`,
+    /// with the same field names as the configuration file.
+    public static func encodeRegistry(_ registry: MockRegistry) -> JSONValue {
+        [
+            ConfigurationKey.apps: .array(registry.bundleIDs.sorted().map(JSONValue.string)),
+            ConfigurationKey.acceptUnknownDevices: .bool(registry.acceptsUnknownDevices),
+            ConfigurationKey.keys: encodeKeys(registry.keys),
+            ConfigurationKey.devices: encodeDevices(registry.devices),
+        ]
+    }
+
+    /// Decodes a registry object. Fields left out keep `base`'s values, except that listing
+    /// devices without `acceptUnknownDevices` turns unknown tokens away.
+    ///
+    /// - Parameters:
+    ///   - json: The object.
+    ///   - path: Its JSON path, for errors; empty at the document root.
+    ///   - baseDirectory: The folder relative key paths are resolved against.
+    ///   - base: The registry that absent fields are taken from.
+    /// - Throws: ``ConfigurationError`` naming the field.
+    public static func decodeRegistry(
+        _ json: JSONValue, path: String = "", baseDirectory: String? = nil, base: MockRegistry = MockRegistry()
+    ) throws(ConfigurationError) -> MockRegistry {
+        let object = try JSONObjectReader(json, path: path, allowed: registryFields)
+        return try decodeRegistry(object, baseDirectory: baseDirectory, base: base)
+    }
+
+    static let registryFields = [
+        ConfigurationKey.apps, ConfigurationKey.acceptUnknownDevices, ConfigurationKey.keys, ConfigurationKey.devices,
+    ]
+
+    /// The registry fields of an object that may hold others (the configuration file's root).
+    static func decodeRegistry(
+        _ object: JSONObjectReader, baseDirectory: String?, base: MockRegistry
+    ) throws(ConfigurationError) -> MockRegistry {
+        var registry = base
+        if let apps = try object.stringArray(ConfigurationKey.apps) {
+            for (index, app) in apps.enumerated() where app.isEmpty || app.contains(where: \.isWhitespace) {
+                throw ConfigurationError(
+                    .invalidValue, path: JSONField.path(object.path(ConfigurationKey.apps), index),
+                    "expected a bundle ID such as \"com.example.app\", \(JSONField.found(.string(app)))")
+            }
+            registry.bundleIDs = Set(apps)
+        }
+        if let keys = object.value(ConfigurationKey.keys) {
+            registry.keys = try decodeKeys(
+                keys, path: object.path(ConfigurationKey.keys), baseDirectory: baseDirectory, bundleIDs: registry.bundleIDs)
+        }
+        if let devices = object.value(ConfigurationKey.devices) {
+            registry.devices = try decodeDevices(devices, path: object.path(ConfigurationKey.devices), bundleIDs: registry.bundleIDs)
+            registry.acceptsUnknownDevices = registry.devices.isEmpty
+        }
+        if let accept = try object.bool(ConfigurationKey.acceptUnknownDevices) {
+            registry.acceptsUnknownDevices = accept
+        }
+        return registry
+    }
+}

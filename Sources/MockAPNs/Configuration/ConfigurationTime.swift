@@ -1,0 +1,43 @@
+import Foundation
+import StrictJSON
+
+/// Points in time in configuration JSON: an ISO-8601 date-time string, or an integer of
+/// milliseconds since 1970 (the unit of APNs' 410 `timestamp`). Times are kept to the
+/// millisecond, so they survive an encode and decode unchanged.
+enum ConfigurationTime {
+    static let expected = "expected an ISO-8601 date-time such as \"2024-05-01T12:00:00Z\" or milliseconds since 1970"
+
+    static func decode(_ value: JSONValue, path: String) throws(ConfigurationError) -> Date {
+        switch value {
+        case .integer(let milliseconds) where milliseconds >= 0:
+            return date(milliseconds: milliseconds)
+        case .string(let text):
+            let parsed = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+                ?? (try? Date.ISO8601FormatStyle().parse(text))
+            guard let parsed else {
+                throw ConfigurationError(.invalidValue, path: path, "\(expected), \(JSONField.found(value))")
+            }
+            return date(milliseconds: milliseconds(parsed))
+        default:
+            throw ConfigurationError(.invalidValue, path: path, "\(expected), \(JSONField.found(value))")
+        }
+    }
+
+    /// `2024-05-01T12:00:00.000Z`.
+    static func encode(_ date: Date) -> JSONValue {
+        let milliseconds = milliseconds(date)
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let wholeSeconds = Date(timeIntervalSince1970: Double(fraction < 0 ? seconds - 1 : seconds))
+        let base = Date.ISO8601FormatStyle().format(wholeSeconds)  // ends in "Z"
+        let digits = String(fraction < 0 ? fraction + 1000 : fraction)
+        return .string(String(base.dropLast()) + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z")
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import StrictJSON
+
+extension MockConfiguration {
+    /// Reads a JSON configuration file (schema in `docs/configuration.md`).
+    ///
+    /// Every section is optional; a section left out keeps `base`'s value, and a `server`
+    /// field left out keeps `base`'s setting. Relative paths in the file (keys, certificates,
+    /// capture file) are resolved against the file's folder.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - base: Where absent sections come from; ``makeDefault()`` unless given.
+    /// - Throws: ``ConfigurationError`` whose description names the file, the JSON path and
+    ///   what was expected: `mock.json: faults[2].action.status: expected an integer 400-599, found 700`.
+    public static func load(path: String, base: MockConfiguration = .makeDefault()) throws(ConfigurationError) -> MockConfiguration {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw ConfigurationError(.unreadableFile, path: "", "cannot read configuration file: \(error.localizedDescription)", file: path)
+        }
+        do {
+            return try decode(ConfigurationJSON.parse(bytes), baseDirectory: ConfigurationPath.directory(of: path), base: base)
+        } catch {
+            throw error.inFile(path)
+        }
+    }
+
+    /// Decodes a configuration document already parsed.
+    ///
+    /// - Parameters:
+    ///   - json: The document's root object.
+    ///   - baseDirectory: The folder relative paths are resolved against; nil leaves them
+    ///     relative to the working directory.
+    ///   - base: Where absent sections come from.
+    /// - Throws: ``ConfigurationError`` naming the JSON path.
+    public static func decode(
+        _ json: JSONValue, baseDirectory: String?, base: MockConfiguration = .makeDefault()
+    ) throws(ConfigurationError) -> MockConfiguration {
+        let root = try JSONObjectReader(json, path: "", allowed: ConfigurationKey.all)
+        var configuration = base
+        if let server = root.value(ConfigurationKey.server) {
+            configuration.server = try decodeServer(server, baseDirectory: baseDirectory, base: base.server)
+        }
+        configuration.registry = try ConfigurationJSON.decodeRegistry(root, baseDirectory: baseDirectory, base: base.registry)
+        if let faults = root.value(ConfigurationKey.faults) {
+            configuration.faults = try FaultRule.decodeList(faults, path: root.path(ConfigurationKey.faults))
+        }
+        try configuration.server.validate()
+        return configuration
+    }
+
+    /// The `server` section as JSON, with the field names the file uses.
+    public var serverJSON: JSONValue {
+        let settings = server
+        var members: [String: JSONValue] = [
+            ServerSettingsKey.host: .string(settings.host),
+            ServerSettingsKey.productionPort: .integer(Int64(settings.productionPort)),
+            ServerSettingsKey.sandboxPort: .integer(Int64(settings.sandboxPort)),
+            ServerSettingsKey.controlPort: .integer(Int64(settings.controlPort)),
+            ServerSettingsKey.tls: .bool(settings.tlsEnabled),
+            ServerSettingsKey.certificate: .string(settings.certificatePath),
+            ServerSettingsKey.privateKey: .string(settings.privateKeyPath),
+            ServerSettingsKey.maxConcurrentStreams: .integer(Int64(settings.maxConcurrentStreams)),
+            ServerSettingsKey.dropStreamLimitAfterRejection: .bool(settings.dropsStreamLimitAfterRejection),
+            ServerSettingsKey.idleTimeoutSeconds: .integer(settings.idleTimeout.faultMilliseconds / 1000),
+            ServerSettingsKey.captureRingSize: .integer(Int64(settings.captureRingSize)),
+        ]
+        if settings.idleTimeout.faultMilliseconds % 1000 != 0 {
+            members[ServerSettingsKey.idleTimeoutSeconds] = .double(Double(settings.idleTimeout.faultMilliseconds) / 1000)
+        }
+        if let path = settings.clientCAPath { members[ServerSettingsKey.clientCA] = .string(path) }
+        if let path = settings.captureFilePath { members[ServerSettingsKey.captureFile] = .string(path) }
+        return .object(members)
+    }
+
+    private static func decodeServer(
+        _ json: JSONValue, baseDirectory: String?, base: MockServerSettings
+    ) throws(ConfigurationError) -> MockServerSettings {
+        let object = try JSONObjectReader(json, path: ServerSettingsKey.section, allowed: ServerSettingsKey.all)
+        var settings = base
+        func path(_ key: String) throws(ConfigurationError) -> String? {
+            try object.string(key).map { ConfigurationPath.resolve($0, against: baseDirectory) }
+        }
+        func port(_ key: String) throws(ConfigurationError) -> Int? {
+            try object.integer(key, in: 0...65535).map { Int($0) }
+        }
+        if let host = try object.string(ServerSettingsKey.host) { settings.host = host }
+        if let value = try port(ServerSettingsKey.productionPort) { settings.productionPort = value }
+        if let value = try port(ServerSettingsKey.sandboxPort) { settings.sandboxPort = value }
+        if let value = try port(ServerSettingsKey.controlPort) { settings.controlPort = value }
+        if let value = try object.bool(ServerSettingsKey.tls) { settings.tlsEnabled = value }
+        if let value = try path(ServerSettingsKey.certificate) { settings.certificatePath = value }
+        if let value = try path(ServerSettingsKey.privateKey) { settings.privateKeyPath = value }
+        if let value = try path(ServerSettingsKey.clientCA) { settings.clientCAPath = value }
+        if let value = try object.integer(ServerSettingsKey.maxConcurrentStreams, in: 1...Int64(MockServerSettings.maximumConcurrentStreams)) {
+            settings.maxConcurrentStreams = Int(value)
+        }
+        if let value = try object.bool(ServerSettingsKey.dropStreamLimitAfterRejection) {
+            settings.dropsStreamLimitAfterRejection = value
+        }
+        if let seconds = try object.number(ServerSettingsKey.idleTimeoutSeconds, in: 0.001...31_536_000) {
+            settings.idleTimeout = .milliseconds((seconds * 1000).rounded())
+        }
+        if let value = try path(ServerSettingsKey.captureFile) { settings.captureFilePath = value }
+        if let value = try object.integer(ServerSettingsKey.captureRingSize, in: 0...Int64(Int32.max)) {
+            settings.captureRingSize = Int(value)
+        }
+        return settings
+    }
+}

@@ -1,0 +1,126 @@
+import HTTPTransport
+
+/// How `apns-mock` listens: addresses, TLS, stream limits, timeouts and capture. The CLI
+/// takes the same settings as flags, which override the configuration file.
+///
+/// Every default is a named constant; ``makeDefault(certsDirectory:)`` spells them out.
+public struct MockServerSettings: Sendable, Hashable {
+    /// Address to bind: an IPv4 or IPv6 literal or a host name. `::` listens on both families.
+    public var host: String
+    /// Port of the production endpoint (`api.push.apple.com`); 0 picks a free port.
+    public var productionPort: Int
+    /// Port of the sandbox endpoint (`api.sandbox.push.apple.com`); 0 picks a free port.
+    public var sandboxPort: Int
+    /// Port of the control API (capture, registry and faults over HTTP); 0 picks a free port.
+    public var controlPort: Int
+    /// Whether the APNs endpoints speak TLS; off means HTTP/2 by prior knowledge (h2c).
+    public var tlsEnabled: Bool
+    /// The server certificate chain (PEM), used when TLS is on.
+    public var certificatePath: String
+    /// The server private key (PEM), used when TLS is on.
+    public var privateKeyPath: String
+    /// CA certificates (PEM) that client certificates must chain to. Setting it turns on
+    /// certificate-based authentication; nil means token authentication only.
+    public var clientCAPath: String?
+    /// SETTINGS_MAX_CONCURRENT_STREAMS at connection start.
+    public var maxConcurrentStreams: Int
+    /// Whether a rejected push lowers the connection's stream limit to 1 until a push
+    /// succeeds, as APNs does.
+    public var dropsStreamLimitAfterRejection: Bool
+    /// A connection idle this long is closed.
+    public var idleTimeout: Duration
+    /// Where the capture is appended as JSON lines; nil keeps it in memory only.
+    public var captureFilePath: String?
+    /// How many recent pushes the in-memory capture keeps.
+    public var captureRingSize: Int
+
+    /// `127.0.0.1`: reachable from the machine only, the safe choice for a test tool.
+    public static let defaultHost = "127.0.0.1"
+    /// 2197, the alternative port APNs itself serves on.
+    public static let defaultProductionPort = 2197
+    /// The port after production's.
+    public static let defaultSandboxPort = 2198
+    /// The port after sandbox's.
+    public static let defaultControlPort = 2199
+    /// TLS on, as APNs requires.
+    public static let defaultTLSEnabled = true
+    /// 1000, the limit APNs has announced since 2018.
+    public static let defaultMaxConcurrentStreams = 1000
+    /// On, as APNs behaves.
+    public static let defaultDropsStreamLimitAfterRejection = true
+    /// One hour: APNs keeps idle connections at least that long (Apple suggests a PING
+    /// after an hour idle), and clients should not see the mock drop them sooner.
+    public static let defaultIdleTimeout = Duration.seconds(3600)
+    /// 10,000 pushes.
+    public static let defaultCaptureRingSize = 10_000
+    /// The largest stream limit HTTP/2 can announce.
+    public static let maximumConcurrentStreams = Int(Int32.max)
+
+    /// Settings with every default, taking the server certificate and key from `certsDirectory`
+    /// (`server.pem`, `server.key`).
+    public static func makeDefault(certsDirectory: String = "certs") -> MockServerSettings {
+        MockServerSettings(
+            host: defaultHost, productionPort: defaultProductionPort, sandboxPort: defaultSandboxPort,
+            controlPort: defaultControlPort, tlsEnabled: defaultTLSEnabled,
+            certificatePath: ConfigurationPath.join(certsDirectory, "server.pem"),
+            privateKeyPath: ConfigurationPath.join(certsDirectory, "server.key"),
+            clientCAPath: nil, maxConcurrentStreams: defaultMaxConcurrentStreams,
+            dropsStreamLimitAfterRejection: defaultDropsStreamLimitAfterRejection,
+            idleTimeout: defaultIdleTimeout, captureFilePath: nil, captureRingSize: defaultCaptureRingSize)
+    }
+
+    /// Creates settings; ``makeDefault(certsDirectory:)`` is usually the better start.
+    public init(
+        host: String, productionPort: Int, sandboxPort: Int, controlPort: Int, tlsEnabled: Bool,
+        certificatePath: String, privateKeyPath: String, clientCAPath: String?, maxConcurrentStreams: Int,
+        dropsStreamLimitAfterRejection: Bool, idleTimeout: Duration, captureFilePath: String?, captureRingSize: Int
+    ) {
+        self.host = host
+        self.productionPort = productionPort
+        self.sandboxPort = sandboxPort
+        self.controlPort = controlPort
+        self.tlsEnabled = tlsEnabled
+        self.certificatePath = certificatePath
+        self.privateKeyPath = privateKeyPath
+        self.clientCAPath = clientCAPath
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.dropsStreamLimitAfterRejection = dropsStreamLimitAfterRejection
+        self.idleTimeout = idleTimeout
+        self.captureFilePath = captureFilePath
+        self.captureRingSize = captureRingSize
+    }
+
+    /// Checks ranges: ports 0-65535 and distinct unless 0, a positive stream limit and
+    /// idle timeout, a ring size of at least 0, a non-empty host.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandboxPort`.
+    public func validate() throws(ConfigurationError) {
+        try validate(path: ServerSettingsKey.section)
+    }
+
+    func validate(path: String) throws(ConfigurationError) {
+        func fail(_ field: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(.invalidValue, path: JSONField.path(path, field), message)
+        }
+        guard !host.isEmpty else { throw fail(ServerSettingsKey.host, "expected a host name or address, found an empty string") }
+        let ports = [
+            (ServerSettingsKey.productionPort, productionPort), (ServerSettingsKey.sandboxPort, sandboxPort),
+            (ServerSettingsKey.controlPort, controlPort),
+        ]
+        for (index, (field, port)) in ports.enumerated() {
+            guard (0...65535).contains(port) else { throw fail(field, "expected an integer 0-65535, found \(port)") }
+            if port != 0, let clash = ports[..<index].first(where: { $0.1 == port }) {
+                throw fail(field, "port \(port) is already used by \(clash.0)")
+            }
+        }
+        guard (1...Self.maximumConcurrentStreams).contains(maxConcurrentStreams) else {
+            throw fail(ServerSettingsKey.maxConcurrentStreams, "expected an integer of at least 1, found \(maxConcurrentStreams)")
+        }
+        guard idleTimeout > .zero else {
+            throw fail(ServerSettingsKey.idleTimeoutSeconds, "expected a positive number, found \(idleTimeout)")
+        }
+        guard captureRingSize >= 0 else {
+            throw fail(ServerSettingsKey.captureRingSize, "expected an integer of at least 0, found \(captureRingSize)")
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import APNsCore
+import Foundation
+import JWTVerify
+import MockAPNs
+import StrictJSON
+import Testing
+
+/// Files for configuration tests: the repository's `certs/` and `examples/`, and scratch folders.
+enum ConfigurationFixtures {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let certs = repository + "/certs"
+    static let example = repository + "/examples/apns-mock.json"
+
+    static func temporaryDirectory() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    /// Writes `text` as `name` in a fresh folder and returns the file's path.
+    static func write(_ text: String, name: String = "mock.json", in directory: String? = nil) throws -> String {
+        let folder = try directory ?? temporaryDirectory()
+        let path = folder + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func publicKey(_ keyID: String) throws -> ES256PublicKey {
+        try ES256PublicKey(contentsOfFile: certs + "/AuthKey_\(keyID).pub.pem")
+    }
+}
+
+@Suite struct ConfigurationLoadTests {
+    typealias Fixtures = ConfigurationFixtures
+    static let token = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
+
+    /// Loads `text` from a file and expects an error at `path` whose description contains `message`.
+    func expectError(
+        _ text: String, code: ConfigurationError.Code = .invalidValue, path: String, _ message: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let file = try Fixtures.write(text)
+        do {
+            _ = try MockConfiguration.load(path: file)
+            Issue.record("expected an error at \(path)", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+            #expect(error.path == path, "\(error)", sourceLocation: sourceLocation)
+            #expect(error.file == file, sourceLocation: sourceLocation)
+            #expect(error.description.hasPrefix(file + ": "), "\(error)", sourceLocation: sourceLocation)
+            #expect(error.description.contains(message), "\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func theExampleFileLoads() throws {
+        let configuration = try MockConfiguration.load(path: Fixtures.example)
+        let examples = Fixtures.repository + "/examples"
+        let server = configuration.server
+        #expect(server.host == "127.0.0.1" && server.productionPort == 2197 && server.sandboxPort == 2198)
+        #expect(server.controlPort == 2199 && server.tlsEnabled && server.maxConcurrentStreams == 1000)
+        #expect(server.dropsStreamLimitAfterRejection && server.idleTimeout == .seconds(3600) && server.captureRingSize == 10_000)
+        // Relative paths resolve against the file's folder.
+        #expect(server.certificatePath == Fixtures.certs + "/server.pem")
+        #expect(server.privateKeyPath == Fixtures.certs + "/server.key")
+        #expect(server.clientCAPath == Fixtures.certs + "/ca.pem")
+        #expect(server.captureFilePath == examples + "/capture.jsonl")
+
+        let registry = configuration.registry
+        #expect(registry.bundleIDs == ["com.example.app", "com.example.other"])
+        #expect(!registry.acceptsUnknownDevices)
+        #expect(registry.keys.count == 2)
+        let first = try #require(registry.keys["ABC123DEFG"])
+        #expect(first.teamID == "TEAM000001" && first.environments == .both && first.topics == nil)
+        // The .p8 and the public-key PEM both yield the public key.
+        #expect(first.publicKey.jwk() == (try Fixtures.publicKey("ABC123DEFG")).jwk())
+        let second = try #require(registry.keys["XYZ987WXYZ"])
+        #expect(second.environments == .sandbox && second.topics == ["com.example.other"])
+        #expect(second.publicKey.jwk() == (try Fixtures.publicKey("XYZ987WXYZ")).jwk())
+
+        #expect(configuration.faults.map(\.id) == ["flaky", "slow-voip", "throttle", "drop-once"])
+        #expect(configuration.faults[0] == FaultRule(
+            id: "flaky", match: FaultMatch(topic: "com.example.app"), probability: 0.5, count: 3,
+            action: .status(500, reason: .internalServerError), note: "half of the next three pushes to the app fail"))
+        try configuration.validate()
+    }
+
+    @Test func deviceStatesLoad() throws {
+        let registry = try MockConfiguration.load(path: Fixtures.example).registry
+        func device(_ hex: String) throws -> RegisteredDevice {
+            let token = try #require(DeviceToken(hex))
+            return try #require(registry.devices[token])
+        }
+        let active = try device(Self.token)
+        #expect(active.bundleID == "com.example.app" && active.environment == .sandbox && active.state == .active)
+        let since = Date(timeIntervalSince1970: 1_714_564_800)
+        #expect(try device(String(repeating: "a", count: 64)).state == .unregistered(since: since))
+        #expect(try device(String(repeating: "a", count: 64)).environment == .production)
+        // Epoch milliseconds mean the same instant as the ISO-8601 form.
+        #expect(try device(String(repeating: "b", count: 64)).state == .unregistered(since: since))
+        #expect(try device(String(repeating: "c", count: 64)).state == .expired)
+    }
+
+    @Test func relativeKeyPathsResolveAgainstTheConfigurationFolder() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder + "/keys", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.certs + "/AuthKey_ABC123DEFG.p8", toPath: folder + "/keys/k.p8")
+        let file = try Fixtures.write(
+            #"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001","path":"keys/k.p8"}]}"#, in: folder)
+        // Loaded from another working directory, the path still means "next to the file".
+        let configuration = try MockConfiguration.load(path: file)
+        #expect(configuration.registry.keys["ABC123DEFG"]?.publicKey.jwk() == (try Fixtures.publicKey("ABC123DEFG")).jwk())
+        // An absolute path is used as is.
+        let absolute = try Fixtures.write(
+            #"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001","path":"\#(folder)/keys/k.p8"}]}"#)
+        #expect(try MockConfiguration.load(path: absolute).registry.keys.count == 1)
+    }
+
+    @Test func absentSectionsKeepTheBase() throws {
+        let file = try Fixtures.write(#"{"server":{"sandboxPort":0},"faults":[{"action":{"type":"closeConnection"}}]}"#)
+        let base = try MockConfiguration.makeDefault(certsDirectory: Fixtures.certs)
+        let configuration = try MockConfiguration.load(path: file, base: base)
+        #expect(configuration.server.sandboxPort == 0)
+        #expect(configuration.server.productionPort == MockServerSettings.defaultProductionPort)
+        #expect(configuration.server.certificatePath == Fixtures.certs + "/server.pem")
+        #expect(configuration.registry.keys.keys.sorted() == ["ABC123DEFG", "XYZ987WXYZ"])
+        #expect(configuration.registry.acceptsUnknownDevices)
+        #expect(configuration.faults.map(\.id) == ["fault-1"])
+    }
+
+    @Test func listingDevicesTurnsUnknownTokensAwayUnlessTold() throws {
+        let device = #"{"token":"\#(Self.token)","bundleId":"com.example.app","environment":"sandbox"}"#
+        let strict = try MockConfiguration.load(path: try Fixtures.write(#"{"devices":[\#(device)]}"#))
+        #expect(!strict.registry.acceptsUnknownDevices && strict.registry.devices.count == 1)
+        let lenient = try MockConfiguration.load(
+            path: try Fixtures.write(#"{"devices":[\#(device)],"acceptUnknownDevices":true}"#))
+        #expect(lenient.registry.acceptsUnknownDevices)
+    }
+
+    @Test func defaultsAreSpelledOut() throws {
+        let configuration = MockConfiguration.makeDefault()
+        #expect(configuration.registry.bundleIDs == [MockConfiguration.defaultBundleID])
+        #expect(configuration.registry.keys.isEmpty && configuration.registry.devices.isEmpty)
+        #expect(configuration.registry.acceptsUnknownDevices && configuration.faults.isEmpty)
+        let server = configuration.server
+        #expect(server.maxConcurrentStreams == 1000 && server.dropsStreamLimitAfterRejection && server.tlsEnabled)
+        #expect(server.certificatePath == "certs/server.pem" && server.clientCAPath == nil && server.captureFilePath == nil)
+
+        let zeroConfig = try MockConfiguration.makeDefault(certsDirectory: Fixtures.certs)
+        for keyID in ["ABC123DEFG", "XYZ987WXYZ"] {
+            let key = try #require(zeroConfig.registry.keys[keyID])
+            #expect(key.teamID == MockConfiguration.defaultTeamID && key.environments == .both && key.topics == nil)
+            #expect(key.publicKey.jwk() == (try Fixtures.publicKey(keyID)).jwk())
+        }
+        #expect(zeroConfig.server.privateKeyPath == Fixtures.certs + "/server.key")
+        #expect(throws: ConfigurationError(.invalidKey, path: "keys[0].path", "")) {
+            try MockConfiguration.makeDefault(certsDirectory: "/nonexistent")
+        }
+    }
+
+    @Test func unreadableAndMalformedFilesNameTheFile() throws {
+        do {
+            _ = try MockConfiguration.load(path: "/nonexistent/mock.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .unreadableFile && error.description.hasPrefix("/nonexistent/mock.json: "))
+        }
+        try expectError("{\n  \"apps\": [\"a\",]\n}", code: .invalidJSON, path: "", "line 2, column 16")
+        try expectError(#"{"apps":["a"],"apps":["b"]}"#, code: .invalidJSON, path: "", "duplicate key")
+        try expectError("[]", path: "", "expected an object, found an array")
+    }
+
+    @Test func errorsNameTheJSONPath() throws {
+        let key = #""keyId":"ABC123DEFG","teamId":"TEAM000001","path":"\#(Fixtures.certs)/AuthKey_ABC123DEFG.p8""#
+        let device = #""token":"\#(Self.token)","bundleId":"com.example.app","environment":"sandbox""#
+        try expectError(#"{"sever":{}}"#, code: .unknownField, path: "sever", "unknown field; expected one of server, apps")
+        try expectError(#"{"server":{"sandboxPort":"2198"}}"#, path: "server.sandboxPort", #"expected an integer 0-65535, found string "2198""#)
+        try expectError(#"{"server":{"productionPort":70000}}"#, path: "server.productionPort", "expected an integer 0-65535, found 70000")
+        try expectError(#"{"server":{"sandboxPort":2197}}"#, path: "server.sandboxPort", "already used by productionPort")
+        try expectError(#"{"server":{"tls":"yes"}}"#, path: "server.tls", "expected true or false")
+        try expectError(#"{"server":{"maxConcurrentStreams":0}}"#, path: "server.maxConcurrentStreams", "at least 1")
+        try expectError(#"{"server":{"idleTimeoutSeconds":0}}"#, path: "server.idleTimeoutSeconds", "expected a number")
+        try expectError(#"{"server":{"captureRingSize":-1}}"#, path: "server.captureRingSize", "at least 0")
+        try expectError(#"{"server":{"timeout":5}}"#, code: .unknownField, path: "server.timeout", "unknown field")
+        try expectError(#"{"apps":"com.example.app"}"#, path: "apps", "expected an array")
+        try expectError(#"{"apps":["ok",""]}"#, path: "apps[1]", "expected a bundle ID")
+        try expectError(#"{"keys":[{\#(key)},{"keyId":"SHORT","teamId":"TEAM000001","path":"x"}]}"#, path: "keys[1].keyId", "10 letters or digits")
+        try expectError(#"{"keys":[{"keyId":"ABC123DEFG","path":"x"}]}"#, code: .missingField, path: "keys[0].teamId", "required field is missing")
+        try expectError(#"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001"}]}"#, code: .missingField, path: "keys[0].path", "publicKey")
+        try expectError(#"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001","path":"missing.p8"}]}"#,
+                        code: .invalidKey, path: "keys[0].path", "cannot read key file")
+        try expectError(#"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001","path":"\#(Fixtures.certs)/ca.pem"}]}"#,
+                        code: .invalidKey, path: "keys[0].path", "ca.pem")
+        try expectError(#"{"keys":[{\#(key),"environment":"development"}]}"#, path: "keys[0].environment", #""production", "sandbox" or "both""#)
+        try expectError(#"{"keys":[{\#(key),"topics":["com.example.app","com.nope"]}]}"#, path: "keys[0].topics[1]", "expected one of the apps")
+        try expectError(#"{"keys":[{\#(key)},{\#(key)}]}"#, code: .duplicateID, path: "keys[1].keyId", "duplicate key ID")
+        try expectError(#"{"devices":[{"token":"xyz","bundleId":"com.example.app","environment":"sandbox"}]}"#,
+                        path: "devices[0].token", "hex digits")
+        try expectError(#"{"devices":[{\#(device)},{\#(device)}]}"#, code: .duplicateID, path: "devices[1].token", "duplicate device token")
+        try expectError(#"{"devices":[{"token":"ab","bundleId":"com.other","environment":"sandbox"}]}"#,
+                        path: "devices[0].bundleId", "expected one of the apps (com.example.app)")
+        try expectError(#"{"devices":[{"token":"ab","bundleId":"com.example.app","environment":"development"}]}"#,
+                        path: "devices[0].environment", #""production" or "sandbox""#)
+        try expectError(#"{"devices":[{\#(device),"state":"gone"}]}"#, path: "devices[0].state", "expected one of active, unregistered, expired")
+        try expectError(#"{"devices":[{\#(device),"state":"unregistered"}]}"#, code: .missingField, path: "devices[0].unregisteredSince", "required")
+        try expectError(#"{"devices":[{\#(device),"state":"unregistered","unregisteredSince":"yesterday"}]}"#,
+                        path: "devices[0].unregisteredSince", "ISO-8601")
+        try expectError(#"{"devices":[{\#(device),"unregisteredSince":0}]}"#, path: "devices[0].unregisteredSince", "only when")
+        try expectError(#"{"acceptUnknownDevices":1}"#, path: "acceptUnknownDevices", "expected true or false")
+        try expectError(#"{"faults":[{"action":{"type":"closeConnection"}},{"action":{"type":"closeConnection"}},{"action":{"type":"status","status":700,"reason":"InternalServerError"}}]}"#,
+                        path: "faults[2].action.status", "faults[2].action.status: expected an integer 400-599, found 700")
+    }
+}
