@@ -1,0 +1,77 @@
+/// Follows a capture file as it grows, like `tail -f`: an async sequence of every record
+/// already in the file and then each new one, until the consuming task is cancelled.
+///
+/// It checks for new data every `pollInterval` once it has caught up (a file offers no
+/// portable change notification). A partial last line is held back until its newline
+/// arrives, so a line being written is never reported as damaged.
+///
+/// ```swift
+/// for try await record in CaptureFileFollower(path: "pushes.jsonl") { print(record.sequence) }
+/// ```
+public struct CaptureFileFollower: AsyncSequence, Sendable {
+    public typealias Element = CaptureRecord
+    public typealias Failure = any Error
+
+    /// How often an idle follower looks for new lines.
+    public static let defaultPollInterval = Duration.milliseconds(100)
+
+    public let path: String
+    public let pollInterval: Duration
+    private let onWarning: @Sendable (CaptureReadWarning) -> Void
+
+    /// Creates a follower; the file is opened when iteration starts.
+    ///
+    /// - Parameters:
+    ///   - path: the capture file.
+    ///   - pollInterval: the pause between checks once the end of the file is reached.
+    ///   - onWarning: called for each complete line that is skipped.
+    public init(
+        path: String, pollInterval: Duration = defaultPollInterval,
+        onWarning: @escaping @Sendable (CaptureReadWarning) -> Void = { _ in }
+    ) {
+        self.path = path
+        self.pollInterval = pollInterval
+        self.onWarning = onWarning
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(path: path, pollInterval: pollInterval, onWarning: onWarning)
+    }
+
+    /// Reads records as they appear; ends (returns nil) when its task is cancelled.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let path: String
+        private let pollInterval: Duration
+        private let onWarning: @Sendable (CaptureReadWarning) -> Void
+        private var reader: CaptureFileReader?
+        private var reportedWarnings = 0
+
+        fileprivate init(path: String, pollInterval: Duration, onWarning: @escaping @Sendable (CaptureReadWarning) -> Void) {
+            self.path = path
+            self.pollInterval = pollInterval
+            self.onWarning = onWarning
+        }
+
+        /// The next record, waiting for one to be written if need be.
+        ///
+        /// - Throws: `CaptureFileError` if the file cannot be opened or read.
+        public mutating func next() async throws -> CaptureRecord? {
+            let reader = try self.reader ?? CaptureFileReader(path: path)
+            self.reader = reader
+            while !Task.isCancelled {
+                let record = try reader.nextAvailable()
+                while reportedWarnings < reader.warnings.count {
+                    onWarning(reader.warnings[reportedWarnings])
+                    reportedWarnings += 1
+                }
+                if let record { return record }
+                do {
+                    try await Task.sleep(for: pollInterval)
+                } catch {
+                    return nil
+                }
+            }
+            return nil
+        }
+    }
+}

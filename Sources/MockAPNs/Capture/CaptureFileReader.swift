@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a capture file record by record in constant memory: one read buffer and at most
+/// one line, however long the file.
+///
+/// Lines that are not version-1 records are skipped and reported in ``warnings``; so is a
+/// last line without its newline, which is what a crash mid-write leaves. Only failing
+/// system calls throw.
+///
+/// ```swift
+/// let reader = try CaptureFileReader(path: "pushes.jsonl")
+/// while let record = try reader.next() { print(record.outcome.status) }
+/// for warning in reader.warnings { print("warning: \(warning)") }
+/// ```
+public final class CaptureFileReader {
+    /// The longest line read; longer ones are skipped with a warning. Far above any real
+    /// record (payloads are at most a few KiB), low enough to bound memory.
+    public static let defaultMaximumLineLength = 16 << 20
+    private static let chunkSize = 64 << 10
+
+    /// The file read.
+    public let path: String
+    /// Lines skipped so far, in file order.
+    public private(set) var warnings: [CaptureReadWarning] = []
+
+    private let fd: Int32
+    private let maximumLineLength: Int
+    private var chunk: [UInt8]
+    private var chunkStart = 0
+    private var chunkEnd = 0
+    /// The current line when it spans reads.
+    private var carry: [UInt8] = []
+    /// Set while discarding the rest of an over-long line.
+    private var skippingLongLine = false
+    /// The file offset of `chunk[chunkStart]`, and of the current line's start.
+    private var offset: UInt64 = 0
+    private var lineStart: UInt64 = 0
+    private var lineNumber = 0
+
+    /// Opens a capture file for reading.
+    ///
+    /// - Throws: `CaptureFileError` if it cannot be opened.
+    public init(path: String, maximumLineLength: Int = defaultMaximumLineLength) throws(CaptureFileError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CaptureFileError(operation: "open", path: path, code: errno) }
+        self.fd = fd
+        self.path = path
+        self.maximumLineLength = max(1, maximumLineLength)
+        chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+    }
+
+    deinit {
+        _ = close(fd)
+    }
+
+    /// The next record, or nil at the end of the file. A final line without a newline is
+    /// reported as ``CaptureReadWarning/Kind/truncatedLastLine`` and skipped.
+    ///
+    /// - Throws: `CaptureFileError` if reading fails.
+    public func next() throws(CaptureFileError) -> CaptureRecord? {
+        if let record = try nextAvailable() { return record }
+        if !carry.isEmpty || skippingLongLine {
+            warnings.append(CaptureReadWarning(
+                kind: .truncatedLastLine, lineNumber: lineNumber + 1, byteOffset: lineStart,
+                message: "the file ends in the middle of a line (\(offset - lineStart) bytes), as a crash mid-write leaves it"))
+            lineNumber += 1
+            carry.removeAll()
+            skippingLongLine = false
+            lineStart = offset
+        }
+        return nil
+    }
+
+    /// The next record whose line is complete, or nil when there is none yet. A partial last
+    /// line stays pending, so calling this again after the file grows picks up where it was:
+    /// this is how ``CaptureFileFollower`` follows a file being written.
+    ///
+    /// - Throws: `CaptureFileError` if reading fails.
+    public func nextAvailable() throws(CaptureFileError) -> CaptureRecord? {
+        while true {
+            if chunkStart == chunkEnd {
+                guard try fill() else { return nil }
+            }
+            if let record = scanLine() { return record }
+        }
+    }
+
+    /// Every remaining record; for small files and tests. Prefer ``next()`` for large files.
+    ///
+    /// - Throws: `CaptureFileError` if reading fails.
+    public func readAll() throws(CaptureFileError) -> [CaptureRecord] {
+        var records: [CaptureRecord] = []
+        while let record = try next() { records.append(record) }
+        return records
+    }
+
+    /// Reads the next chunk; false at the end of the file.
+    private func fill() throws(CaptureFileError) -> Bool {
+        let count = chunk.withUnsafeMutableBytes { buffer -> Int in
+            while true {
+                let result = read(fd, buffer.baseAddress, buffer.count)
+                if result < 0, errno == EINTR { continue }
+                return result
+            }
+        }
+        guard count >= 0 else { throw CaptureFileError(operation: "read", path: path, code: errno) }
+        chunkStart = 0
+        chunkEnd = count
+        return count > 0
+    }
+
+    /// Consumes bytes up to and including the next newline in the chunk. Returns a record
+    /// if that completed a good line; nil if the chunk ran out or the line was skipped.
+    private func scanLine() -> CaptureRecord? {
+        let (newline, record) = chunk.withUnsafeBufferPointer { buffer -> (Int?, CaptureRecord?) in
+            let available = UnsafeBufferPointer(rebasing: buffer[chunkStart..<chunkEnd])
+            guard let base = available.baseAddress,
+                let found = memchr(base, Int32(UInt8(ascii: "\n")), available.count)
+            else {
+                appendToCarry(available)
+                return (nil, nil)
+            }
+            let length = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            let lineBytes = UnsafeBufferPointer(rebasing: available[0..<length])
+            if carry.isEmpty, !skippingLongLine {
+                if length > maximumLineLength { skippingLongLine = true }
+                // The common case: the whole line is in this chunk, so decode it in place.
+                return (length, finishLine(lineBytes))
+            }
+            appendToCarry(lineBytes)
+            let record = carry.withUnsafeBufferPointer { finishLine($0) }
+            carry.removeAll(keepingCapacity: carry.capacity <= Self.chunkSize)
+            return (length, record)
+        }
+        guard let newline else {
+            offset += UInt64(chunkEnd - chunkStart)
+            chunkStart = chunkEnd
+            return nil
+        }
+        offset += UInt64(newline + 1)
+        chunkStart += newline + 1
+        lineStart = offset
+        return record
+    }
+
+    private func appendToCarry(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !skippingLongLine else { return }
+        if carry.count + bytes.count > maximumLineLength {
+            skippingLongLine = true
+            carry.removeAll()
+            return
+        }
+        carry.append(contentsOf: bytes)
+    }
+
+    /// Decodes a complete line or records why it was skipped.
+    private func finishLine(_ line: UnsafeBufferPointer<UInt8>) -> CaptureRecord? {
+        lineNumber += 1
+        if skippingLongLine {
+            skippingLongLine = false
+            warnings.append(CaptureReadWarning(
+                kind: .lineTooLong, lineNumber: lineNumber, byteOffset: lineStart,
+                message: "longer than \(maximumLineLength) bytes"))
+            return nil
+        }
+        // Blank lines carry nothing; tolerate them (and a CR from an editor) silently.
+        if line.isEmpty || (line.count == 1 && line[0] == UInt8(ascii: "\r")) { return nil }
+        do {
+            return try CaptureRecordDecoder.decode(line)
+        } catch {
+            warnings.append(CaptureReadWarning(
+                kind: .malformedLine, lineNumber: lineNumber, byteOffset: lineStart, message: error.message))
+            return nil
+        }
+    }
+}

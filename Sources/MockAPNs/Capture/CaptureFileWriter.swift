@@ -1,0 +1,260 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Appends records to a JSON Lines capture file without making the caller wait for the disk.
+///
+/// `append` encodes a line into a memory buffer under a short lock; a dedicated thread
+/// writes whatever has accumulated, complete lines only, with one `write(2)` per batch on
+/// an `O_APPEND` descriptor. The writer never sleeps while lines are pending, so a line
+/// waits only for the write in progress.
+///
+/// Durability: after ``flush()`` returns, every line appended before the call is in the
+/// kernel (visible to readers, safe if this process crashes). ``close()`` also `fsync`s,
+/// which makes it safe from power loss. A crash can lose lines still in memory and leave at
+/// most one partial last line; readers skip it, and a writer reopening the file ends it
+/// with a newline first so that new lines never merge into it.
+///
+/// - Important: call ``close()`` (or ``flush()``) before the process exits, as `apns-mock`
+///   does on SIGINT and SIGTERM.
+public final class CaptureFileWriter: Sendable {
+    /// How many bytes may wait in memory before new lines are dropped (and counted) rather
+    /// than grow memory without bound when the disk cannot keep up.
+    public static let defaultMaximumPendingBytes = 64 << 20
+
+    /// The file written.
+    public let path: String
+    private let core: Core
+
+    /// Opens (creating if needed) a capture file for appending and starts its writer thread.
+    ///
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - truncating: start the file empty instead of appending to what is there.
+    ///   - maximumPendingBytes: the memory the unwritten buffer may use.
+    /// - Throws: `CaptureFileError` if the file cannot be opened.
+    public init(
+        path: String, truncating: Bool = false, maximumPendingBytes: Int = defaultMaximumPendingBytes
+    ) throws(CaptureFileError) {
+        let flags = O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0)
+        let fd = open(path, flags, 0o644)
+        guard fd >= 0 else { throw CaptureFileError(operation: "open", path: path, code: errno) }
+        // A crash may have left a partial last line; end it so our first line starts clean.
+        var endsMidLine = false
+        let size = lseek(fd, 0, SEEK_END)
+        if size > 0 {
+            var last: UInt8 = 0
+            endsMidLine = pread(fd, &last, 1, size - 1) == 1 && last != UInt8(ascii: "\n")
+        }
+        self.path = path
+        core = Core(fd: fd, path: path, maximumPendingBytes: max(0, maximumPendingBytes))
+        let core = self.core
+        let startsWithNewline = endsMidLine
+        let thread = Thread { core.runWriter(endsMidLine: startsWithNewline) }
+        thread.name = "capture-writer"
+        thread.start()
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Queues one record's line. Cheap and non-blocking apart from a short lock.
+    public func append(_ record: CaptureRecord) {
+        let line = CaptureRecordEncoder.line(record)
+        appendLine { $0.append(contentsOf: line) }
+    }
+
+    /// Queues one line that `build` appends to the pending buffer, under the lock, so that
+    /// lines from several threads keep the order their builders ran in.
+    ///
+    /// - Returns: false if the line was dropped (closed, or the buffer is full).
+    @discardableResult
+    func appendLine(_ build: (inout [UInt8]) -> Void) -> Bool {
+        let (accepted, wake) = core.state.withLock { state -> (Bool, Bool) in
+            guard !state.closing, state.pending.count < core.maximumPendingBytes else {
+                state.droppedLines += 1
+                return (false, false)
+            }
+            let before = state.pending.count
+            build(&state.pending)
+            state.acceptedBytes += UInt64(state.pending.count - before)
+            state.pendingLines += 1
+            let wake = state.writerIdle
+            state.writerIdle = false
+            return (true, wake)
+        }
+        if wake { core.wakeWriter.signal() }
+        return accepted
+    }
+
+    /// Blocks until every line appended before the call has been written to the file.
+    ///
+    /// Lines that could not be written (see ``lastError``) count as handled, so this
+    /// always returns.
+    public func flush() {
+        let waiter = core.state.withLock { state -> (DispatchSemaphore, Bool)? in
+            guard state.handledBytes < state.acceptedBytes else { return nil }
+            let semaphore = DispatchSemaphore(value: 0)
+            state.flushWaiters.append((state.acceptedBytes, semaphore))
+            let wake = state.writerIdle
+            state.writerIdle = false
+            return (semaphore, wake)
+        }
+        guard let (semaphore, wake) = waiter else { return }
+        if wake { core.wakeWriter.signal() }
+        semaphore.wait()
+    }
+
+    /// Writes what is pending, `fsync`s, stops the writer thread and closes the file.
+    /// Lines appended afterwards are dropped. Calling it again does nothing.
+    public func close() {
+        let action = core.state.withLock { state -> (first: Bool, wake: Bool) in
+            guard !state.closing else { return (false, false) }
+            state.closing = true
+            let wake = state.writerIdle
+            state.writerIdle = false
+            return (true, wake)
+        }
+        guard action.first else { return }
+        if action.wake { core.wakeWriter.signal() }
+        core.writerExited.wait()
+        if fsync(core.fd) != 0 {
+            let error = CaptureFileError(operation: "fsync", path: path, code: errno)
+            core.state.withLock { $0.lastError = error }
+        }
+        _ = Glibc.close(core.fd)
+    }
+
+    /// Lines dropped because the buffer was full, the file was closed, or a write failed.
+    public var droppedRecordCount: Int { core.state.withLock { $0.droppedLines } }
+
+    /// Lines written to the file so far.
+    public var writtenRecordCount: Int { core.state.withLock { $0.writtenLines } }
+
+    /// The most recent failure to write, if any. Writing goes on after a failure, in case
+    /// the cause (a full disk) goes away.
+    public var lastError: CaptureFileError? { core.state.withLock { $0.lastError } }
+}
+
+extension CaptureFileWriter {
+    /// What the writer thread and the appenders share.
+    fileprivate struct State: ~Copyable {
+        var pending: [UInt8] = []
+        var pendingLines = 0
+        /// Bytes ever accepted into `pending`, and bytes the writer has finished with
+        /// (written or failed): `flush` waits for the second to reach the first.
+        var acceptedBytes: UInt64 = 0
+        var handledBytes: UInt64 = 0
+        var writtenLines = 0
+        var droppedLines = 0
+        /// The writer is blocked on `wakeWriter`; whoever clears this signals it exactly once.
+        var writerIdle = false
+        var closing = false
+        var flushWaiters: [(target: UInt64, semaphore: DispatchSemaphore)] = []
+        var lastError: CaptureFileError?
+    }
+
+    /// The state shared with the writer thread, kept apart from the public object so that
+    /// the thread does not keep the writer alive and `deinit` can close it.
+    fileprivate final class Core: Sendable {
+        /// Batches larger than this leave a fresh buffer behind instead of keeping the capacity.
+        private static let retainedBufferCapacity = 4 << 20
+
+        let fd: Int32
+        let path: String
+        let maximumPendingBytes: Int
+        let state = Mutex(State())
+        let wakeWriter = DispatchSemaphore(value: 0)
+        let writerExited = DispatchSemaphore(value: 0)
+
+        init(fd: Int32, path: String, maximumPendingBytes: Int) {
+            self.fd = fd
+            self.path = path
+            self.maximumPendingBytes = maximumPendingBytes
+        }
+
+        private enum Step {
+            case write(lines: Int)
+            case sleep
+            case exit
+        }
+
+        /// The writer thread: swap the pending buffer out, write it, repeat; sleep only when
+        /// there is nothing to write.
+        func runWriter(endsMidLine: Bool) {
+            var batch: [UInt8] = []
+            var needsNewline = endsMidLine
+            while true {
+                let step = state.withLock { state -> Step in
+                    if !state.pending.isEmpty {
+                        swap(&state.pending, &batch)
+                        let lines = state.pendingLines
+                        state.pendingLines = 0
+                        return .write(lines: lines)
+                    }
+                    if state.closing { return .exit }
+                    state.writerIdle = true
+                    return .sleep
+                }
+                switch step {
+                case .sleep:
+                    wakeWriter.wait()
+                case .exit:
+                    writerExited.signal()
+                    return
+                case .write(let lines):
+                    var failure: Int32?
+                    if needsNewline {
+                        failure = writeAll([UInt8(ascii: "\n")])
+                    }
+                    if failure == nil { failure = writeAll(batch) }
+                    // After a failed or partial write the file may end mid-line: start the
+                    // next batch on a new line so no record merges into the fragment.
+                    needsNewline = failure != nil
+                    let byteCount = UInt64(batch.count)
+                    if batch.capacity > Self.retainedBufferCapacity {
+                        batch = []
+                    } else {
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                    let ready = state.withLock { state -> [DispatchSemaphore] in
+                        state.handledBytes += byteCount
+                        if let failure {
+                            state.droppedLines += lines
+                            state.lastError = CaptureFileError(operation: "write", path: path, code: failure)
+                        } else {
+                            state.writtenLines += lines
+                        }
+                        guard !state.flushWaiters.isEmpty else { return [] }
+                        let handled = state.handledBytes
+                        let ready = state.flushWaiters.filter { $0.target <= handled }.map(\.semaphore)
+                        state.flushWaiters.removeAll { $0.target <= handled }
+                        return ready
+                    }
+                    for semaphore in ready { semaphore.signal() }
+                }
+            }
+        }
+
+        /// Writes all of `bytes`, retrying short writes and EINTR; returns `errno` on failure.
+        private func writeAll(_ bytes: [UInt8]) -> Int32? {
+            bytes.withUnsafeBytes { buffer -> Int32? in
+                guard let base = buffer.baseAddress else { return nil }
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(fd, base + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    offset += written
+                }
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// A line of a capture file that was skipped, and why. Reading goes on after it.
+public struct CaptureReadWarning: Sendable, Hashable, CustomStringConvertible {
+    /// Why a line was skipped. New kinds may be added, so match with `==`, not exhaustively.
+    public struct Kind: RawRepresentable, Sendable, Hashable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The file ends without a newline: a write was cut short, normally by a crash.
+        public static let truncatedLastLine = Kind(rawValue: "truncated-last-line")
+        /// A complete line that is not a version-1 record (including a fragment a crash left
+        /// in the middle of a file that was later appended to).
+        public static let malformedLine = Kind(rawValue: "malformed-line")
+        /// A line longer than the reader's limit.
+        public static let lineTooLong = Kind(rawValue: "line-too-long")
+    }
+
+    public var kind: Kind
+    /// The 1-based line number.
+    public var lineNumber: Int
+    /// Where the line starts in the file.
+    public var byteOffset: UInt64
+    /// What was wrong, for people.
+    public var message: String
+
+    /// Creates a warning.
+    public init(kind: Kind, lineNumber: Int, byteOffset: UInt64, message: String) {
+        self.kind = kind
+        self.lineNumber = lineNumber
+        self.byteOffset = byteOffset
+        self.message = message
+    }
+
+    public var description: String { "line \(lineNumber) (byte \(byteOffset)): \(kind.rawValue): \(message)" }
+}

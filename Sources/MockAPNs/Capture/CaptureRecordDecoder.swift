@@ -1,0 +1,210 @@
+import APNsCore
+import HTTPTransport
+import JWTVerify
+import StrictJSON
+
+/// Reads one line of the capture format back into a ``CaptureRecord``.
+///
+/// Unknown keys are ignored, so a later version may add fields without breaking readers of
+/// version 1; a different `"v"` is rejected, because a new version may change meanings.
+enum CaptureRecordDecoder {
+    typealias Key = CaptureFormat.Key
+
+    /// Decodes one line, without its newline.
+    static func decode(_ line: UnsafeBufferPointer<UInt8>) throws(CaptureDecodingError) -> CaptureRecord {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line, maximumDepth: CaptureFormat.maximumLineDepth)
+        } catch {
+            throw CaptureDecodingError("not JSON: \(error)")
+        }
+        guard case .object(let object) = value else { throw CaptureDecodingError("a record must be a JSON object") }
+        return try decode(object)
+    }
+
+    /// Decodes one line held in an array, without its newline.
+    static func decode(_ line: [UInt8]) throws(CaptureDecodingError) -> CaptureRecord {
+        try line.withUnsafeBufferPointer { buffer throws(CaptureDecodingError) in try decode(buffer) }
+    }
+
+    private static func decode(_ object: [String: JSONValue]) throws(CaptureDecodingError) -> CaptureRecord {
+        let fields = Fields(object: object)
+        let version = try fields.integer(Key.version)
+        guard version == CaptureFormat.version else {
+            throw CaptureDecodingError("unsupported format version \(version); this reader knows \(CaptureFormat.version)")
+        }
+        let timeText = try fields.string(Key.time)
+        guard let time = CaptureTimestamp.parse(timeText) else {
+            throw CaptureDecodingError("\"\(Key.time)\" is not a capture timestamp: \(timeText)")
+        }
+        let environmentText = try fields.string(Key.environment)
+        guard let environment = APNsEnvironment(rawValue: environmentText) else {
+            throw CaptureDecodingError("\"\(Key.environment)\" is not an APNs environment: \(environmentText)")
+        }
+        let deviceToken = try fields.optionalString(Key.deviceToken).map { (text) throws(CaptureDecodingError) in
+            guard let token = DeviceToken(text) else { throw CaptureDecodingError("\"\(Key.deviceToken)\" is not hex") }
+            return token
+        }
+        let pushType = try fields.optionalString(Key.pushType).map { (text) throws(CaptureDecodingError) in
+            guard let type = APNsPushType(rawValue: text) else {
+                throw CaptureDecodingError("\"\(Key.pushType)\" is not a push type: \(text)")
+            }
+            return type
+        }
+        let priority = try fields.optionalInteger(Key.priority).map { (number) throws(CaptureDecodingError) in
+            guard let priority = Int(exactly: number).flatMap(APNsPriority.init(rawValue:)) else {
+                throw CaptureDecodingError("\"\(Key.priority)\" is not a priority: \(number)")
+            }
+            return priority
+        }
+        let (payload, parsedPayload) = try decodePayload(fields.value(Key.payload))
+        let outcome = PushOutcome(
+            status: try fields.int(Key.status), reason: try fields.optionalString(Key.reason).map(APNsReason.init(wireValue:)),
+            apnsID: try fields.string(Key.apnsID), uniqueID: try fields.optionalString(Key.uniqueID),
+            timestamp: try fields.optionalInteger(Key.timestamp),
+            connectionAction: try decodeConnectionAction(fields.optionalString(Key.connectionAction)))
+        return CaptureRecord(
+            sequence: try fields.unsigned(Key.sequence), receivedAtMicroseconds: time, environment: environment,
+            connectionID: try fields.unsigned(Key.connection), method: try fields.string(Key.method),
+            path: try fields.string(Key.path), headers: try decodeHeaders(fields.value(Key.headers)),
+            token: try fields.optionalValue(Key.token).map(decodeToken), deviceToken: deviceToken,
+            rawDeviceToken: try fields.optionalString(Key.rawDeviceToken), topic: try fields.optionalString(Key.topic),
+            pushType: pushType, priority: priority, expiration: try fields.optionalInteger(Key.expiration),
+            collapseID: try fields.optionalString(Key.collapseID), teamID: try fields.optionalString(Key.teamID),
+            keyID: try fields.optionalString(Key.keyID), payload: payload, parsedPayload: parsedPayload,
+            outcome: outcome, lintWarnings: try fields.optionalValue(Key.lint).map(decodeLint) ?? [],
+            faults: try fields.optionalValue(Key.faults).map(decodeFaults) ?? [])
+    }
+
+    private static func decodeHeaders(_ value: JSONValue) throws(CaptureDecodingError) -> HTTPHeaders {
+        guard case .array(let pairs) = value else { throw CaptureDecodingError("\"\(Key.headers)\" must be an array") }
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard case .array(let parts) = pair, parts.count == 2, let name = parts[0].stringValue,
+                let value = parts[1].stringValue
+            else { throw CaptureDecodingError("each of \"\(Key.headers)\" must be [name, value]") }
+            headers.add(name: name, value: value)
+        }
+        return headers
+    }
+
+    private static func decodeToken(_ value: JSONValue) throws(CaptureDecodingError) -> CaptureTokenInfo {
+        guard case .object(let object) = value else { throw CaptureDecodingError("\"\(Key.token)\" must be an object") }
+        let fields = Fields(object: object)
+        return CaptureTokenInfo(
+            header: fields.optionalValue(CaptureFormat.TokenKey.header),
+            claims: fields.optionalValue(CaptureFormat.TokenKey.claims),
+            fingerprint: try fields.optionalString(CaptureFormat.TokenKey.fingerprint))
+    }
+
+    private static func decodePayload(_ value: JSONValue) throws(CaptureDecodingError) -> ([UInt8], JSONValue?) {
+        typealias PayloadKey = CaptureFormat.PayloadKey
+        guard case .object(let object) = value else { throw CaptureDecodingError("\"\(Key.payload)\" must be an object") }
+        let fields = Fields(object: object)
+        let raw = try fields.string(PayloadKey.raw)
+        let bytes: [UInt8]
+        if try fields.bool(PayloadKey.base64) {
+            guard let decoded = CaptureBase64.decode(raw) else {
+                throw CaptureDecodingError("\"\(Key.payload).\(PayloadKey.raw)\" is not base64")
+            }
+            bytes = decoded
+        } else {
+            bytes = Array(raw.utf8)
+        }
+        let size = try fields.integer(PayloadKey.size)
+        guard size == bytes.count else {
+            throw CaptureDecodingError("\"\(Key.payload).\(PayloadKey.size)\" is \(size) but the payload has \(bytes.count) bytes")
+        }
+        return (bytes, fields.optionalValue(PayloadKey.parsed))
+    }
+
+    private static func decodeConnectionAction(_ text: String?) throws(CaptureDecodingError) -> PushOutcome.ConnectionAction {
+        switch text {
+        case nil, CaptureFormat.ConnectionActionValue.none: return .none
+        case CaptureFormat.ConnectionActionValue.goAway: return .goAway
+        case CaptureFormat.ConnectionActionValue.close: return .close
+        case let other?: throw CaptureDecodingError("\"\(Key.connectionAction)\" is not known: \(other)")
+        }
+    }
+
+    private static func decodeLint(_ value: JSONValue) throws(CaptureDecodingError) -> [PushLintWarning] {
+        guard case .array(let entries) = value else { throw CaptureDecodingError("\"\(Key.lint)\" must be an array") }
+        var warnings: [PushLintWarning] = []
+        warnings.reserveCapacity(entries.count)
+        for entry in entries {
+            guard case .object(let object) = entry else { throw CaptureDecodingError("each of \"\(Key.lint)\" must be an object") }
+            let fields = Fields(object: object)
+            warnings.append(PushLintWarning(
+                code: try fields.string(CaptureFormat.LintKey.code), message: try fields.string(CaptureFormat.LintKey.message),
+                path: try fields.optionalString(CaptureFormat.LintKey.path)))
+        }
+        return warnings
+    }
+
+    private static func decodeFaults(_ value: JSONValue) throws(CaptureDecodingError) -> [String] {
+        guard case .array(let entries) = value else { throw CaptureDecodingError("\"\(Key.faults)\" must be an array") }
+        var faults: [String] = []
+        faults.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let fault = entry.stringValue else { throw CaptureDecodingError("each of \"\(Key.faults)\" must be a string") }
+            faults.append(fault)
+        }
+        return faults
+    }
+
+    /// Typed access to an object's members, with errors that name the key. A `null` member
+    /// counts as absent.
+    private struct Fields {
+        let object: [String: JSONValue]
+
+        func optionalValue(_ key: String) -> JSONValue? {
+            guard let value = object[key], value != .null else { return nil }
+            return value
+        }
+
+        func value(_ key: String) throws(CaptureDecodingError) -> JSONValue {
+            guard let value = optionalValue(key) else { throw CaptureDecodingError("\"\(key)\" is missing") }
+            return value
+        }
+
+        func optionalString(_ key: String) throws(CaptureDecodingError) -> String? {
+            guard let value = optionalValue(key) else { return nil }
+            guard case .string(let text) = value else { throw CaptureDecodingError("\"\(key)\" must be a string") }
+            return text
+        }
+
+        func string(_ key: String) throws(CaptureDecodingError) -> String {
+            guard let text = try optionalString(key) else { throw CaptureDecodingError("\"\(key)\" is missing") }
+            return text
+        }
+
+        func optionalInteger(_ key: String) throws(CaptureDecodingError) -> Int64? {
+            guard let value = optionalValue(key) else { return nil }
+            guard case .integer(let number) = value else { throw CaptureDecodingError("\"\(key)\" must be an integer") }
+            return number
+        }
+
+        func integer(_ key: String) throws(CaptureDecodingError) -> Int64 {
+            guard let number = try optionalInteger(key) else { throw CaptureDecodingError("\"\(key)\" is missing") }
+            return number
+        }
+
+        func int(_ key: String) throws(CaptureDecodingError) -> Int {
+            guard let number = Int(exactly: try integer(key)) else { throw CaptureDecodingError("\"\(key)\" is out of range") }
+            return number
+        }
+
+        /// A non-negative integer. Sequence numbers and connection ids stay below 2^63 in practice;
+        /// larger ones would not parse as JSON integers, so they are rejected here.
+        func unsigned(_ key: String) throws(CaptureDecodingError) -> UInt64 {
+            guard let number = UInt64(exactly: try integer(key)) else { throw CaptureDecodingError("\"\(key)\" must not be negative") }
+            return number
+        }
+
+        func bool(_ key: String) throws(CaptureDecodingError) -> Bool {
+            guard case .bool(let flag)? = optionalValue(key) else { throw CaptureDecodingError("\"\(key)\" must be a boolean") }
+            return flag
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import StrictJSON
+
+/// Writes a ``CaptureRecord`` as one line of the capture format (`docs/capture-format.md`).
+///
+/// A line is split in two so that the store can encode the expensive part without a lock:
+/// the prefix `{"v":1,"seq":N,` needs the sequence number, which is only known under the
+/// store's lock, and the tail (everything else, through the newline) does not.
+enum CaptureRecordEncoder {
+    /// The whole line, newline included.
+    static func line(_ record: CaptureRecord) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(estimatedTailSize(record) + 32)
+        writePrefix(sequence: record.sequence, into: &output)
+        writeTail(record, into: &output)
+        return output
+    }
+
+    /// A capacity guess for a tail, so encoding grows its buffer once at most.
+    static func estimatedTailSize(_ record: CaptureRecord) -> Int {
+        // Escaping and the parsed copy roughly double the payload; headers and fixed fields add the rest.
+        512 + record.payload.count * 2 + record.path.utf8.count + record.headers.count * 48
+    }
+
+    /// `{"v":1,"seq":N,`
+    static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        writeKey(CaptureFormat.Key.version, into: &output)
+        output.append(contentsOf: String(CaptureFormat.version).utf8)
+        output.append(UInt8(ascii: ","))
+        writeKey(CaptureFormat.Key.sequence, into: &output)
+        output.append(contentsOf: String(sequence).utf8)
+        output.append(UInt8(ascii: ","))
+    }
+
+    /// Every field after the sequence number, the closing brace and the newline.
+    static func writeTail(_ record: CaptureRecord, into output: inout [UInt8]) {
+        typealias Key = CaptureFormat.Key
+        writeKey(Key.time, into: &output)
+        output.append(UInt8(ascii: "\""))
+        CaptureTimestamp.write(microseconds: record.receivedAtMicroseconds, into: &output)
+        output.append(UInt8(ascii: "\""))
+        writeMember(Key.environment, string: record.environment.rawValue, into: &output)
+        writeMember(Key.connection, integer: record.connectionID, into: &output)
+        writeMember(Key.method, string: record.method, into: &output)
+        writeMember(Key.path, string: record.path, into: &output)
+
+        output.append(UInt8(ascii: ","))
+        writeKey(Key.headers, into: &output)
+        output.append(UInt8(ascii: "["))
+        for (index, field) in record.headers.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(UInt8(ascii: "["))
+            JSONWriter.writeString(field.name, into: &output)
+            output.append(UInt8(ascii: ","))
+            JSONWriter.writeString(field.value, into: &output)
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "]"))
+
+        if let token = record.token {
+            output.append(UInt8(ascii: ","))
+            writeKey(Key.token, into: &output)
+            writeToken(token, into: &output)
+        }
+        if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, string: deviceToken.hex, into: &output) }
+        if let raw = record.rawDeviceToken { writeMember(Key.rawDeviceToken, string: raw, into: &output) }
+        if let topic = record.topic { writeMember(Key.topic, string: topic, into: &output) }
+        if let pushType = record.pushType { writeMember(Key.pushType, string: pushType.rawValue, into: &output) }
+        if let priority = record.priority { writeMember(Key.priority, integer: priority.rawValue, into: &output) }
+        if let expiration = record.expiration { writeMember(Key.expiration, integer: expiration, into: &output) }
+        if let collapseID = record.collapseID { writeMember(Key.collapseID, string: collapseID, into: &output) }
+        if let teamID = record.teamID { writeMember(Key.teamID, string: teamID, into: &output) }
+        if let keyID = record.keyID { writeMember(Key.keyID, string: keyID, into: &output) }
+
+        output.append(UInt8(ascii: ","))
+        writeKey(Key.payload, into: &output)
+        writePayload(record.payload, parsed: record.parsedPayload, into: &output)
+
+        let outcome = record.outcome
+        writeMember(Key.status, integer: outcome.status, into: &output)
+        if let reason = outcome.reason { writeMember(Key.reason, string: reason.wireValue, into: &output) }
+        writeMember(Key.apnsID, string: outcome.apnsID, into: &output)
+        if let uniqueID = outcome.uniqueID { writeMember(Key.uniqueID, string: uniqueID, into: &output) }
+        if let timestamp = outcome.timestamp { writeMember(Key.timestamp, integer: timestamp, into: &output) }
+        writeMember(Key.connectionAction, string: connectionActionValue(outcome.connectionAction), into: &output)
+
+        if !record.lintWarnings.isEmpty {
+            output.append(UInt8(ascii: ","))
+            writeKey(Key.lint, into: &output)
+            output.append(UInt8(ascii: "["))
+            for (index, warning) in record.lintWarnings.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(UInt8(ascii: "{"))
+                writeKey(CaptureFormat.LintKey.code, into: &output)
+                JSONWriter.writeString(warning.code, into: &output)
+                writeMember(CaptureFormat.LintKey.message, string: warning.message, into: &output)
+                if let path = warning.path { writeMember(CaptureFormat.LintKey.path, string: path, into: &output) }
+                output.append(UInt8(ascii: "}"))
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        if !record.faults.isEmpty {
+            output.append(UInt8(ascii: ","))
+            writeKey(Key.faults, into: &output)
+            output.append(UInt8(ascii: "["))
+            for (index, fault) in record.faults.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(fault, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    static func connectionActionValue(_ action: PushOutcome.ConnectionAction) -> String {
+        switch action {
+        case .none: CaptureFormat.ConnectionActionValue.none
+        case .goAway: CaptureFormat.ConnectionActionValue.goAway
+        case .close: CaptureFormat.ConnectionActionValue.close
+        }
+    }
+
+    private static func writeToken(_ token: CaptureTokenInfo, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        var first = true
+        func separate(_ output: inout [UInt8]) {
+            if !first { output.append(UInt8(ascii: ",")) }
+            first = false
+        }
+        if let header = token.header {
+            separate(&output)
+            writeKey(CaptureFormat.TokenKey.header, into: &output)
+            JSONWriter.write(header, into: &output)
+        }
+        if let claims = token.claims {
+            separate(&output)
+            writeKey(CaptureFormat.TokenKey.claims, into: &output)
+            JSONWriter.write(claims, into: &output)
+        }
+        if let fingerprint = token.fingerprint {
+            separate(&output)
+            writeKey(CaptureFormat.TokenKey.fingerprint, into: &output)
+            JSONWriter.writeString(fingerprint, into: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private static func writePayload(_ payload: [UInt8], parsed: JSONValue?, into output: inout [UInt8]) {
+        typealias Key = CaptureFormat.PayloadKey
+        output.append(UInt8(ascii: "{"))
+        writeKey(Key.size, into: &output)
+        output.append(contentsOf: String(payload.count).utf8)
+        let isUTF8 = CaptureUTF8.isValid(payload)
+        output.append(UInt8(ascii: ","))
+        writeKey(Key.base64, into: &output)
+        output.append(contentsOf: (isUTF8 ? "false" : "true").utf8)
+        output.append(UInt8(ascii: ","))
+        writeKey(Key.raw, into: &output)
+        output.append(UInt8(ascii: "\""))
+        if isUTF8 {
+            CaptureUTF8.writeEscaped(payload, into: &output)
+        } else {
+            CaptureBase64.encode(payload, into: &output)
+        }
+        output.append(UInt8(ascii: "\""))
+        if let parsed {
+            output.append(UInt8(ascii: ","))
+            writeKey(Key.parsed, into: &output)
+            JSONWriter.write(parsed, into: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// `"key":` — keys are plain ASCII constants, so they need no escaping.
+    @inline(__always)
+    private static func writeKey(_ key: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: key.utf8)
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
+    }
+
+    private static func writeMember(_ key: String, string: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: ","))
+        writeKey(key, into: &output)
+        JSONWriter.writeString(string, into: &output)
+    }
+
+    private static func writeMember(_ key: String, integer: some BinaryInteger, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: ","))
+        writeKey(key, into: &output)
+        output.append(contentsOf: String(integer).utf8)
+    }
+}

@@ -1,0 +1,99 @@
+extension CaptureStore {
+    /// Waits until `count` records matching `filter` have been captured since the last
+    /// ``clear()`` (records already in the ring count), or until `timeout` passes.
+    ///
+    /// It suspends without polling: each ``record(_:)`` checks the pending waits. Any number
+    /// of tasks may wait at once. Cancelling the waiting task ends the wait at once.
+    ///
+    /// - Parameters:
+    ///   - filter: which records count; all by default.
+    ///   - count: how many are needed.
+    ///   - timeout: how long to wait at most.
+    /// - Returns: the matching records in sequence order and why the wait ended. When
+    ///   satisfied there are at least `count` of them (more if more were already in the ring).
+    public func wait(
+        for filter: CaptureFilter = .all, count: Int = 1, timeout: Duration
+    ) async -> CaptureWaitResult {
+        let registration = register(filter: filter, count: count)
+        guard case .waiting(let id) = registration else {
+            if case .finished(let result) = registration { return result }
+            return CaptureWaitResult(records: [], ending: .cancelled)
+        }
+        return await withTaskGroup(of: CaptureWaitResult?.self) { group in
+            group.addTask { await self.suspend(id) }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: timeout)
+                } catch {
+                    return nil  // Cancelled because the wait ended; nothing to do.
+                }
+                self.end(id, .timedOut)
+                return nil
+            }
+            while let result = await group.next() {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            // Not reached: the suspending child always returns a result.
+            return CaptureWaitResult(records: [], ending: .cancelled)
+        }
+    }
+
+    /// Pending waits; for tests that check none is left behind.
+    public var pendingWaitCount: Int { state.withLock { $0.waiters.count } }
+
+    private enum Registration {
+        case finished(CaptureWaitResult)
+        case waiting(UInt64)
+    }
+
+    /// Checks the ring; if it does not already satisfy the wait, adds a waiter (with no
+    /// continuation yet) so that no record recorded from now on can be missed.
+    private func register(filter: CaptureFilter, count: Int) -> Registration {
+        state.withLock { state in
+            var matches: [CaptureRecord] = []
+            state.ring.forEach { record in
+                if filter.matches(record) { matches.append(record) }
+                return true
+            }
+            if matches.count >= count { return .finished(CaptureWaitResult(records: matches, ending: .satisfied)) }
+            if Task.isCancelled { return .finished(CaptureWaitResult(records: matches, ending: .cancelled)) }
+            let id = state.nextWaiterID
+            state.nextWaiterID += 1
+            state.waiters[id] = Waiter(filter: filter, count: count, matches: matches, continuation: nil, ending: nil)
+            return .waiting(id)
+        }
+    }
+
+    /// Suspends until the waiter ends; the one place its continuation is created.
+    private func suspend(_ id: UInt64) async -> CaptureWaitResult {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<CaptureWaitResult, Never>) in
+                let early = state.withLock { state -> CaptureWaitResult? in
+                    guard var waiter = state.waiters[id] else {
+                        // Unreachable: a waiter is only removed by resuming its continuation.
+                        return CaptureWaitResult(records: [], ending: .cancelled)
+                    }
+                    if let ending = waiter.ending {
+                        state.waiters[id] = nil
+                        return CaptureWaitResult(records: waiter.matches, ending: ending)
+                    }
+                    waiter.continuation = continuation
+                    state.waiters[id] = waiter
+                    return nil
+                }
+                if let early { continuation.resume(returning: early) }
+            }
+        } onCancel: {
+            end(id, .cancelled)
+        }
+    }
+
+    /// Ends a wait from outside the lock, resuming it if it is suspended.
+    private func end(_ id: UInt64, _ ending: CaptureWaitResult.Ending) {
+        let resumption = state.withLock { $0.end(id, ending) }
+        if let (continuation, result) = resumption { continuation.resume(returning: result) }
+    }
+}

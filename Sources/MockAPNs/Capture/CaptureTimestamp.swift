@@ -1,0 +1,121 @@
+/// The capture's time format: RFC 3339 in UTC with exactly six fractional digits,
+/// `2026-03-01T12:34:56.789012Z`, converted by hand from and to microseconds since 1970.
+///
+/// Hand-written because the capture formats one time per push: Foundation's ISO 8601
+/// formatter costs microseconds and allocates, and this fixed layout needs no parsing options.
+enum CaptureTimestamp {
+    /// The length of every formatted time.
+    static let length = 27
+
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z: the years four digits can hold.
+    private static let minimumMicroseconds: Int64 = -62_135_596_800_000_000
+    private static let maximumMicroseconds: Int64 = 253_402_300_799_999_999
+    private static let microsecondsPerDay: Int64 = 86_400_000_000
+
+    /// Appends the time, clamped to the years 1...9999.
+    static func write(microseconds: Int64, into output: inout [UInt8]) {
+        let clamped = min(max(microseconds, minimumMicroseconds), maximumMicroseconds)
+        let (days, remainder) = floorDivide(clamped, microsecondsPerDay)
+        let (year, month, day) = civil(fromDays: days)
+        let seconds = remainder / 1_000_000
+        let fraction = remainder % 1_000_000
+        appendDigits(year, count: 4, into: &output)
+        output.append(UInt8(ascii: "-"))
+        appendDigits(month, count: 2, into: &output)
+        output.append(UInt8(ascii: "-"))
+        appendDigits(day, count: 2, into: &output)
+        output.append(UInt8(ascii: "T"))
+        appendDigits(seconds / 3600, count: 2, into: &output)
+        output.append(UInt8(ascii: ":"))
+        appendDigits(seconds / 60 % 60, count: 2, into: &output)
+        output.append(UInt8(ascii: ":"))
+        appendDigits(seconds % 60, count: 2, into: &output)
+        output.append(UInt8(ascii: "."))
+        appendDigits(fraction, count: 6, into: &output)
+        output.append(UInt8(ascii: "Z"))
+    }
+
+    /// The time as text, for messages and tests.
+    static func string(microseconds: Int64) -> String {
+        var output: [UInt8] = []
+        write(microseconds: microseconds, into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Parses exactly the layout `write` produces; nil for anything else.
+    static func parse(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == length, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            bytes[19] == UInt8(ascii: "."), bytes[26] == UInt8(ascii: "Z"),
+            let year = digits(bytes, 0, 4), let month = digits(bytes, 5, 2), let day = digits(bytes, 8, 2),
+            let hour = digits(bytes, 11, 2), let minute = digits(bytes, 14, 2), let second = digits(bytes, 17, 2),
+            let fraction = digits(bytes, 20, 6),
+            year >= 1, (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
+        let days = self.days(fromCivilYear: year, month: month, day: day)
+        return days * microsecondsPerDay + ((hour * 60 + minute) * 60 + second) * 1_000_000 + fraction
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        var quotient = value / divisor
+        var remainder = value % divisor
+        if remainder < 0 {
+            quotient -= 1
+            remainder += divisor
+        }
+        return (quotient, remainder)
+    }
+
+    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date `days` after 1970-01-01.
+    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Howard Hinnant's `days_from_civil`, the inverse of `civil(fromDays:)`.
+    private static func days(fromCivilYear civilYear: Int64, month: Int64, day: Int64) -> Int64 {
+        let year = month <= 2 ? civilYear - 1 : civilYear
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    private static func appendDigits(_ value: Int64, count: Int, into output: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<count { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    private static func digits(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int64? {
+        var value: Int64 = 0
+        for byte in bytes[start..<start + count] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}

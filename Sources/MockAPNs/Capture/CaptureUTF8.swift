@@ -1,0 +1,58 @@
+/// UTF-8 checks and JSON escaping straight from payload bytes, without building a `String`.
+enum CaptureUTF8 {
+    /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
+    static func isValid(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            let count = buffer.count
+            while index < count {
+                let lead = buffer[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                let length: Int
+                var lower: UInt8 = 0x80
+                var upper: UInt8 = 0xBF
+                switch lead {
+                case 0xC2...0xDF: length = 2
+                case 0xE0: length = 3; lower = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3
+                case 0xED: length = 3; upper = 0x9F
+                case 0xF0: length = 4; lower = 0x90
+                case 0xF1...0xF3: length = 4
+                case 0xF4: length = 4; upper = 0x8F
+                default: return false
+                }
+                guard index + length <= count else { return false }
+                let second = buffer[index + 1]
+                guard second >= lower, second <= upper else { return false }
+                for offset in 2..<max(length, 2) where buffer[index + offset] & 0xC0 != 0x80 {
+                    return false
+                }
+                index += length
+            }
+            return true
+        }
+    }
+
+    /// Appends UTF-8 `bytes` escaped as the inside of a JSON string, the same way
+    /// `JSONWriter.writeString` escapes text.
+    static func writeEscaped(_ bytes: [UInt8], into output: inout [UInt8]) {
+        let hex: StaticString = "0123456789abcdef"
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(UInt8(ascii: "\\")); output.append(byte)
+            case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\")); output.append(byte)
+            case 0x0A: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
+            case 0x0D: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
+            case 0x09: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(hex.utf8Start[Int(byte >> 4)])
+                output.append(hex.utf8Start[Int(byte & 0x0F)])
+            default: output.append(byte)
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+@testable import MockAPNs
+import Testing
+
+@Suite struct CaptureFileTests {
+    private func appendRaw(_ text: String, to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    @Test func recordsAppearInTheFileAfterFlush() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try CaptureStore(filePath: path)
+        defer { store.close() }
+        for round in 1...3 {
+            for _ in 0..<100 { store.record(CaptureFixtures.fullRecord()) }
+            store.flush()
+            let records = try CaptureFileReader(path: path).readAll()
+            #expect(records.count == 100 * round)
+            #expect(records.map(\.sequence) == Array(1...UInt64(100 * round)))
+        }
+        #expect(store.fileWriter?.writtenRecordCount == 300)
+        #expect(store.fileWriter?.lastError == nil)
+    }
+
+    @Test func aTruncatedLastLineIsSkippedWithOneWarning() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try CaptureFileWriter(path: path)
+        for sequence in 1...5 {
+            var record = CaptureFixtures.fullRecord()
+            record.sequence = UInt64(sequence)
+            writer.append(record)
+        }
+        writer.close()
+        var sixth = CaptureFixtures.fullRecord()
+        sixth.sequence = 6
+        let partial = CaptureRecordEncoder.line(sixth)
+        try appendRaw(String(decoding: partial.prefix(partial.count / 2), as: UTF8.self), to: path)
+
+        let reader = try CaptureFileReader(path: path)
+        let records = try reader.readAll()
+        #expect(records.map(\.sequence) == [1, 2, 3, 4, 5])
+        #expect(reader.warnings.count == 1)
+        #expect(reader.warnings.first?.kind == .truncatedLastLine)
+        #expect(reader.warnings.first?.lineNumber == 6)
+    }
+
+    @Test func reopeningAfterACrashEndsThePartialLineFirst() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var first = CaptureFixtures.fullRecord()
+        first.sequence = 1
+        try Data(CaptureRecordEncoder.line(first)).write(to: URL(fileURLWithPath: path))
+        try appendRaw(#"{"v":1,"seq":2,"time":"20"#, to: path)
+
+        let writer = try CaptureFileWriter(path: path)
+        var third = CaptureFixtures.fullRecord()
+        third.sequence = 3
+        writer.append(third)
+        writer.close()
+
+        let reader = try CaptureFileReader(path: path)
+        #expect(try reader.readAll().map(\.sequence) == [1, 3])
+        #expect(reader.warnings.map(\.kind) == [.malformedLine])
+        #expect(reader.warnings.first?.lineNumber == 2)
+    }
+
+    @Test func readingHandlesLinesSpanningReadsAndOverLongLines() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try CaptureFileWriter(path: path, truncating: true)
+        let big = Array(String(repeating: "x", count: 150_000).utf8)
+        for sequence in 1...4 {
+            var record = CaptureFixtures.fullRecord()
+            record.sequence = UInt64(sequence)
+            record.payload = sequence == 2 ? big : record.payload
+            writer.append(record)
+        }
+        writer.close()
+        let small = CaptureFixtures.fullRecord().payload.count
+        #expect(try CaptureFileReader(path: path).readAll().map(\.payload.count) == [small, 150_000, small, small])
+        let limited = try CaptureFileReader(path: path, maximumLineLength: 100_000)
+        #expect(try limited.readAll().map(\.sequence) == [1, 3, 4])
+        #expect(limited.warnings.map(\.kind) == [.lineTooLong])
+    }
+
+    @Test func missingFilesThrowWithTheirPath() {
+        do {
+            _ = try CaptureFileReader(path: "/nonexistent/capture.jsonl")
+            Issue.record("opened a missing file")
+        } catch {
+            #expect(error.operation == "open" && error.code == ENOENT)
+            #expect(error.description.contains("/nonexistent/capture.jsonl"))
+        }
+    }
+
+    @Test func aFollowerSeesRecordsAsTheyAreWritten() async throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try CaptureStore(filePath: path)
+        defer { store.close() }
+        store.record(CaptureFixtures.fullRecord())
+        store.flush()
+        let follower = CaptureFileFollower(path: path, pollInterval: .milliseconds(10))
+        var iterator = follower.makeAsyncIterator()
+        #expect(try await iterator.next()?.sequence == 1)
+        // A half-written line is held back until its newline arrives.
+        var second = CaptureFixtures.fullRecord()
+        second.sequence = 2
+        let line = CaptureRecordEncoder.line(second)
+        try appendRaw(String(decoding: line.prefix(40), as: UTF8.self), to: path)
+        Task {
+            try await Task.sleep(for: .milliseconds(50))
+            try appendRaw(String(decoding: line.dropFirst(40), as: UTF8.self), to: path)
+        }
+        #expect(try await iterator.next()?.sequence == 2)
+    }
+}
