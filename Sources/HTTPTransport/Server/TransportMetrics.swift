@@ -12,6 +12,14 @@ public struct TransportMetrics: Sendable, Hashable {
     public var rejectedConnections: Int
     /// Complete requests handed to the handler since start.
     public var requests: Int
+
+    public init(openConnections: Int, openStreams: Int, acceptedConnections: Int, rejectedConnections: Int, requests: Int) {
+        self.openConnections = openConnections
+        self.openStreams = openStreams
+        self.acceptedConnections = acceptedConnections
+        self.rejectedConnections = rejectedConnections
+        self.requests = requests
+    }
 }
 
 /// The atomics behind `TransportMetrics`.

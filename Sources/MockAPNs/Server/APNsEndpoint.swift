@@ -43,7 +43,9 @@ final class APNsEndpoint: HTTPServerHandler {
             ?? EndpointConnectionState(auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate))
 
         let validation = services.validator.validate(push, auth: &state.auth)
-        let outcome = validation.outcome(
+        let faults = services.faults.evaluate(validation.details, at: push.receivedAt)
+        let outcome = Self.outcome(
+            of: validation, faults: faults,
             apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
 
@@ -51,14 +53,60 @@ final class APNsEndpoint: HTTPServerHandler {
             connection.setMaxConcurrentStreams(limit)
         }
         connection[EndpointConnectionState.Key.self] = state
-        responder.respond(Self.response(for: outcome))
+        answer(outcome, faults: faults, responder: responder, connection: connection)
+        let fired = faults.firedRules.map { "\($0.id): \($0.summary)" }
+        for observer in services.observers {
+            observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: fired)
+        }
+        services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: started.duration(to: .now))
+    }
+
+    /// The answer: validation's, unless a fault rule answers the stream instead.
+    ///
+    /// A stream reset or a closed connection has no HTTP answer; its outcome has status 0.
+    static func outcome(of validation: PushValidation, faults: FaultDecision, apnsID: String, uniqueID: String?) -> PushOutcome {
+        if faults.connectionAction == .close {
+            return PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .close)
+        }
+        switch faults.response {
+        case nil:
+            return validation.outcome(apnsID: apnsID, uniqueID: uniqueID)
+        case let .status(status, reason, timestamp):
+            return PushOutcome(status: status, reason: reason, apnsID: apnsID, uniqueID: uniqueID, timestamp: timestamp,
+                               connectionAction: .none)
+        case .resetStream:
+            return PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .none)
+        }
+    }
+
+    /// Sends the answer (after any fault delay) and applies connection actions in APNs' order:
+    /// the stream is answered first, then GOAWAY follows.
+    private func answer(_ outcome: PushOutcome, faults: FaultDecision, responder: HTTPResponder, connection: HTTPConnection) {
+        switch faults.connectionAction {
+        case .close:
+            connection.close()
+            return
+        case let .goAway(errorCode, debugData):
+            respond(outcome, faults: faults, responder: responder)
+            connection.sendGoAway(errorCode: errorCode, debugData: debugData)
+            return
+        case nil:
+            break
+        }
+        respond(outcome, faults: faults, responder: responder)
         if outcome.connectionAction == .goAway, let reason = outcome.reason {
             connection.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes)
         }
-        for observer in services.observers {
-            observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: [])
+    }
+
+    private func respond(_ outcome: PushOutcome, faults: FaultDecision, responder: HTTPResponder) {
+        if case let .resetStream(errorCode) = faults.response {
+            responder.reset(errorCode: errorCode)
+        } else if faults.delay > .zero {
+            responder.respond(Self.response(for: outcome), after: faults.delay)
+        } else {
+            responder.respond(Self.response(for: outcome))
         }
-        services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: started.duration(to: .now))
     }
 
     /// APNs echoes a valid `apns-id`; an invalid one is answered with a fresh id.

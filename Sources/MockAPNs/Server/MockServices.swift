@@ -1,4 +1,5 @@
 import APNsCore
+import Foundation
 import Synchronization
 
 /// Everything the listeners share: the current validator, id generator, metrics,
@@ -9,9 +10,15 @@ final class MockServices: Sendable {
     let metrics: PushMetrics
     let observers: [any PushObserver]
     let streamPolicy: StreamLimitPolicy
+    let faults: FaultEngine
+    /// The provider-token clock, kept for validators built later; nil is the system clock.
+    let clock: (@Sendable () -> Date)?
 
-    init(validator: PushValidator, metrics: PushMetrics, observers: [any PushObserver], streamPolicy: StreamLimitPolicy) {
+    init(validator: PushValidator, clock: (@Sendable () -> Date)?, faults: FaultEngine, metrics: PushMetrics, observers: [any PushObserver],
+         streamPolicy: StreamLimitPolicy) {
         current = Mutex(validator)
+        self.clock = clock
+        self.faults = faults
         self.metrics = metrics
         self.observers = observers
         self.streamPolicy = streamPolicy
@@ -20,8 +27,11 @@ final class MockServices: Sendable {
     /// The validator for the next push.
     var validator: PushValidator { current.withLock { $0 } }
 
-    /// Swaps in a validator built from a new registry; pushes in flight finish with the old one.
-    func replaceValidator(_ validator: PushValidator) {
-        current.withLock { $0 = validator }
+    /// Swaps in a validator for `registry`, keeping the settings and clock; pushes in flight
+    /// finish with the old one.
+    func replaceRegistry(_ registry: MockRegistry) {
+        current.withLock { validator in
+            validator = PushValidator(registry: registry, settings: validator.settings, now: clock)
+        }
     }
 }

@@ -1,0 +1,186 @@
+import APNsCore
+import Foundation
+import HTTPTransport
+import StrictJSON
+
+/// The mock's control API: captured pushes (list, wait, clear), the registry's devices and
+/// keys, fault rules, health and Prometheus metrics. HTTP/1.1 and h2c on one port.
+///
+/// Routes (`docs/control-api.md` has bodies and examples):
+///
+/// | method | path | does |
+/// |---|---|---|
+/// | GET | /healthz | `{"status":"ok"}` |
+/// | GET | /metrics | Prometheus text |
+/// | GET | /pushes | captured pushes matching the filter query |
+/// | GET | /pushes/wait | waits until `count` pushes match, or `timeout` seconds pass (408) |
+/// | DELETE | /pushes | clears the capture |
+/// | GET, PUT | /devices | the registry's devices |
+/// | GET, PUT | /keys | the registry's provider keys (no key material) |
+/// | GET, PUT, POST, DELETE | /faults, /faults/{id} | fault rules |
+struct ControlAPI: HTTPServerHandler {
+    let capture: CaptureStore
+    let faults: FaultEngine
+    let metrics: PushMetrics
+    let services: MockServices
+
+    /// The longest `/pushes/wait` may hold a request.
+    static let maximumWait = Duration.seconds(600)
+
+    func handle(_ request: HTTPRequest, responder: HTTPResponder) {
+        let (path, query) = QueryParameters.split(request.path)
+        do {
+            switch (request.method, path) {
+            case ("GET", "/healthz"):
+                responder.respond(Self.json(200, .object(["status": "ok"])))
+            case ("GET", "/metrics"):
+                responder.respond(HTTPResponse(status: 200, text: metrics.prometheusText(),
+                                               contentType: "text/plain; version=0.0.4; charset=utf-8"))
+            case ("GET", "/pushes"):
+                let filter = try Self.filter(from: query)
+                let limit = try Self.integer(query, "limit", in: 1...1_000_000)
+                responder.respond(Self.pushes(capture.records(matching: filter, limit: limit), extra: [:]))
+            case ("GET", "/pushes/wait"):
+                let filter = try Self.filter(from: query)
+                let count = try Self.integer(query, "count", in: 1...1_000_000) ?? 1
+                let seconds = try Self.number(query, "timeout", in: 0...Double(Self.maximumWait.components.seconds)) ?? 30
+                let capture = capture
+                Task {
+                    let result = await capture.wait(for: filter, count: count, timeout: .milliseconds(Int64(seconds * 1000)))
+                    responder.respond(Self.pushes(result.records, status: result.isSatisfied ? 200 : 408,
+                                                  extra: ["satisfied": .bool(result.isSatisfied)]))
+                }
+            case ("DELETE", "/pushes"):
+                capture.clear()
+                responder.respond(HTTPResponse(status: 204))
+            case ("GET", "/devices"):
+                responder.respond(Self.json(200, ConfigurationJSON.encodeDevices(services.validator.registry.devices)))
+            case ("PUT", "/devices"):
+                var registry = services.validator.registry
+                registry.devices = try ConfigurationJSON.decodeDevices(try ConfigurationJSON.parse(request.body),
+                                                                       bundleIDs: registry.bundleIDs)
+                services.replaceRegistry(registry)
+                responder.respond(Self.json(200, ConfigurationJSON.encodeDevices(registry.devices)))
+            case ("GET", "/keys"):
+                responder.respond(Self.json(200, ConfigurationJSON.encodeKeys(services.validator.registry.keys)))
+            case ("PUT", "/keys"):
+                var registry = services.validator.registry
+                registry.keys = try ConfigurationJSON.decodeKeys(try ConfigurationJSON.parse(request.body))
+                services.replaceRegistry(registry)
+                responder.respond(Self.json(200, ConfigurationJSON.encodeKeys(registry.keys)))
+            case ("GET", "/faults"):
+                responder.respond(Self.json(200, ConfigurationJSON.encodeFaults(faults.rules)))
+            case ("PUT", "/faults"):
+                try faults.replaceAll(try ConfigurationJSON.decodeFaults(try ConfigurationJSON.parse(request.body)))
+                responder.respond(Self.json(200, ConfigurationJSON.encodeFaults(faults.rules)))
+            case ("POST", "/faults"):
+                let rule = try FaultRule(json: try ConfigurationJSON.parse(request.body), path: "fault",
+                                         defaultID: "fault-\(faults.rules.count + 1)")
+                try faults.add(rule)
+                responder.respond(Self.json(201, ConfigurationJSON.encodeFaults([rule])))
+            case ("DELETE", "/faults"):
+                faults.removeAll()
+                responder.respond(HTTPResponse(status: 204))
+            case let ("DELETE", path) where path.hasPrefix("/faults/"):
+                let id = String(path.dropFirst("/faults/".count))
+                if faults.remove(id: id) == nil {
+                    responder.respond(Self.error(404, "no fault rule with id \"\(id)\""))
+                } else {
+                    responder.respond(HTTPResponse(status: 204))
+                }
+            case (_, "/healthz"), (_, "/metrics"), (_, "/pushes"), (_, "/pushes/wait"), (_, "/devices"), (_, "/keys"), (_, "/faults"):
+                responder.respond(Self.error(405, "\(request.method) is not allowed on \(path)"))
+            default:
+                responder.respond(Self.error(404, "no such control endpoint: \(path)"))
+            }
+        } catch let error as ConfigurationError {
+            responder.respond(Self.error(400, error.description))
+        } catch {
+            responder.respond(Self.error(400, "\(error)"))
+        }
+    }
+
+    // MARK: Query parsing
+
+    struct QueryError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func filter(from query: QueryParameters) throws -> CaptureFilter {
+        var filter = CaptureFilter.all
+        if let text = query["device_token"] {
+            guard let token = DeviceToken(text) else { throw QueryError(description: "device_token: expected hex digits, found \"\(text)\"") }
+            filter.deviceToken = token
+        }
+        filter.topic = query["topic"]
+        if let outcome = query["outcome"] {
+            switch outcome {
+            case "accepted": filter.outcome = .accepted
+            case "rejected": filter.outcome = .rejected
+            default: throw QueryError(description: "outcome: expected \"accepted\" or \"rejected\", found \"\(outcome)\"")
+            }
+        }
+        if let reason = query["reason"] { filter.reason = APNsReason(wireValue: reason) }
+        filter.apnsID = query["apns_id"]
+        filter.since = try time(query, "since")
+        filter.until = try time(query, "until")
+        return filter
+    }
+
+    /// Epoch milliseconds, or ISO-8601 such as `2026-11-30T10:00:00Z`.
+    static func time(_ query: QueryParameters, _ name: String) throws -> Date? {
+        guard let text = query[name] else { return nil }
+        if let milliseconds = Int64(text) { return Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+        if let date = ISO8601DateFormatter().date(from: text) { return date }
+        throw QueryError(description: "\(name): expected epoch milliseconds or an ISO-8601 time, found \"\(text)\"")
+    }
+
+    static func integer(_ query: QueryParameters, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = query[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw QueryError(description: "\(name): expected an integer from \(range.lowerBound) to \(range.upperBound), found \"\(text)\"")
+        }
+        return value
+    }
+
+    static func number(_ query: QueryParameters, _ name: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let text = query[name] else { return nil }
+        guard let value = Double(text), range.contains(value) else {
+            throw QueryError(description: "\(name): expected seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), found \"\(text)\"")
+        }
+        return value
+    }
+
+    // MARK: Responses
+
+    static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+        var body: [UInt8] = []
+        JSONWriter.write(value, into: &body)
+        body.append(UInt8(ascii: "\n"))
+        return HTTPResponse(status: status, headers: ["content-type": "application/json"], body: body)
+    }
+
+    static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        json(status, .object(["error": .string(message)]))
+    }
+
+    /// `{"count":N,"pushes":[<capture records, exactly as in the capture file>], …extra}`.
+    static func pushes(_ records: [CaptureRecord], status: Int = 200, extra: [String: JSONValue]) -> HTTPResponse {
+        var body: [UInt8] = Array("{\"count\":\(records.count),".utf8)
+        for (key, value) in extra.sorted(by: { $0.key < $1.key }) {
+            JSONWriter.writeString(key, into: &body)
+            body.append(UInt8(ascii: ":"))
+            JSONWriter.write(value, into: &body)
+            body.append(UInt8(ascii: ","))
+        }
+        body.append(contentsOf: "\"pushes\":[".utf8)
+        for (index, record) in records.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            var line = CaptureRecordEncoder.line(record)
+            if line.last == UInt8(ascii: "\n") { line.removeLast() }
+            body.append(contentsOf: line)
+        }
+        body.append(contentsOf: "]}\n".utf8)
+        return HTTPResponse(status: status, headers: ["content-type": "application/json"], body: body)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTransport
+import JWTVerify
+
+/// A running mock of APNs: a production and a sandbox listener, the capture of every push,
+/// fault rules, metrics, and (optionally) the control API.
+///
+/// One call starts everything on free ports for a test:
+///
+/// ```swift
+/// let mock = try MockAPNsServer.startForTesting(certsDirectory: "certs")
+/// defer { mock.stop() }
+/// // Point a client at mock.sandboxURL, trusting mock.trustRootsPath ...
+/// let result = await mock.capture.wait(for: CaptureFilter(topic: "com.example.app"), count: 1, timeout: .seconds(5))
+/// #expect(result.isSatisfied)
+/// try mock.faults.add(FaultRule(id: "down", action: .unavailable(reason: .serviceUnavailable)))
+/// ```
+public final class MockAPNsServer: Sendable {
+    /// The configuration the mock started with (ports as configured, possibly 0).
+    public let configuration: MockConfiguration
+    /// `https://host:port` (or `http://` without TLS) of the production listener.
+    public let productionURL: String
+    /// The same for the sandbox listener.
+    public let sandboxURL: String
+    /// `http://host:port` of the control API.
+    public let controlURL: String
+    /// The CA that signed the server certificate, for clients to trust; nil without TLS or
+    /// when the certificate's folder has no `ca.pem`.
+    public let trustRootsPath: String?
+    /// Every push, accepted or rejected.
+    public let capture: CaptureStore
+    /// The fault rules, changeable while serving.
+    public let faults: FaultEngine
+    /// Counters for `/metrics`.
+    public let metrics: PushMetrics
+
+    private let services: MockServices
+    private let production: HTTPServer
+    private let sandbox: HTTPServer
+    private let control: HTTPServer
+    private let group: EventLoopGroup
+
+    /// Starts the listeners described by `configuration`.
+    ///
+    /// - Parameters:
+    ///   - observers: extra observers of every answered push (the capture is always one).
+    ///   - now: the clock for provider tokens; tests inject one.
+    /// - Throws: `MockServerError` naming the listener or file that failed.
+    public init(
+        configuration: MockConfiguration, observers: [any PushObserver] = [], now: (@Sendable () -> Date)? = nil
+    ) throws(MockServerError) {
+        let settings = configuration.server
+        self.configuration = configuration
+        do {
+            try configuration.validate()
+            capture = try settings.captureFilePath.map { (path) throws(CaptureFileError) in
+                try CaptureStore(capacity: settings.captureRingSize, filePath: path)
+            } ?? CaptureStore(capacity: settings.captureRingSize)
+            faults = try FaultEngine(rules: configuration.faults)
+        } catch {
+            throw MockServerError(context: "configuration", underlying: "\(error)")
+        }
+        metrics = PushMetrics()
+        services = MockServices(
+            validator: PushValidator(registry: configuration.registry, now: now), clock: now, faults: faults, metrics: metrics,
+            observers: [capture] + observers,
+            streamPolicy: StreamLimitPolicy(
+                maxConcurrentStreams: settings.maxConcurrentStreams,
+                lowersAfterRejection: settings.dropsStreamLimitAfterRejection))
+        do {
+            group = try EventLoopGroup()
+        } catch {
+            throw MockServerError(context: "event loops", underlying: "\(error)")
+        }
+        var listener = HTTPServerConfiguration(host: settings.host, port: 0)
+        // One stream until a request carries a valid token, as APNs does.
+        listener.maxConcurrentStreams = 1
+        listener.idleTimeout = settings.idleTimeout
+        listener.maxBodySize = 64 * 1024  // Far above APNs' 5120-byte limit: PayloadTooLarge, not 413 from the transport.
+        if settings.tlsEnabled {
+            var tls = TLSConfiguration.makeServerConfiguration(
+                certificateChainPath: settings.certificatePath, privateKeyPath: settings.privateKeyPath)
+            if let clientCA = settings.clientCAPath {
+                tls.trustRootsPath = clientCA
+                tls.peerVerification = .optional  // Token-auth clients send no certificate.
+            }
+            listener.tls = tls
+        }
+        let scheme = settings.tlsEnabled ? "https" : "http"
+        let group = group
+        func start(_ name: String, port: Int, handler: any HTTPServerHandler, configuration: HTTPServerConfiguration)
+            throws(MockServerError) -> HTTPServer {
+            var configuration = configuration
+            configuration.port = port
+            do {
+                return try HTTPServer(configuration: configuration, handler: handler, group: group)
+            } catch {
+                throw MockServerError(context: "\(name) listener on \(settings.host):\(port)", underlying: "\(error)")
+            }
+        }
+        do {
+            production = try start("production", port: settings.productionPort,
+                                   handler: APNsEndpoint(environment: .production, services: services), configuration: listener)
+            sandbox = try start("sandbox", port: settings.sandboxPort,
+                                handler: APNsEndpoint(environment: .sandbox, services: services), configuration: listener)
+            var controlListener = HTTPServerConfiguration(host: settings.host, port: 0)
+            controlListener.maxBodySize = 4 * 1024 * 1024
+            control = try start("control", port: settings.controlPort,
+                                handler: ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services),
+                                configuration: controlListener)
+        } catch {
+            group.shutdown()
+            capture.close()
+            throw error
+        }
+        productionURL = "\(scheme)://\(production.localAddress)"
+        sandboxURL = "\(scheme)://\(sandbox.localAddress)"
+        controlURL = "http://\(control.localAddress)"
+        let caPath = URL(fileURLWithPath: settings.certificatePath).deletingLastPathComponent().appendingPathComponent("ca.pem").path
+        trustRootsPath = settings.tlsEnabled && FileManager.default.fileExists(atPath: caPath) ? caPath : nil
+    }
+
+    /// Starts the zero-configuration mock on free ports of 127.0.0.1, control API included:
+    /// the keys, certificates and CA in `certsDirectory`, any well-formed device token.
+    ///
+    /// - Parameter configure: adjusts the configuration before start (TLS off, faults, devices).
+    public static func startForTesting(
+        certsDirectory: String, configure: (inout MockConfiguration) -> Void = { _ in },
+        now: (@Sendable () -> Date)? = nil
+    ) throws(MockServerError) -> MockAPNsServer {
+        var configuration: MockConfiguration
+        do {
+            configuration = try MockConfiguration.makeDefault(certsDirectory: certsDirectory)
+        } catch {
+            throw MockServerError(context: "default configuration from \(certsDirectory)", underlying: "\(error)")
+        }
+        configuration.server.productionPort = 0
+        configuration.server.sandboxPort = 0
+        configuration.server.controlPort = 0
+        configure(&configuration)
+        return try MockAPNsServer(configuration: configuration, now: now)
+    }
+
+    /// The apps, keys and devices pushes are checked against now.
+    public var registry: MockRegistry { services.validator.registry }
+
+    /// Replaces the apps, keys and devices; pushes already in flight finish with the old ones.
+    public func replaceRegistry(_ registry: MockRegistry) {
+        services.replaceRegistry(registry)
+    }
+
+    /// Transport counters of both APNs listeners, summed.
+    public var transportMetrics: TransportMetrics {
+        let a = production.metrics, b = sandbox.metrics
+        return TransportMetrics(
+            openConnections: a.openConnections + b.openConnections, openStreams: a.openStreams + b.openStreams,
+            acceptedConnections: a.acceptedConnections + b.acceptedConnections,
+            rejectedConnections: a.rejectedConnections + b.rejectedConnections, requests: a.requests + b.requests)
+    }
+
+    /// Stops accepting, lets pushes in flight finish (up to `gracePeriod`), sends GOAWAY,
+    /// and writes out the capture file.
+    public func stop(gracePeriod: Duration = .seconds(2)) {
+        production.shutdown(gracePeriod: gracePeriod)
+        sandbox.shutdown(gracePeriod: gracePeriod)
+        control.shutdown(gracePeriod: .milliseconds(200))
+        group.shutdown()
+        capture.close()
+    }
+}

@@ -1,0 +1,142 @@
+import APNsCore
+import Foundation
+import HTTPTransport
+import JWTVerify
+import MockAPNs
+import Testing
+
+/// The assembled mock, driven over real HTTP/2 by our own client.
+@Suite(.timeLimit(.minutes(1)))
+struct MockAPNsServerTests {
+    static let certs = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("certs").path
+    static let deviceToken = String(repeating: "ab", count: 32)
+
+    static func providerToken(issuedAt: Date = Date()) throws -> String {
+        let key = try ES256PrivateKey(contentsOfFile: "\(certs)/AuthKey_ABC123DEFG.p8")
+        return try JWTSigner(key: key, keyID: "ABC123DEFG").makeProviderToken(teamID: "TEAM000001", issuedAt: issuedAt)
+    }
+
+    static func client(for url: String, trust: String?) throws -> HTTP2Client {
+        let address = url.split(separator: "/").last.map(String.init) ?? ""
+        let colon = address.lastIndex(of: ":") ?? address.endIndex
+        let host = String(address[..<colon]), port = Int(address[address.index(after: colon)...]) ?? 0
+        var configuration = HTTP2ClientConfiguration(host: host, port: port,
+                                                     tls: trust.map { .makeClientConfiguration(trustRootsPath: $0) })
+        configuration.serverName = "localhost"
+        return try HTTP2Client(configuration: configuration)
+    }
+
+    static func push(token: String?, topic: String = "com.example.app", device: String = deviceToken,
+                     body: String = #"{"aps":{"alert":"hi"}}"#, extra: [(String, String)] = []) -> HTTPClientRequest {
+        var headers: HTTPHeaders = ["apns-topic": topic, "apns-push-type": "alert"]
+        if let token { headers.add(name: "authorization", value: "bearer \(token)") }
+        for (name, value) in extra { headers.add(name: name, value: value) }
+        return HTTPClientRequest(method: "POST", path: "/3/device/\(device)", headers: headers, body: Array(body.utf8))
+    }
+
+    @Test func aValidPushIsAcceptedEchoedAndCapturedWithoutItsToken() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs)
+        defer { mock.stop() }
+        let token = try Self.providerToken()
+        let client = try Self.client(for: mock.sandboxURL, trust: mock.trustRootsPath)
+        let apnsID = "0f3c9a7e-51d2-4b0e-8000-00000000002a"
+
+        let response = try await client.send(Self.push(token: token, extra: [("apns-id", apnsID)]))
+        await client.close()
+
+        #expect(response.status == 200)
+        #expect(response.headers["apns-id"] == apnsID)
+        #expect(response.headers["apns-unique-id"].map(APNsIDGenerator.isCanonicalUUID) == true, "sandbox sends apns-unique-id")
+        #expect(response.body.isEmpty)
+        let captured = await mock.capture.wait(for: CaptureFilter(apnsID: apnsID), count: 1, timeout: .seconds(5))
+        #expect(captured.isSatisfied)
+        let record = try #require(captured.records.first)
+        #expect(record.environment == .sandbox && record.topic == "com.example.app" && record.keyID == "ABC123DEFG")
+        #expect(record.outcome.status == 200)
+        let signature = String(token.split(separator: ".")[2])
+        #expect(!record.headers.contains { $0.value.contains(signature) }, "the signature is never captured")
+    }
+
+    @Test func rejectionsCarryTheReasonAsJSONAndProductionSendsNoUniqueID() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs)
+        defer { mock.stop() }
+        let client = try Self.client(for: mock.productionURL, trust: mock.trustRootsPath)
+
+        let missing = try await client.send(Self.push(token: nil))
+        let badDevice = try await client.send(Self.push(token: try Self.providerToken(), device: "xyz"))
+        await client.close()
+
+        #expect(missing.status == 403)
+        #expect(missing.headers["content-type"] == "application/json")
+        #expect(String(decoding: missing.body, as: UTF8.self) == #"{"reason":"MissingProviderToken"}"#)
+        #expect(missing.headers["apns-id"].map(APNsIDGenerator.isCanonicalUUID) == true)
+        #expect(missing.headers["apns-unique-id"] == nil)
+        #expect(badDevice.status == 400)
+        #expect(String(decoding: badDevice.body, as: UTF8.self) == #"{"reason":"BadDeviceToken"}"#)
+        #expect(mock.metrics.rejectedPushes(.missingProviderToken) == 1)
+    }
+
+    @Test func faultRulesOverrideTheAnswerAndAreCaptured() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs)
+        defer { mock.stop() }
+        try mock.faults.add(FaultRule(id: "down", count: 1, action: .unavailable(.serviceUnavailable)))
+        let client = try Self.client(for: mock.productionURL, trust: mock.trustRootsPath)
+        let token = try Self.providerToken()
+
+        let first = try await client.send(Self.push(token: token))
+        let second = try await client.send(Self.push(token: token))
+        await client.close()
+
+        #expect(first.status == 503)
+        #expect(String(decoding: first.body, as: UTF8.self) == #"{"reason":"ServiceUnavailable"}"#)
+        #expect(second.status == 200, "the rule fired once")
+        let records = mock.capture.records()
+        #expect(records.count == 2)
+        #expect(records.first?.faults.first?.hasPrefix("down") == true)
+    }
+
+    @Test func theControlAPIListsWaitsClearsAndSetsFaults() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        #expect(mock.productionURL.hasPrefix("http://"))
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let apns = try Self.client(for: mock.productionURL, trust: nil)
+
+        let health = try await control.send(HTTPClientRequest(path: "/healthz"))
+        #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == "{\"status\":\"ok\"}\n")
+
+        async let waited = control.send(HTTPClientRequest(path: "/pushes/wait?count=2&timeout=10&topic=com.example.app"))
+        _ = try await apns.send(Self.push(token: try Self.providerToken()))
+        _ = try await apns.send(Self.push(token: nil))
+        let wait = try await waited
+        #expect(wait.status == 200)
+        let waitBody = String(decoding: wait.body, as: UTF8.self)
+        #expect(waitBody.hasPrefix("{\"count\":2,\"satisfied\":true,\"pushes\":[{\"v\":1,"), "\(waitBody.prefix(200))")
+
+        let rejected = try await control.send(HTTPClientRequest(path: "/pushes?outcome=rejected"))
+        #expect(String(decoding: rejected.body, as: UTF8.self).hasPrefix("{\"count\":1,"))
+
+        let fault = #"{"id":"boom","action":{"type":"status","reason":"InternalServerError"}}"#
+        let added = try await control.send(HTTPClientRequest(method: "POST", path: "/faults", body: Array(fault.utf8)))
+        #expect(added.status == 201)
+        let faulted = try await apns.send(Self.push(token: try Self.providerToken()))
+        #expect(faulted.status == 500)
+
+        let bad = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: Array("[{\"action\":{}}]".utf8)))
+        #expect(bad.status == 400)
+        #expect(String(decoding: bad.body, as: UTF8.self).contains("faults[0].action"))
+
+        let cleared = try await control.send(HTTPClientRequest(method: "DELETE", path: "/pushes"))
+        #expect(cleared.status == 204)
+        #expect(mock.capture.count == 0)
+        let timedOut = try await control.send(HTTPClientRequest(path: "/pushes/wait?count=1&timeout=0.2"))
+        #expect(timedOut.status == 408)
+
+        let metrics = try await control.send(HTTPClientRequest(path: "/metrics"))
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains(#"reason="MissingProviderToken"} 1"#))
+        await control.close()
+        await apns.close()
+    }
+}
