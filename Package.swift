@@ -61,7 +61,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "apns-mock",
-            dependencies: ["HTTPTransport", "APNsCore", "CLISupport"]
+            dependencies: ["MockAPNs", "CLISupport"]
         ),
         .executableTarget(
             name: "jwt-bench",

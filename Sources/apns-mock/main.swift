@@ -1,26 +1,34 @@
 import CLISupport
 import Foundation
-import HTTPTransport
+import MockAPNs
 
-// apns-mock, foundation stage: a real HTTP/2 server (TLS with and without ALPN, and h2c)
-// that answers every well-formed `POST /3/device/<token>` with an APNs-shaped 200.
-// Full validation arrives with the MockAPNs library.
-
-let version = "0.1.0"
+let version = "0.2.0"
 let parser = CommandLineParser(
     command: "apns-mock",
     overview: "A mock of Apple Push Notification service (APNs) for tests and CI.",
-    usage: "apns-mock [--host ADDR] [--port N] [--no-tls] [--tls-cert PEM --tls-key PEM]",
+    usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--no-tls] "
+        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE]",
     options: [
+        .value("config", "FILE", help: "Read the JSON configuration file (docs/configuration.md)."),
         .value("host", "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv4 and IPv6)."),
-        .value("port", "N", help: "Port to listen on (default 2197; 0 picks a free port)."),
-        .flag("no-tls", help: "Serve HTTP/2 by prior knowledge (h2c) and HTTP/1.1 in cleartext."),
+        .value("port", "N", help: "Production listener (default 2197; 0 picks a free port)."),
+        .value("sandbox-port", "N", help: "Sandbox listener (default 2198)."),
+        .value("control-port", "N", help: "Control API (default 2199), HTTP/1.1 and h2c."),
+        .flag("no-tls", help: "APNs listeners speak h2c instead of TLS."),
         .value("tls-cert", "PEM", help: "Server certificate (default certs/server.pem)."),
         .value("tls-key", "PEM", help: "Server private key (default certs/server.key)."),
+        .value("auth-key", "KEY_ID:TEAM_ID:PATH", help: "Trust a provider key (.p8 or public-key PEM).", repeatable: true),
+        .value("topic", "BUNDLE_ID", help: "Serve an app (its push-type topics too).", repeatable: true),
+        .value("capture", "FILE", help: "Append every push to FILE as JSON Lines (docs/capture-format.md)."),
     ])
 
 func standardOutput(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+func usageFailure(_ message: String) -> Never {
+    FileHandle.standardError.write(Data(parser.errorText(CommandLineError(message)).utf8))
+    exit(2)
 }
 
 let arguments: ParsedArguments
@@ -36,37 +44,56 @@ do {
         arguments = parsed
     }
 } catch {
-    FileHandle.standardError.write(Data(parser.errorText(error).utf8))
-    exit(2)
+    usageFailure(error.message)
 }
 
-let logger = Logger(label: "apns-mock")
 let certsDirectory = ProcessInfo.processInfo.environment["APNS_MOCK_CERTS"] ?? "certs"
-var configuration = HTTPServerConfiguration(host: arguments.value("host") ?? "127.0.0.1", port: 2197)
+var configuration: MockConfiguration
 do {
-    configuration.port = try arguments.integer("port", in: 0...65535) ?? 2197
+    configuration = try MockConfiguration.makeDefault(certsDirectory: certsDirectory)
+    if let path = arguments.value("config") {
+        configuration = try MockConfiguration.load(path: path, base: configuration)
+    }
+    if let host = arguments.value("host") { configuration.server.host = host }
+    if let port = try arguments.integer("port", in: 0...65535) { configuration.server.productionPort = port }
+    if let port = try arguments.integer("sandbox-port", in: 0...65535) { configuration.server.sandboxPort = port }
+    if let port = try arguments.integer("control-port", in: 0...65535) { configuration.server.controlPort = port }
+    if arguments.has("no-tls") { configuration.server.tlsEnabled = false }
+    if let path = arguments.value("tls-cert") { configuration.server.certificatePath = path }
+    if let path = arguments.value("tls-key") { configuration.server.privateKeyPath = path }
+    for spec in arguments.all("auth-key") { try configuration.addKey(commandLineSpec: spec) }
+    for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
+    if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
+} catch let error as CommandLineError {
+    usageFailure(error.message)
 } catch {
-    FileHandle.standardError.write(Data(parser.errorText(error).utf8))
-    exit(2)
-}
-let useTLS = !arguments.has("no-tls")
-if useTLS {
-    configuration.tls = .makeServerConfiguration(
-        certificateChainPath: arguments.value("tls-cert") ?? "\(certsDirectory)/server.pem",
-        privateKeyPath: arguments.value("tls-key") ?? "\(certsDirectory)/server.key")
+    usageFailure("\(error)")
 }
 
 signal(SIGPIPE, SIG_IGN)
-let server: HTTPServer
+let logger = Logger(label: "apns-mock")
+let mock: MockAPNsServer
 do {
-    server = try HTTPServer(configuration: configuration, handler: StubAPNsHandler())
+    mock = try MockAPNsServer(configuration: configuration, observers: [PushLogObserver(logger: logger)])
 } catch {
     logger.error("cannot start: \(error)")
     exit(1)
 }
-let scheme = useTLS ? "https" : "http"
-standardOutput("apns-mock \(version) listening on \(scheme)://\(server.localAddress)\(useTLS ? "" : " (h2c and HTTP/1.1)")\n")
-if useTLS { standardOutput("CA certificate: \(certsDirectory)/ca.pem\n") }
+
+var banner = """
+    apns-mock \(version)
+      production  \(mock.productionURL)
+      sandbox     \(mock.sandboxURL)
+      control     \(mock.controlURL)
+
+    """
+if let ca = mock.trustRootsPath { banner += "  CA          \(ca)\n" }
+for (keyID, key) in mock.registry.keys.sorted(by: { $0.key < $1.key }) {
+    banner += "  key         kid \(keyID)  team \(key.teamID)\n"
+}
+banner += "  topics      \(mock.registry.bundleIDs.sorted().joined(separator: ", "))\n"
+if let capture = configuration.server.captureFilePath { banner += "  capture     \(capture)\n" }
+standardOutput(banner)
 
 let stop = DispatchSemaphore(value: 0)
 var sources: [DispatchSourceSignal] = []
@@ -78,5 +105,5 @@ for sig in [SIGINT, SIGTERM] {
     sources.append(source)
 }
 stop.wait()
-server.shutdown(gracePeriod: .seconds(2))
-logger.info("stopped")
+mock.stop()
+logger.info("stopped; capture flushed")
