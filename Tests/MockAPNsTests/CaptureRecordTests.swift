@@ -196,3 +196,29 @@ enum CaptureFixtures {
         }
     }
 }
+
+@Suite struct CaptureFormatDocumentTests {
+    /// The example line in docs/capture-format.md, which is what push-inspect's authors read.
+    private func documentedExample() throws -> String? {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/capture-format.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        guard let start = text.range(of: "```json\n"), let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex)
+        else { return nil }
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    @Test func theDocumentedExampleIsWhatTheEncoderWrites() throws {
+        var record = CaptureFixtures.fullRecord(accepted: false)
+        record.sequence = 7
+        record.lintWarnings.removeLast()
+        record.parsedPayload = ["aps": ["alert": "hi"]]
+        record.payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        record.token?.header = ["alg": "ES256"]
+        record.token?.claims = ["iss": "DEF123GHIJ"]
+        let line = String(decoding: CaptureRecordEncoder.line(record).dropLast(), as: UTF8.self)
+        let example = try #require(try documentedExample())
+        #expect(example == line)
+        #expect(try CaptureRecordDecoder.decode(Array(example.utf8)) == record)
+    }
+}

@@ -9,8 +9,10 @@ import Synchronization
 ///
 /// `append` encodes a line into a memory buffer under a short lock; a dedicated thread
 /// writes whatever has accumulated, complete lines only, with one `write(2)` per batch on
-/// an `O_APPEND` descriptor. The writer never sleeps while lines are pending, so a line
-/// waits only for the write in progress.
+/// an `O_APPEND` descriptor. When lines arrive at an idle writer it lingers for
+/// ``batchDelay`` to gather a batch (waking per line would cost a thread switch and a
+/// system call for every push); while busy it writes the next batch as soon as the last one
+/// is done. So a line waits at most `batchDelay` plus the write in progress.
 ///
 /// Durability: after ``flush()`` returns, every line appended before the call is in the
 /// kernel (visible to readers, safe if this process crashes). ``close()`` also `fsync`s,
@@ -24,9 +26,13 @@ public final class CaptureFileWriter: Sendable {
     /// How many bytes may wait in memory before new lines are dropped (and counted) rather
     /// than grow memory without bound when the disk cannot keep up.
     public static let defaultMaximumPendingBytes = 64 << 20
+    /// How long an idle writer gathers lines before writing them.
+    public static let defaultBatchDelay = Duration.milliseconds(1)
 
     /// The file written.
     public let path: String
+    /// How long an idle writer gathers lines before writing them.
+    public var batchDelay: Duration { core.batchDelay }
     private let core: Core
 
     /// Opens (creating if needed) a capture file for appending and starts its writer thread.
@@ -35,9 +41,11 @@ public final class CaptureFileWriter: Sendable {
     ///   - path: the file.
     ///   - truncating: start the file empty instead of appending to what is there.
     ///   - maximumPendingBytes: the memory the unwritten buffer may use.
+    ///   - batchDelay: how long an idle writer gathers lines before writing; zero writes at once.
     /// - Throws: `CaptureFileError` if the file cannot be opened.
     public init(
-        path: String, truncating: Bool = false, maximumPendingBytes: Int = defaultMaximumPendingBytes
+        path: String, truncating: Bool = false, maximumPendingBytes: Int = defaultMaximumPendingBytes,
+        batchDelay: Duration = defaultBatchDelay
     ) throws(CaptureFileError) {
         let flags = O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0)
         let fd = open(path, flags, 0o644)
@@ -50,7 +58,8 @@ public final class CaptureFileWriter: Sendable {
             endsMidLine = pread(fd, &last, 1, size - 1) == 1 && last != UInt8(ascii: "\n")
         }
         self.path = path
-        core = Core(fd: fd, path: path, maximumPendingBytes: max(0, maximumPendingBytes))
+        core = Core(fd: fd, path: path, maximumPendingBytes: max(0, maximumPendingBytes),
+                    batchDelay: max(.zero, batchDelay))
         let core = self.core
         let startsWithNewline = endsMidLine
         let thread = Thread { core.runWriter(endsMidLine: startsWithNewline) }
@@ -83,9 +92,7 @@ public final class CaptureFileWriter: Sendable {
             build(&state.pending)
             state.acceptedBytes += UInt64(state.pending.count - before)
             state.pendingLines += 1
-            let wake = state.writerIdle
-            state.writerIdle = false
-            return (true, wake)
+            return (true, state.takeWriterWakeUp(includingLinger: false))
         }
         if wake { core.wakeWriter.signal() }
         return accepted
@@ -100,9 +107,7 @@ public final class CaptureFileWriter: Sendable {
             guard state.handledBytes < state.acceptedBytes else { return nil }
             let semaphore = DispatchSemaphore(value: 0)
             state.flushWaiters.append((state.acceptedBytes, semaphore))
-            let wake = state.writerIdle
-            state.writerIdle = false
-            return (semaphore, wake)
+            return (semaphore, state.takeWriterWakeUp(includingLinger: true))
         }
         guard let (semaphore, wake) = waiter else { return }
         if wake { core.wakeWriter.signal() }
@@ -115,9 +120,7 @@ public final class CaptureFileWriter: Sendable {
         let action = core.state.withLock { state -> (first: Bool, wake: Bool) in
             guard !state.closing else { return (false, false) }
             state.closing = true
-            let wake = state.writerIdle
-            state.writerIdle = false
-            return (true, wake)
+            return (true, state.takeWriterWakeUp(includingLinger: true))
         }
         guard action.first else { return }
         if action.wake { core.wakeWriter.signal() }
@@ -153,9 +156,27 @@ extension CaptureFileWriter {
         var droppedLines = 0
         /// The writer is blocked on `wakeWriter`; whoever clears this signals it exactly once.
         var writerIdle = false
+        /// The writer is gathering a batch, in a timed wait on `wakeWriter` that flush and
+        /// close cut short.
+        var writerLingering = false
         var closing = false
         var flushWaiters: [(target: UInt64, semaphore: DispatchSemaphore)] = []
         var lastError: CaptureFileError?
+
+        /// Whether the caller must signal `wakeWriter`: true at most once per sleep, so the
+        /// semaphore never collects more than one stale signal (which only causes a harmless
+        /// extra loop).
+        mutating func takeWriterWakeUp(includingLinger: Bool) -> Bool {
+            if writerIdle {
+                writerIdle = false
+                return true
+            }
+            if includingLinger, writerLingering {
+                writerLingering = false
+                return true
+            }
+            return false
+        }
     }
 
     /// The state shared with the writer thread, kept apart from the public object so that
@@ -167,14 +188,16 @@ extension CaptureFileWriter {
         let fd: Int32
         let path: String
         let maximumPendingBytes: Int
+        let batchDelay: Duration
         let state = Mutex(State())
         let wakeWriter = DispatchSemaphore(value: 0)
         let writerExited = DispatchSemaphore(value: 0)
 
-        init(fd: Int32, path: String, maximumPendingBytes: Int) {
+        init(fd: Int32, path: String, maximumPendingBytes: Int, batchDelay: Duration) {
             self.fd = fd
             self.path = path
             self.maximumPendingBytes = maximumPendingBytes
+            self.batchDelay = batchDelay
         }
 
         private enum Step {
@@ -203,6 +226,7 @@ extension CaptureFileWriter {
                 switch step {
                 case .sleep:
                     wakeWriter.wait()
+                    linger()
                 case .exit:
                     writerExited.signal()
                     return
@@ -238,6 +262,22 @@ extension CaptureFileWriter {
                     for semaphore in ready { semaphore.signal() }
                 }
             }
+        }
+
+        /// After waking for new lines, waits `batchDelay` for more unless a flush or close is
+        /// waiting, so a burst is written with one call instead of one per line.
+        private func linger() {
+            guard batchDelay > .zero else { return }
+            let lingering = state.withLock { state -> Bool in
+                guard !state.closing, state.flushWaiters.isEmpty else { return false }
+                state.writerLingering = true
+                return true
+            }
+            guard lingering else { return }
+            let (seconds, attoseconds) = batchDelay.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            _ = wakeWriter.wait(timeout: .now() + .nanoseconds(nanoseconds))
+            state.withLock { $0.writerLingering = false }
         }
 
         /// Writes all of `bytes`, retrying short writes and EINTR; returns `errno` on failure.

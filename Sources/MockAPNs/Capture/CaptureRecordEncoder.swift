@@ -25,10 +25,10 @@ enum CaptureRecordEncoder {
     static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         writeKey(CaptureFormat.Key.version, into: &output)
-        output.append(contentsOf: String(CaptureFormat.version).utf8)
+        CaptureJSONOutput.writeInteger(CaptureFormat.version, into: &output)
         output.append(UInt8(ascii: ","))
         writeKey(CaptureFormat.Key.sequence, into: &output)
-        output.append(contentsOf: String(sequence).utf8)
+        CaptureJSONOutput.writeInteger(sequence, into: &output)
         output.append(UInt8(ascii: ","))
     }
 
@@ -50,9 +50,9 @@ enum CaptureRecordEncoder {
         for (index, field) in record.headers.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             output.append(UInt8(ascii: "["))
-            JSONWriter.writeString(field.name, into: &output)
+            CaptureJSONOutput.writeString(field.name, into: &output)
             output.append(UInt8(ascii: ","))
-            JSONWriter.writeString(field.value, into: &output)
+            CaptureJSONOutput.writeString(field.value, into: &output)
             output.append(UInt8(ascii: "]"))
         }
         output.append(UInt8(ascii: "]"))
@@ -92,7 +92,7 @@ enum CaptureRecordEncoder {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 output.append(UInt8(ascii: "{"))
                 writeKey(CaptureFormat.LintKey.code, into: &output)
-                JSONWriter.writeString(warning.code, into: &output)
+                CaptureJSONOutput.writeString(warning.code, into: &output)
                 writeMember(CaptureFormat.LintKey.message, string: warning.message, into: &output)
                 if let path = warning.path { writeMember(CaptureFormat.LintKey.path, string: path, into: &output) }
                 output.append(UInt8(ascii: "}"))
@@ -105,7 +105,7 @@ enum CaptureRecordEncoder {
             output.append(UInt8(ascii: "["))
             for (index, fault) in record.faults.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(fault, into: &output)
+                CaptureJSONOutput.writeString(fault, into: &output)
             }
             output.append(UInt8(ascii: "]"))
         }
@@ -131,17 +131,17 @@ enum CaptureRecordEncoder {
         if let header = token.header {
             separate(&output)
             writeKey(CaptureFormat.TokenKey.header, into: &output)
-            JSONWriter.write(header, into: &output)
+            CaptureJSONOutput.write(header, into: &output)
         }
         if let claims = token.claims {
             separate(&output)
             writeKey(CaptureFormat.TokenKey.claims, into: &output)
-            JSONWriter.write(claims, into: &output)
+            CaptureJSONOutput.write(claims, into: &output)
         }
         if let fingerprint = token.fingerprint {
             separate(&output)
             writeKey(CaptureFormat.TokenKey.fingerprint, into: &output)
-            JSONWriter.writeString(fingerprint, into: &output)
+            CaptureJSONOutput.writeString(fingerprint, into: &output)
         }
         output.append(UInt8(ascii: "}"))
     }
@@ -150,7 +150,7 @@ enum CaptureRecordEncoder {
         typealias Key = CaptureFormat.PayloadKey
         output.append(UInt8(ascii: "{"))
         writeKey(Key.size, into: &output)
-        output.append(contentsOf: String(payload.count).utf8)
+        CaptureJSONOutput.writeInteger(payload.count, into: &output)
         let isUTF8 = CaptureUTF8.isValid(payload)
         output.append(UInt8(ascii: ","))
         writeKey(Key.base64, into: &output)
@@ -159,7 +159,7 @@ enum CaptureRecordEncoder {
         writeKey(Key.raw, into: &output)
         output.append(UInt8(ascii: "\""))
         if isUTF8 {
-            CaptureUTF8.writeEscaped(payload, into: &output)
+            CaptureJSONOutput.writeEscaped(payload, into: &output)
         } else {
             CaptureBase64.encode(payload, into: &output)
         }
@@ -167,7 +167,7 @@ enum CaptureRecordEncoder {
         if let parsed {
             output.append(UInt8(ascii: ","))
             writeKey(Key.parsed, into: &output)
-            JSONWriter.write(parsed, into: &output)
+            CaptureJSONOutput.write(parsed, into: &output)
         }
         output.append(UInt8(ascii: "}"))
     }
@@ -184,12 +184,12 @@ enum CaptureRecordEncoder {
     private static func writeMember(_ key: String, string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: ","))
         writeKey(key, into: &output)
-        JSONWriter.writeString(string, into: &output)
+        CaptureJSONOutput.writeString(string, into: &output)
     }
 
     private static func writeMember(_ key: String, integer: some BinaryInteger, into output: inout [UInt8]) {
         output.append(UInt8(ascii: ","))
         writeKey(key, into: &output)
-        output.append(contentsOf: String(integer).utf8)
+        CaptureJSONOutput.writeInteger(integer, into: &output)
     }
 }

@@ -1,4 +1,4 @@
-/// UTF-8 checks and JSON escaping straight from payload bytes, without building a `String`.
+/// UTF-8 validation straight from payload bytes, without building a `String`.
 enum CaptureUTF8 {
     /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
     static func isValid(_ bytes: [UInt8]) -> Bool {
@@ -33,26 +33,6 @@ enum CaptureUTF8 {
                 index += length
             }
             return true
-        }
-    }
-
-    /// Appends UTF-8 `bytes` escaped as the inside of a JSON string, the same way
-    /// `JSONWriter.writeString` escapes text.
-    static func writeEscaped(_ bytes: [UInt8], into output: inout [UInt8]) {
-        let hex: StaticString = "0123456789abcdef"
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(UInt8(ascii: "\\")); output.append(byte)
-            case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\")); output.append(byte)
-            case 0x0A: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
-            case 0x0D: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
-            case 0x09: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                output.append(contentsOf: #"\u00"#.utf8)
-                output.append(hex.utf8Start[Int(byte >> 4)])
-                output.append(hex.utf8Start[Int(byte & 0x0F)])
-            default: output.append(byte)
-            }
         }
     }
 }

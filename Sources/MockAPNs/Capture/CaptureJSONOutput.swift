@@ -1,0 +1,112 @@
+import StrictJSON
+
+/// The capture encoder's JSON text primitives: values, strings, raw UTF-8 bytes, integers.
+///
+/// They escape as `JSONWriter` does, faster: runs of bytes that need no escape are copied
+/// in one `append`, integers are formatted without building a `String`, and object members
+/// are written in dictionary order instead of being sorted into a new array. Profiling
+/// the push path showed these three costing half of `record`.
+enum CaptureJSONOutput {
+    /// Appends `value` as compact JSON. Object member order is unspecified; numbers are
+    /// written as `JSONWriter` writes them, so integers stay integers and doubles round-trip.
+    static func write(_ value: JSONValue, into output: inout [UInt8]) {
+        switch value {
+        case .null, .bool, .double:
+            JSONWriter.write(value, into: &output)
+        case .integer(let number):
+            writeInteger(number, into: &output)
+        case .string(let text):
+            writeString(text, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            var first = true
+            for element in elements {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                write(element, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, member) in members {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                write(member, into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends `text` as a JSON string literal.
+    @inline(__always)
+    static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { writeEscaped($0, into: &output) }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends UTF-8 `bytes` escaped as the inside of a JSON string.
+    static func writeEscaped(_ bytes: [UInt8], into output: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { writeEscaped($0, into: &output) }
+    }
+
+    /// Appends UTF-8 `bytes` escaped as the inside of a JSON string.
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            runStart = index + 1
+            output.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+            case 0x0A: output.append(UInt8(ascii: "n"))
+            case 0x0D: output.append(UInt8(ascii: "r"))
+            case 0x09: output.append(UInt8(ascii: "t"))
+            default:
+                output.append(contentsOf: "u00".utf8)
+                output.append(hexDigit(byte >> 4))
+                output.append(hexDigit(byte & 0x0F))
+            }
+        }
+        if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+    }
+
+    /// Appends a signed integer in decimal.
+    static func writeInteger(_ value: some BinaryInteger, into output: inout [UInt8]) {
+        if value < 0 {
+            output.append(UInt8(ascii: "-"))
+            // `magnitude` of the most negative value still fits in UInt64.
+            writeUnsigned(UInt64(truncatingIfNeeded: Int64(truncatingIfNeeded: value).magnitude), into: &output)
+        } else {
+            writeUnsigned(UInt64(truncatingIfNeeded: value), into: &output)
+        }
+    }
+
+    private static func writeUnsigned(_ value: UInt64, into output: inout [UInt8]) {
+        if value < 10 {
+            output.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value
+            var start = digits.count
+            while rest > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}
