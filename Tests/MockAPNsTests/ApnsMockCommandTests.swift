@@ -10,9 +10,12 @@ struct ApnsMockCommandTests {
     static let certs = root.appendingPathComponent("certs").path
     static let device = String(repeating: "ab", count: 32)
 
-    /// The built `apns-mock`, next to the test bundle.
+    /// The built `apns-mock`, in the build folder that holds the test bundle.
     static var executable: URL {
-        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("apns-mock")
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [bundle, bundle.deletingLastPathComponent(), Bundle.main.bundleURL]
+            .map { $0.appendingPathComponent("apns-mock") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
     /// A running `apns-mock` and the URLs its banner printed.
@@ -62,6 +65,8 @@ struct ApnsMockCommandTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    struct CommandFailure: Error { var output: String }
+
     static func pyjwtToken() throws -> String {
         let script = """
             import jwt, sys, time
@@ -69,46 +74,63 @@ struct ApnsMockCommandTests {
             print(jwt.encode({"iss": "TEAM000001", "iat": int(time.time())}, key, algorithm="ES256", headers={"kid": "ABC123DEFG"}))
             """
         let result = try run("python3", ["-c", script, "\(certs)/AuthKey_ABC123DEFG.p8"])
-        #expect(result.status == 0, "\(result.output)")
+        guard result.status == 0 else { throw CommandFailure(output: result.output) }
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() throws {
-        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString).jsonl")
-        defer { try? FileManager.default.removeItem(at: capture) }
-        let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", capture.path])
-        let production = try #require(mock.urls["production"], "banner: \(mock.urls)")
-        #expect(mock.urls["CA"] == "\(Self.certs)/ca.pem")
-        let token = try Self.pyjwtToken()
-        let headers = ["-H", "authorization: bearer \(token)", "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert"]
+    /// What the blocking part observed; asserted on the test's own task.
+    struct Observations: Sendable {
+        var urls: [String: String]
+        var curl: String
+        var h2load: String
+        var exitStatus: Int32
+        var lines: [String]
+        var signature: String
+    }
 
-        let curl = try Self.run("curl", ["-s", "-i", "--http2", "--cacert", "\(Self.certs)/ca.pem"] + headers
-            + ["-d", #"{"aps":{"alert":"hello"}}"#, "\(production.replacingOccurrences(of: "127.0.0.1", with: "localhost"))/3/device/\(Self.device)"])
-        #expect(curl.output.hasPrefix("HTTP/2 200"), "\(curl.output)")
-        #expect(curl.output.contains("apns-id: "))
-
-        let body = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString).json")
-        try Data(#"{"aps":{"alert":{"title":"Build finished","body":"All 42 checks passed"},"badge":1}}"#.utf8).write(to: body)
-        defer { try? FileManager.default.removeItem(at: body) }
-        let h2load = try Self.run("h2load", ["-n", "100000", "-c", "4", "-m", "100", "-t", "1", "-d", body.path]
-            + headers.map { $0 == "-H" ? "-H" : $0 } + ["\(production)/3/device/\(Self.device)"])
-        #expect(h2load.output.contains("status codes: 100000 2xx, 0 3xx, 0 4xx, 0 5xx"), "\(h2load.output.suffix(800))")
-
-        #expect(mock.stop() == 0, "SIGTERM shuts down cleanly")
-        let lines = try String(contentsOf: capture, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 100_001)
+    @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() async throws {
+        let seen = try await onThread { try Self.curlAndH2load() }
+        #expect(seen.urls["CA"] == "\(Self.certs)/ca.pem")
+        #expect(seen.curl.hasPrefix("HTTP/2 200"), "\(seen.curl)")
+        #expect(seen.curl.contains("apns-id: "))
+        #expect(seen.h2load.contains("status codes: 100000 2xx, 0 3xx, 0 4xx, 0 5xx"), "\(seen.h2load.suffix(800))")
+        #expect(seen.exitStatus == 0, "SIGTERM shuts down cleanly")
+        #expect(seen.lines.count == 100_001)
         var ids = Set<Substring>()
-        for line in lines {
-            guard let start = line.range(of: "\"apnsId\":\"")?.upperBound ?? line.range(of: "\"apns_id\":\"")?.upperBound,
-                  let end = line[start...].firstIndex(of: "\"") else { continue }
+        for line in seen.lines {
+            guard let start = line.range(of: "\"apns_id\":\"")?.upperBound, let end = line[start...].firstIndex(of: "\"") else { continue }
             ids.insert(line[start..<end])
         }
         #expect(ids.count == 100_001, "each push is captured exactly once, by apns-id")
-        #expect(!lines.contains { $0.contains(token.split(separator: ".")[2]) }, "the token's signature is never captured")
+        #expect(!seen.lines.contains { $0.contains(seen.signature) }, "the token's signature is never captured")
     }
 
-    @Test func usageErrorsExitWithTwo() throws {
-        let result = try Self.run(Self.executable.path, ["--port", "http"])
+    /// Blocking throughout (child processes), so it runs on a thread of its own.
+    static func curlAndH2load() throws -> Observations {
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: capture) }
+        let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", capture.path])
+        guard let production = mock.urls["production"] else {
+            _ = mock.stop()
+            throw CommandFailure(output: "no production URL in the banner: \(mock.urls)")
+        }
+        let token = try pyjwtToken()
+        let headers = ["-H", "authorization: bearer \(token)", "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert"]
+        let curl = try run("curl", ["-s", "-i", "--http2", "--cacert", "\(certs)/ca.pem"] + headers
+            + ["-d", #"{"aps":{"alert":"hello"}}"#, "\(production.replacingOccurrences(of: "127.0.0.1", with: "localhost"))/3/device/\(device)"])
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString).json")
+        try Data(#"{"aps":{"alert":{"title":"Build finished","body":"All 42 checks passed"},"badge":1}}"#.utf8).write(to: body)
+        defer { try? FileManager.default.removeItem(at: body) }
+        let h2load = try run("h2load", ["-n", "100000", "-c", "4", "-m", "100", "-t", "1", "-d", body.path] + headers
+            + ["\(production)/3/device/\(device)"])
+        let status = mock.stop()
+        let lines = try String(contentsOf: capture, encoding: .utf8).split(separator: "\n").map(String.init)
+        return Observations(urls: mock.urls, curl: curl.output, h2load: h2load.output, exitStatus: status, lines: lines,
+                            signature: String(token.split(separator: ".")[2]))
+    }
+
+    @Test func usageErrorsExitWithTwo() async throws {
+        let result = try await onThread { try Self.run(Self.executable.path, ["--port", "http"]) }
         #expect(result.status == 2)
         #expect(result.output.hasPrefix("Error: --port expects an integer from 0 to 65535, got 'http'"))
     }

@@ -20,11 +20,10 @@ import Testing
             CaptureFixtures.fullRecord(token: CaptureFixtures.otherToken),
             CaptureFixtures.fullRecord(),
         ])
-        let start = ContinuousClock.now
+        // Satisfied, not timed out, with a 30 s timeout: it returned when the records came.
         let result = await store.wait(for: CaptureFilter(deviceToken: CaptureFixtures.token), count: 2, timeout: .seconds(30))
         #expect(result.ending == .satisfied)
         #expect(result.records.map(\.sequence) == [1, 3])
-        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(store.pendingWaitCount == 0)
     }
 
@@ -85,11 +84,9 @@ import Testing
         let store = CaptureStore()
         let task = Task { await store.wait(count: 1, timeout: .seconds(60)) }
         try? await Task.sleep(for: .milliseconds(30))
-        let start = ContinuousClock.now
         task.cancel()
         let result = await task.value
-        #expect(result.ending == .cancelled)
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(result.ending == .cancelled, "ended by the cancellation, long before its 60 s timeout")
         #expect(store.pendingWaitCount == 0)
 
         // Already cancelled before waiting: returns without suspending.

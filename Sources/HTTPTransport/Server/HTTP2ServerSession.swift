@@ -96,8 +96,6 @@ final class HTTP2ServerSession: ServerSession {
 
         let configuration = context.configuration
         var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
-                                   value: UInt32(clamping: configuration.maxConcurrentStreams)),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue),
                                    value: UInt32(clamping: min(configuration.initialWindowSize, Int(c_nghttp2_max_window_size())))),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
@@ -106,7 +104,44 @@ final class HTTP2ServerSession: ServerSession {
         _ = nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         _ = nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0,
                                                   Int32(clamping: min(configuration.initialWindowSize * 16, Int(c_nghttp2_max_window_size()))))
+        announceInitialStreamLimit(UInt32(clamping: configuration.maxConcurrentStreams))
         produceOutput()
+    }
+
+    /// The stream limit announced in our first SETTINGS, until the client acknowledges it.
+    private var unacknowledgedInitialLimit: UInt32?
+
+    /// Puts SETTINGS_MAX_CONCURRENT_STREAMS into our first SETTINGS frame without telling
+    /// nghttp2, which then enforces it only once the client has acknowledged it.
+    ///
+    /// A client may open streams before it has read our SETTINGS (RFC 9113 section 6.5.3
+    /// lets it assume no limit until then). nghttp2 would refuse those at once; APNs' mock
+    /// must announce one stream before authentication, and h2load-style clients burst 100
+    /// streams in their first flight. So the limit is announced at once and enforced from
+    /// the acknowledgement on (`frameReceived` submits it to nghttp2 then).
+    private func announceInitialStreamLimit(_ limit: UInt32) {
+        guard let session else { return }
+        var data: UnsafePointer<UInt8>?
+        let count = nghttp2_session_mem_send(session, &data)
+        guard count >= 9, let data else {
+            if count > 0, let data { stream.enqueue(UnsafeRawBufferPointer(start: data, count: count)) }
+            return
+        }
+        var bytes = Array(UnsafeBufferPointer(start: data, count: count))
+        let length = Int(bytes[0]) << 16 | Int(bytes[1]) << 8 | Int(bytes[2])
+        // The server's first frame is its SETTINGS (type 0x4, no flags, stream 0).
+        guard bytes[3] == 0x4, bytes[4] == 0, 9 + length <= bytes.count else {
+            stream.enqueue(bytes)
+            return
+        }
+        let entry: [UInt8] = [0x00, 0x03, UInt8(limit >> 24), UInt8(limit >> 16 & 0xff), UInt8(limit >> 8 & 0xff), UInt8(limit & 0xff)]
+        bytes.insert(contentsOf: entry, at: 9 + length)
+        let newLength = length + entry.count
+        bytes[0] = UInt8(newLength >> 16 & 0xff)
+        bytes[1] = UInt8(newLength >> 8 & 0xff)
+        bytes[2] = UInt8(newLength & 0xff)
+        stream.enqueue(bytes)
+        unacknowledgedInitialLimit = limit
     }
 
     deinit {
@@ -221,6 +256,14 @@ final class HTTP2ServerSession: ServerSession {
     }
 
     fileprivate func frameReceived(type: UInt8, flags: UInt8, streamID: Int32) {
+        if type == UInt8(NGHTTP2_SETTINGS.rawValue), flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0,
+           let limit = unacknowledgedInitialLimit, let session {
+            // The client has our first SETTINGS: from now on nghttp2 enforces its limit.
+            unacknowledgedInitialLimit = nil
+            var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limit)
+            _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+            return
+        }
         guard let request = stream(streamID) else { return }
         let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         if type == UInt8(NGHTTP2_HEADERS.rawValue), request.headersTooLarge, !request.responded {
@@ -323,6 +366,7 @@ final class HTTP2ServerSession: ServerSession {
 
     func setMaxConcurrentStreams(_ value: Int) {
         guard let session else { return }
+        unacknowledgedInitialLimit = nil  // An explicit limit supersedes the initial one.
         var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
                                            value: UInt32(clamping: value))
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
