@@ -49,7 +49,8 @@ final class APNsEndpoint: HTTPServerHandler {
             apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
 
-        if let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &state) {
+        // A reset stream or closed connection is a fault, not an APNs answer: the limit stays.
+        if outcome.status != 0, let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &state) {
             connection.setMaxConcurrentStreams(limit)
         }
         connection[EndpointConnectionState.Key.self] = state
@@ -88,14 +89,28 @@ final class APNsEndpoint: HTTPServerHandler {
             return
         case let .goAway(errorCode, debugData):
             respond(outcome, faults: faults, responder: responder)
-            connection.sendGoAway(errorCode: errorCode, debugData: debugData)
+            Self.sendGoAway(errorCode: errorCode, debugData: debugData, after: faults.delay, on: connection)
             return
         case nil:
             break
         }
         respond(outcome, faults: faults, responder: responder)
         if outcome.connectionAction == .goAway, let reason = outcome.reason {
-            connection.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes)
+            Self.sendGoAway(
+                errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes, after: faults.delay, on: connection)
+        }
+    }
+
+    /// Sends GOAWAY once the answer's frames are out. Submitted at once, the transport would
+    /// write GOAWAY ahead of the answer's DATA (it runs while the request is being read, and
+    /// control frames go before data), or ahead of an answer held back by a delay rule.
+    private static func sendGoAway(errorCode: HTTP2ErrorCode, debugData: [UInt8], after delay: Duration, on connection: HTTPConnection) {
+        let send: @Sendable () -> Void = { connection.sendGoAway(errorCode: errorCode, debugData: debugData) }
+        if delay > .zero {
+            // The delayed answer is scheduled first; hop once more so it is surely written before.
+            connection.eventLoop.scheduleTask(after: delay) { connection.eventLoop.execute(send) }
+        } else {
+            connection.eventLoop.execute(send)
         }
     }
 

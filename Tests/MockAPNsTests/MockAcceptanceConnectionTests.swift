@@ -1,0 +1,247 @@
+import APNsCore
+import Foundation
+import HTTPTransport
+import MockAPNs
+import Testing
+
+/// The mock's connection behaviour at the HTTP/2 frame level, seen by python's `h2` and
+/// `hyperframe`: stream limits, GOAWAY after fatal rejections, and connection fault rules.
+@Suite(.timeLimit(.minutes(2)))
+struct MockAcceptanceConnectionTests {
+    static let otherDevice = String(repeating: "cd", count: 32)
+
+    /// Script helpers: `lim(c)` lists announced stream limits; `frame_log(frames)` turns raw
+    /// hyperframe frames into JSON-ready dicts, decoding response headers with hpack.
+    static let helpers = #"""
+import hpack
+def lim(c):
+    return [s["values"]["3"] for s in c.settings() if "3" in s["values"]]
+
+def frame_log(frames):
+    decoder, log = hpack.Decoder(), []
+    for at, f in frames:
+        entry = {"at": at, "type": type(f).__name__, "stream": f.stream_id, "end": "END_STREAM" in f.flags}
+        if entry["type"] == "HeadersFrame":
+            entry["status"] = dict((n.decode() if isinstance(n, bytes) else n, v.decode() if isinstance(v, bytes) else v)
+                                   for n, v in decoder.decode(f.data)).get(":status", "")
+        elif entry["type"] == "DataFrame":
+            entry["data"] = f.data.decode("utf-8", "replace")
+        elif entry["type"] == "GoAwayFrame":
+            entry["error"], entry["debug"], entry["last_stream"] = f.error_code, f.additional_data.decode("utf-8", "replace"), f.last_stream_id
+        elif entry["type"] == "RstStreamFrame":
+            entry["error"] = f.error_code
+        log.append(entry)
+    return log
+"""#
+
+    /// What `frame_log` prints.
+    struct Frame: Decodable, Sendable {
+        var at: Double
+        var type: String
+        var stream: Int
+        var end: Bool
+        var status: String?
+        var data: String?
+        var error: Int?
+        var debug: String?
+    }
+
+    struct FrameReport: Decodable, Sendable {
+        var frames: [Frame]
+        var closed_at: Double?
+
+        func index(_ type: String, stream: Int? = nil) -> Int? {
+            frames.firstIndex { $0.type == type && (stream == nil || $0.stream == stream) }
+        }
+        func body(_ stream: Int) -> String {
+            frames.filter { $0.type == "DataFrame" && $0.stream == stream }.compactMap(\.data).joined()
+        }
+    }
+
+    static func h2cMock(faults: [FaultRule] = []) throws -> MockAPNsServer {
+        try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) {
+            $0.server.tlsEnabled = false
+            $0.faults = faults
+        }
+    }
+
+    @Test func theStreamLimitFollowsAuthenticationAndRejections() async throws {
+        let mock = try Self.h2cMock()
+        defer { mock.stop() }
+        let script = Self.helpers + "\n" + #"""
+port, token, dev = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+c = connect(port)
+c.pump(lambda c: len(lim(c)) >= 1)
+c.send(1, push_headers(dev), PAYLOAD)
+c.pump(lambda c: c.ended(1))
+before = list(lim(c))
+c.send(3, push_headers(dev, token), PAYLOAD)
+c.pump(lambda c: c.ended(3) and lim(c)[-1] == 1000)
+c.send(5, push_headers(dev, token) + [("apns-priority", "7")], PAYLOAD)
+c.pump(lambda c: c.ended(5) and lim(c)[-1] == 1)
+c.send(7, push_headers(dev, token), PAYLOAD)
+c.pump(lambda c: c.ended(7) and lim(c)[-1] == 1000)
+c.report(before=before)
+"""#
+        struct Output: Decodable, Sendable {
+            var responses: [AcceptancePython.Report.Response]
+            var settings: [AcceptancePython.Report.Settings]
+            var before: [Int]
+            var timed_out: Bool
+        }
+        let port = String(Acceptance.address(of: mock.productionURL).port)
+
+        let output = try await AcceptancePython.run(script, [port, try Acceptance.providerToken(), Acceptance.deviceToken], as: Output.self)
+
+        let limits = AcceptancePython.Report.streamLimits(in: output.settings)
+        #expect(output.before.allSatisfy { $0 == 1 } && !output.before.isEmpty, "one stream until a valid token: \(output.before)")
+        #expect(limits == [1, 1000, 1, 1000], "first SETTINGS 1, valid token 1000, rejection 1, success 1000")
+        #expect([1, 3, 5, 7].map { id in output.responses.first { $0.stream == id }?.status } == [403, 200, 400, 200],
+                "\(output.responses.map { ($0.stream, $0.status) })")
+        #expect(!output.timed_out)
+    }
+
+    @Test func aFatalRejectionIsAnsweredOnItsStreamThenGOAWAYWithTheReason() async throws {
+        let directory = try TestCertificates.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sandboxOnly = try await onThread {
+            let issued = try TestCertificates.issue(
+                "sandbox", subject: "/UID=\(Acceptance.topic)/CN=Apple Development IOS Push Services: \(Acceptance.topic)",
+                extensions: ["\(AppleCertificateOID.developmentEnvironment)=ASN1:NULL"], in: directory)
+            return [issued.certificate, issued.key]
+        }
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) {
+            $0.server.clientCAPath = "\(Acceptance.certs)/ca.pem"
+        }
+        defer { mock.stop() }
+        let script = Self.helpers + "\n" + #"""
+port, ca, cert, key, dev = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+c = connect(port, tls=True, cafile=ca, cert=cert, key=key)
+c.send(1, push_headers(dev, scheme="https"), PAYLOAD)
+frames = c.read_frames(timeout=10)
+print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
+"""#
+        let port = String(Acceptance.address(of: mock.productionURL).port)
+
+        let report = try await AcceptancePython.run(
+            script, [port, try #require(mock.trustRootsPath), sandboxOnly[0], sandboxOnly[1], Acceptance.deviceToken], as: FrameReport.self)
+
+        let headers = try #require(report.index("HeadersFrame", stream: 1), "\(report.frames)")
+        let goAway = try #require(report.index("GoAwayFrame"), "\(report.frames)")
+        #expect(report.frames[headers].status == "403")
+        #expect(report.body(1) == #"{"reason":"BadCertificateEnvironment"}"#)
+        let streamEnd = try #require(report.frames.firstIndex { $0.stream == 1 && $0.end })
+        #expect(streamEnd < goAway, "the stream is answered before GOAWAY")
+        #expect(report.frames[goAway].debug == #"{"reason":"BadCertificateEnvironment"}"#)
+        #expect(report.frames[goAway].error == 0)
+        #expect(report.closed_at != nil, "the mock closes the connection after GOAWAY")
+    }
+
+    @Test func aGoAwayRuleAnswersThePushEvenWhenDelayedThenSendsGOAWAY() async throws {
+        let mock = try Self.h2cMock(faults: [
+            FaultRule(id: "away", count: 1, action: .goAway(errorCode: .noError, reason: .shutdown)),
+            FaultRule(id: "slow", count: 1, action: .delay(.milliseconds(300))),
+        ])
+        defer { mock.stop() }
+        let script = Self.helpers + "\n" + #"""
+port, token, dev = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+c = connect(port)
+c.send(1, push_headers(dev, token), PAYLOAD)
+frames = c.read_frames(timeout=10)
+print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
+"""#
+        let port = String(Acceptance.address(of: mock.productionURL).port)
+
+        let report = try await AcceptancePython.run(script, [port, try Acceptance.providerToken(), Acceptance.deviceToken], as: FrameReport.self)
+
+        let headers = try #require(report.index("HeadersFrame", stream: 1), "\(report.frames)")
+        let goAway = try #require(report.index("GoAwayFrame"), "\(report.frames)")
+        #expect(report.frames[headers].status == "200")
+        #expect(headers < goAway)
+        #expect(report.frames[goAway].debug == #"{"reason":"Shutdown"}"#)
+        #expect(report.frames[goAway].error == 0)
+        #expect(report.closed_at != nil)
+        #expect(try await Acceptance.freshPushStatus(mock) == 200, "the rule fired once")
+    }
+
+    @Test func aCloseConnectionRuleClosesWithoutAnAnswerOrGOAWAY() async throws {
+        let mock = try Self.h2cMock(faults: [FaultRule(id: "cut", count: 1, action: .closeConnection)])
+        defer { mock.stop() }
+        let script = Self.helpers + "\n" + #"""
+port, token, dev = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+c = connect(port)
+c.send(1, push_headers(dev, token), PAYLOAD)
+frames = c.read_frames(timeout=10)
+print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
+"""#
+        let port = String(Acceptance.address(of: mock.productionURL).port)
+
+        let report = try await AcceptancePython.run(script, [port, try Acceptance.providerToken(), Acceptance.deviceToken], as: FrameReport.self)
+
+        #expect(report.closed_at != nil, "\(report.frames)")
+        #expect(report.index("HeadersFrame", stream: 1) == nil)
+        #expect(report.index("GoAwayFrame") == nil)
+        #expect(try await Acceptance.freshPushStatus(mock) == 200)
+    }
+
+    /// One warm-up push raises the limit; then the faulted push (to `otherDevice`) and a
+    /// normal one go out together on streams 3 and 5.
+    static let faultedAndNormalScript = #"""
+port, token, dev, other = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+c = connect(port)
+c.send(1, push_headers(dev, token), PAYLOAD)
+c.pump(lambda c: c.ended(1) and len(c.settings()) > 0 and c.conn.remote_settings.max_concurrent_streams == 1000)
+c.conn.send_headers(3, push_headers(other, token))
+c.conn.send_data(3, PAYLOAD, end_stream=True)
+c.conn.send_headers(5, push_headers(dev, token))
+c.conn.send_data(5, PAYLOAD, end_stream=True)
+sent = c.now()
+c.sock.sendall(c.conn.data_to_send())
+c.pump(lambda c: c.ended(3, 5))
+c.report(sent=sent)
+"""#
+
+    struct FaultedOutput: Decodable, Sendable {
+        var responses: [AcceptancePython.Report.Response]
+        var sent: Double
+        var timed_out: Bool
+    }
+
+    @Test func aResetStreamRuleResetsOnlyItsStream() async throws {
+        let match = FaultMatch(deviceToken: DeviceToken(Self.otherDevice))
+        let mock = try Self.h2cMock(faults: [FaultRule(id: "rst", match: match, action: .resetStream(.refusedStream))])
+        defer { mock.stop() }
+        let port = String(Acceptance.address(of: mock.productionURL).port)
+
+        let output = try await AcceptancePython.run(
+            Self.faultedAndNormalScript, [port, try Acceptance.providerToken(), Acceptance.deviceToken, Self.otherDevice],
+            as: FaultedOutput.self)
+
+        let reset = try #require(output.responses.first { $0.stream == 3 }, "\(output)")
+        let normal = try #require(output.responses.first { $0.stream == 5 }, "\(output)")
+        #expect(reset.reset == Int(HTTP2ErrorCode.refusedStream.rawValue))
+        #expect(reset.status == 0, "no answer before the reset")
+        #expect(normal.status == 200 && normal.reset == nil, "\(output)")
+        #expect(!output.timed_out)
+        #expect(try await Acceptance.settledOpenStreams(mock) == 0)
+    }
+
+    @Test func aDelayRuleHoldsOnlyItsOwnStream() async throws {
+        let match = FaultMatch(deviceToken: DeviceToken(Self.otherDevice))
+        let mock = try Self.h2cMock(faults: [FaultRule(id: "slow", match: match, action: .delay(.milliseconds(600)))])
+        defer { mock.stop() }
+        let port = String(Acceptance.address(of: mock.productionURL).port)
+
+        let output = try await AcceptancePython.run(
+            Self.faultedAndNormalScript, [port, try Acceptance.providerToken(), Acceptance.deviceToken, Self.otherDevice],
+            as: FaultedOutput.self)
+
+        let delayed = try #require(output.responses.first { $0.stream == 3 }, "\(output)")
+        let normal = try #require(output.responses.first { $0.stream == 5 }, "\(output)")
+        #expect(delayed.status == 200 && normal.status == 200)
+        let delayedEnd = try #require(delayed.ended), normalEnd = try #require(normal.ended)
+        #expect(delayedEnd - output.sent >= 0.59, "the delay is applied")
+        #expect(normalEnd < delayedEnd, "the other stream is not held up")
+        #expect(!output.timed_out)
+    }
+}

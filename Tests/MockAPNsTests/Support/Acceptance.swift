@@ -1,0 +1,159 @@
+import Foundation
+import HTTPTransport
+import JWTVerify
+import MockAPNs
+
+/// Shared pieces of the acceptance tests: the test certificates, provider tokens, clients
+/// (with or without a client certificate) and push requests.
+enum Acceptance {
+    static let certs = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("certs").path
+    static let deviceToken = String(repeating: "ab", count: 32)
+    static let topic = MockConfiguration.defaultBundleID
+    static let teamID = MockConfiguration.defaultTeamID
+    static let alertBody = #"{"aps":{"alert":"hi"}}"#
+
+    /// A provider token signed with `certs/AuthKey_<keyFile>.p8` (by default the key of `keyID`).
+    static func providerToken(
+        keyID: String = "ABC123DEFG", keyFile: String? = nil, teamID: String = teamID, issuedAt: Date = Date()
+    ) throws -> String {
+        let key = try ES256PrivateKey(contentsOfFile: "\(certs)/AuthKey_\(keyFile ?? keyID).p8")
+        return try JWTSigner(key: key, keyID: keyID).makeProviderToken(teamID: teamID, issuedAt: issuedAt)
+    }
+
+    /// Host and port of `http(s)://host:port`.
+    static func address(of url: String) -> (host: String, port: Int) {
+        let address = url.split(separator: "/").last.map(String.init) ?? ""
+        let colon = address.lastIndex(of: ":") ?? address.endIndex
+        return (String(address[..<colon]), Int(address[address.index(after: colon)...]) ?? 0)
+    }
+
+    /// A client for one of the mock's listeners; `identity` is a client certificate and key (PEM paths).
+    static func client(for url: String, trust: String?, identity: (certificate: String, key: String)? = nil) throws -> HTTP2Client {
+        let (host, port) = address(of: url)
+        var tls = trust.map { TLSConfiguration.makeClientConfiguration(trustRootsPath: $0) }
+        if let identity {
+            tls?.certificateChainPath = identity.certificate
+            tls?.privateKeyPath = identity.key
+        }
+        var configuration = HTTP2ClientConfiguration(host: host, port: port, tls: tls)
+        configuration.serverName = "localhost"
+        configuration.requestTimeout = .seconds(20)
+        return try HTTP2Client(configuration: configuration)
+    }
+
+    static func push(
+        token: String?, topic: String? = topic, device: String = deviceToken, body: String = alertBody,
+        pushType: String = "alert", method: String = "POST", path: String? = nil, extra: [(String, String)] = []
+    ) -> HTTPClientRequest {
+        var headers: HTTPHeaders = ["apns-push-type": pushType]
+        if let topic { headers.add(name: "apns-topic", value: topic) }
+        if let token { headers.add(name: "authorization", value: "bearer \(token)") }
+        for (name, value) in extra { headers.add(name: name, value: value) }
+        return HTTPClientRequest(method: method, path: path ?? "/3/device/\(device)", headers: headers, body: Array(body.utf8))
+    }
+
+    /// Sends one valid push on a fresh connection and returns its status.
+    static func freshPushStatus(_ mock: MockAPNsServer) async throws -> Int {
+        let client = try client(for: mock.sandboxURL, trust: mock.trustRootsPath)
+        do {
+            let response = try await client.send(push(token: try providerToken()))
+            await client.close()
+            return response.status
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
+    /// Polls until the transport counts no open streams (or `attempts` run out); returns the last count.
+    static func settledOpenStreams(_ mock: MockAPNsServer, attempts: Int = 200) async throws -> Int {
+        for _ in 0..<attempts {
+            let open = mock.transportMetrics.openStreams
+            if open == 0 { return 0 }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return mock.transportMetrics.openStreams
+    }
+}
+
+/// What a finished child process left behind.
+struct ChildResult: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+struct ChildProcessError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Blocking child processes (openssl, python3); call only through `onThread`.
+enum ChildProcess {
+    /// Runs `executable` from PATH, killing it after `timeout` seconds. Output goes to files,
+    /// so a chatty child never blocks on a full pipe.
+    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ChildResult {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("acceptance-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return ChildResult(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `run`, throwing with the output when the child fails.
+    static func check(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ChildResult {
+        let result = try run(executable, arguments, timeout: timeout)
+        guard result.status == 0 else {
+            throw ChildProcessError(description: "\(executable) \(arguments.prefix(3)) exited \(result.status):\n\(result.stdout)\n\(result.stderr)")
+        }
+        return result
+    }
+}
+
+/// Client certificates made on the fly with the openssl CLI, signed by the test CA.
+enum TestCertificates {
+    /// Issues a client certificate with `subject` and extra extension lines; returns (certificate, key) paths
+    /// in `directory`. Blocking: call through `onThread`.
+    static func issue(_ name: String, subject: String, extensions: [String], in directory: String) throws -> (certificate: String, key: String) {
+        let key = "\(directory)/\(name).key", csr = "\(directory)/\(name).csr"
+        let certificate = "\(directory)/\(name).pem", ext = "\(directory)/\(name).ext"
+        let lines = ["basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature", "extendedKeyUsage=clientAuth"]
+            + extensions
+        try (lines.joined(separator: "\n") + "\n").write(toFile: ext, atomically: true, encoding: .utf8)
+        _ = try ChildProcess.check("openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key])
+        _ = try ChildProcess.check("openssl", ["req", "-new", "-key", key, "-subj", subject, "-out", csr])
+        _ = try ChildProcess.check("openssl", [
+            "x509", "-req", "-in", csr, "-CA", "\(Acceptance.certs)/ca.pem", "-CAkey", "\(Acceptance.certs)/ca.key",
+            "-CAcreateserial", "-CAserial", "\(directory)/ca.srl", "-sha256", "-days", "2", "-extfile", ext, "-out", certificate,
+        ])
+        return (certificate, key)
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("acceptance-certs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+}
