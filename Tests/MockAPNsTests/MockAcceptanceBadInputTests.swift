@@ -52,13 +52,13 @@ def send_big(c, sid, data):
 """#
 
     static let attacks: [Attack] = [
-        Attack(name: "JSON nested 100,000 levels (over the transport's body limit)", script: #"""
+        Attack(name: "JSON nested 100,000 levels (past the transport's body limit: still APNs' answer)", script: #"""
 c.conn.send_headers(3, push_headers(dev, token))
 c.sock.sendall(c.conn.data_to_send())
 send_big(c, 3, b"[" * 100000 + b"]" * 100000)
 c.pump(lambda c: c.ended(3))
 c.report()
-"""#, statuses: [413]),
+"""#, statuses: [413], reason: "PayloadTooLarge"),
         Attack(name: "JSON nested 2,000 levels within the payload limit", script: #"""
 c.send(3, push_headers(dev, token), b"[" * 2000 + b"]" * 2000)
 c.pump(lambda c: c.ended(3))
@@ -97,7 +97,7 @@ c.sock.sendall(c.conn.data_to_send())
 send_big(c, 3, b"x" * (10 * 1024 * 1024))
 c.pump(lambda c: c.ended(3))
 c.report()
-"""#, statuses: [413]),
+"""#, statuses: [413], reason: "PayloadTooLarge"),
         Attack(name: "10,000 streams opened and reset", script: #"""
 sid = 3
 for i in range(10000):

@@ -156,15 +156,25 @@ final class HTTP1ServerSession: ServerSession {
         }
         let declared = parser.pointee.content_length
         if declared != UInt64.max, declared > UInt64(context.configuration.maxBodySize) {
-            reject(status: 413, message: "request body of \(declared) bytes exceeds \(context.configuration.maxBodySize) bytes")
+            rejectOversized()
             return -1
         }
         return 0
     }
 
+    /// Answers a body over the limit the way the handler wants, then closes.
+    private func rejectOversized() {
+        let method = String(cString: http_method_str(http_method(rawValue: parser.pointee.method)))
+        let head = HTTPRequest(
+            method: method, path: String(decoding: url, as: UTF8.self), authority: headers["host"],
+            scheme: connection.isSecure ? "https" : "http", headers: headers, body: [], version: .http1_1,
+            streamID: sequence &+ 1, connection: connection)
+        reject(context.handler.oversizedRequestResponse(head, limit: context.configuration.maxBodySize))
+    }
+
     fileprivate func bodyChunk(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
         guard body.count + length <= context.configuration.maxBodySize else {
-            reject(status: 413, message: "request body exceeds \(context.configuration.maxBodySize) bytes")
+            rejectOversized()
             return -1
         }
         if let data {
@@ -194,13 +204,17 @@ final class HTTP1ServerSession: ServerSession {
     // MARK: Output
 
     private func reject(status: Int, message: String) {
+        reject(HTTPResponse(status: status, text: message + "\n"))
+    }
+
+    private func reject(_ response: HTTPResponse) {
         rejected = true
         closing = true
         if inMessage {
             inMessage = false
             context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed)
         }
-        write(HTTPResponse(status: status, text: message + "\n"), keepAlive: false)
+        write(response, keepAlive: false)
         stream.closeAfterFlush()
         if !inParse { stream.flush() }
     }

@@ -249,7 +249,12 @@ final class HTTP2ServerSession: ServerSession {
         if request.body.count + bytes.count > context.configuration.maxBodySize {
             request.bodyTooLarge = true
             request.body = []
-            reject(request, status: 413, message: "request body exceeds \(context.configuration.maxBodySize) bytes")
+            request.resetAfterResponse = true
+            let head = HTTPRequest(
+                method: request.method, path: request.path, authority: request.authority ?? request.host,
+                scheme: request.scheme, headers: request.headers, body: [], version: .http2,
+                streamID: streamID, connection: connection)
+            submit(request, context.handler.oversizedRequestResponse(head, limit: context.configuration.maxBodySize))
             return
         }
         request.body.append(contentsOf: bytes)

@@ -10,11 +10,20 @@ public protocol HTTPServerHandler: Sendable {
     func connectionOpened(_ connection: HTTPConnection)
     /// Called on the event loop when a connection has closed. Defaults to nothing.
     func connectionClosed(_ connection: HTTPConnection)
+    /// The answer to a request whose body grew past `limit` bytes; `handle` is not called
+    /// for it. `request` has the method, path and headers, and an empty body.
+    ///
+    /// Defaults to 413 with a plain-text explanation; a server that speaks a protocol of
+    /// its own (APNs' `{"reason":"PayloadTooLarge"}`) answers in that protocol instead.
+    func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse
 }
 
 extension HTTPServerHandler {
     public func connectionOpened(_ connection: HTTPConnection) {}
     public func connectionClosed(_ connection: HTTPConnection) {}
+    public func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
+        HTTPResponse(status: 413, text: "request body exceeds \(limit) bytes\n")
+    }
 }
 
 /// A handler written with `async`/`await`; each request runs in its own task.

@@ -124,6 +124,25 @@ final class APNsEndpoint: HTTPServerHandler {
         }
     }
 
+    /// A body far past any APNs limit never reaches validation; APNs' answer to it is still
+    /// 413 `PayloadTooLarge`, with `apns-id`, and the capture records it.
+    func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
+        let push = PushRequest(
+            method: request.method, path: request.path, headers: request.headers, body: [],
+            environment: environment, connectionID: request.connection.id, receivedAt: Date())
+        let outcome = PushOutcome.rejected(
+            .payloadTooLarge, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
+            uniqueID: environment == .sandbox ? services.ids.next() : nil)
+        var details = PushDetails()
+        details.lintWarnings.append(PushLintWarning(
+            code: "payload.oversized", message: "the body grew past \(limit) bytes and was not read to its end"))
+        for observer in services.observers {
+            observer.pushAnswered(push, details: details, outcome: outcome, faults: [])
+        }
+        services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
+        return Self.response(for: outcome)
+    }
+
     /// APNs echoes a valid `apns-id`; an invalid one is answered with a fresh id.
     static func echoedID(_ header: String?) -> String? {
         guard let header, APNsIDGenerator.isCanonicalUUID(header) else { return nil }
