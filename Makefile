@@ -26,6 +26,7 @@ test: setup
 bench: release
 	bash scripts/bench-transport.sh
 	bash scripts/bench-jwt.sh
+	bash scripts/bench-mock.sh
 
 clean:
 	rm -rf .build

@@ -7,23 +7,37 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     public let hex: String
 
     /// Parses a token; nil unless it is a non-empty, even-length string of hex digits.
+    ///
+    /// Inlinable so that callers get a copy specialized to their string type: it runs for
+    /// every push, and the generic version walks `utf8` through witness tables.
+    @inlinable
     public init?(_ text: some StringProtocol) {
-        var lowered: [UInt8] = []
-        lowered.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): lowered.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): lowered.append(byte | 0x20)
-            default: return nil
+        let count = text.utf8.count
+        guard count > 0, count % 2 == 0 else { return nil }
+        var valid = true
+        let hex = String(unsafeUninitializedCapacity: count) { lowered in
+            var index = 0
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): lowered[index] = byte
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): lowered[index] = byte | 0x20
+                default:
+                    valid = false
+                    return 0
+                }
+                index += 1
             }
+            return index
         }
-        guard !lowered.isEmpty, lowered.count % 2 == 0 else { return nil }
-        hex = String(decoding: lowered, as: UTF8.self)
+        guard valid else { return nil }
+        self.hex = hex
     }
 
     /// The token with all but its first and last four digits hidden, for logs and reports.
     public var masked: String {
-        guard hex.count > 8 else { return String(repeating: "*", count: hex.count) }
+        // Hex is ASCII: counting bytes is counting characters, without grapheme breaking.
+        let count = hex.utf8.count
+        guard count > 8 else { return String(repeating: "*", count: count) }
         return "\(hex.prefix(4))…\(hex.suffix(4))"
     }
 

@@ -17,7 +17,20 @@ public struct Logger: Sendable {
         case trace, debug, info, notice, warning, error, critical
 
         public static func < (lhs: Level, rhs: Level) -> Bool {
-            allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+            lhs.rank < rhs.rank
+        }
+
+        /// The position in `allCases`, without building the array on every comparison.
+        private var rank: Int {
+            switch self {
+            case .trace: 0
+            case .debug: 1
+            case .info: 2
+            case .notice: 3
+            case .warning: 4
+            case .error: 5
+            case .critical: 6
+            }
         }
     }
 
@@ -46,10 +59,27 @@ public struct Logger: Sendable {
 
     public func log(level: Level, _ message: @autoclosure () -> String, metadata extra: [String: String] = [:]) {
         guard level >= logLevel else { return }
-        let merged = metadata.merging(extra) { _, new in new }
-        let pairs = merged.keys.sorted().map { "\($0)=\(merged[$0] ?? "")" }.joined(separator: " ")
-        let stamp = Self.timestamp()
-        sink.write("\(stamp) \(level.rawValue) \(label):\(pairs.isEmpty ? "" : " " + pairs) \(message())\n")
+        // Built as bytes in one buffer: a server may log a line per request, and String
+        // appends cost several times more than copying UTF-8.
+        let merged = metadata.isEmpty ? extra : metadata.merging(extra) { _, new in new }
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        Self.appendTimestamp(to: &line)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: level.rawValue.utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: label.utf8)
+        line.append(UInt8(ascii: ":"))
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: key.utf8)
+            line.append(UInt8(ascii: "="))
+            line.append(contentsOf: value.utf8)
+        }
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: message().utf8)
+        line.append(UInt8(ascii: "\n"))
+        sink.write(line)
     }
 
     public func trace(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) { log(level: .trace, message(), metadata: metadata) }
@@ -60,13 +90,31 @@ public struct Logger: Sendable {
     public func error(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) { log(level: .error, message(), metadata: metadata) }
     public func critical(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) { log(level: .critical, message(), metadata: metadata) }
 
-    private static func timestamp() -> String {
+    /// Appends now in UTC, `2026-03-01T12:34:56+0000`, formatted by hand (no `strftime` buffer).
+    private static func appendTimestamp(to line: inout [UInt8]) {
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S+0000", &parts)
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        func put(_ value: Int32, digits: Int) {
+            var divisor: Int32 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        put(parts.tm_year + 1900, digits: 4)
+        line.append(UInt8(ascii: "-"))
+        put(parts.tm_mon + 1, digits: 2)
+        line.append(UInt8(ascii: "-"))
+        put(parts.tm_mday, digits: 2)
+        line.append(UInt8(ascii: "T"))
+        put(parts.tm_hour, digits: 2)
+        line.append(UInt8(ascii: ":"))
+        put(parts.tm_min, digits: 2)
+        line.append(UInt8(ascii: ":"))
+        put(parts.tm_sec, digits: 2)
+        line.append(contentsOf: "+0000".utf8)
     }
 }
 
@@ -87,13 +135,14 @@ public final class LogSink: Sendable {
     /// What a memory sink has received.
     public var recorded: [String] { lines.withLock { $0 } }
 
-    func write(_ line: String) {
+    /// Writes one complete UTF-8 line.
+    func write(_ line: [UInt8]) {
         switch target {
         case let .fileDescriptor(fd):
-            var line = line
-            line.withUTF8 { _ = Foundation.write(fd, $0.baseAddress, $0.count) }
+            line.withUnsafeBytes { _ = Foundation.write(fd, $0.baseAddress, $0.count) }
         case .memory:
-            lines.withLock { $0.append(line) }
+            let text = String(decoding: line, as: UTF8.self)
+            lines.withLock { $0.append(text) }
         }
     }
 }

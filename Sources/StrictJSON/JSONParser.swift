@@ -103,8 +103,10 @@ public struct JSONParser: ~Copyable {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            // JWT objects are small; reserving once avoids growing 1 -> 2 -> 4.
-            if members.isEmpty { members.reserveCapacity(8) }
+            // JWT headers and claims and most payload objects have 2 or 3 members: room for
+            // 3 (4 buckets) avoids growing 1 -> 2 -> 4 without keeping 16 buckets per object
+            // alive in every captured push.
+            if members.isEmpty { members.reserveCapacity(3) }
             guard members.updateValue(value, forKey: key) == nil else {
                 throw failure("duplicate key \"\(key)\"")
             }

@@ -186,6 +186,22 @@ enum CaptureFixtures {
         #expect(CaptureBase64.decode("A*==") == nil)
     }
 
+    @Test func escapingFindsEverySpecialByteAtEveryPositionOfAWord() throws {
+        // The escaper skips clean runs eight bytes at a time; put each byte that needs an
+        // escape at each offset of a string long enough to span several words.
+        for special in ["\"", "\\", "\n", "\u{0}", "\u{1f}", "\t"] {
+            for length in 1...24 {
+                for position in 0..<length {
+                    var text = String(repeating: "é", count: position % 3) + String(repeating: "a", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                    var output: [UInt8] = []
+                    CaptureJSONOutput.writeString(text, into: &output)
+                    #expect(try JSONParser.parse(output) == .string(text), "\(special.debugDescription) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test func utf8ValidationMatchesTheStandardLibrary() {
         let samples: [[UInt8]] = [
             [], Array("plain".utf8), Array("é😀中".utf8), [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],

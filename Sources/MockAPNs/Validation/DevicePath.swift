@@ -18,12 +18,28 @@ enum DevicePath {
         }
         let rest = path.utf8.dropFirst(prefixBytes.count)
         guard !rest.isEmpty else { throw PushRejection(.missingDeviceToken, "the path has no device token") }
+        // One pass over the contiguous bytes (this runs for every push): a separator makes
+        // the path bad; without uppercase, a valid token's text is exactly its stored form.
+        var hasSeparator = false
+        var hasUppercase = false
+        var path = path
+        path.withUTF8 { bytes in
+            for byte in bytes[prefixBytes.count...] {
+                switch byte {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"): hasSeparator = true
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): hasUppercase = true
+                default: break
+                }
+            }
+        }
         let text = Substring(rest)
-        raw = String(text)
-        if rest.contains(UInt8(ascii: "/")) || rest.contains(UInt8(ascii: "?")) {
+        let token = DeviceToken(text)
+        // The usual lowercase token shares the parsed token's storage instead of a copy.
+        if let token, !hasUppercase { raw = token.hex } else { raw = String(text) }
+        if hasSeparator {
             throw PushRejection(.badPath, "the path must be \(prefix)<device token> with nothing after the token")
         }
-        guard let token = DeviceToken(text) else {
+        guard let token else {
             throw PushRejection(.badDeviceToken, "the device token must be hex digits of even length")
         }
         return token

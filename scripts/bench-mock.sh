@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Mock benchmark: apns-mock with full validation and file capture, against nghttpd serving a
+# static answer, with the same h2load flags, over TLS, in one run. Prints req/s of each and
+# the ratio (target ≥ 0.8×), then the resident memory of apns-mock once it has answered
+# 1,000,000 pushes (target ≤ 64 MB).
+#
+# Every push carries a provider token minted by PyJWT (ES256, kid ABC123DEFG of team
+# TEAM000001, from certs/), apns-topic com.example.app, apns-push-type alert and a ~150-byte
+# alert payload, so each one goes through the whole validator, the fault engine, the capture
+# (ring and file) and the metrics.
+#
+# Usage: scripts/bench-mock.sh   (REQUESTS, ROUNDS and PUSHES override the defaults)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v h2load >/dev/null && command -v nghttpd >/dev/null && python3 -c "import jwt" 2>/dev/null \
+    || bash scripts/setup.sh
+
+REQUESTS=${REQUESTS:-400000}
+ROUNDS=${ROUNDS:-3}
+PUSHES=${PUSHES:-1000000}
+FLAGS=(-c 4 -m 100 -t 1)
+MEMORY_TARGET_MB=64
+DEVICE=$(printf '%064x' 1)
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+# A 150-byte alert payload.
+printf '%s' '{"aps":{"alert":{"title":"Build finished","body":"All 42 checks passed on main"},"badge":1,"sound":"default"},"build":{"id":"b-20417","branch":"main"}}' \
+    > "$work/body.json"
+token=$(python3 - <<'EOF'
+import time, jwt
+with open("certs/AuthKey_ABC123DEFG.p8") as key:
+    print(jwt.encode({"iss": "TEAM000001", "iat": int(time.time())}, key.read(), algorithm="ES256",
+                     headers={"kid": "ABC123DEFG"}))
+EOF
+)
+HEADERS=(-H "authorization: bearer $token" -H "apns-topic: com.example.app" -H "apns-push-type: alert")
+mkdir -p "$work/docroot/3/device" && : > "$work/docroot/3/device/$DEVICE"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 did not open" >&2; exit 1; }
+rate() { # h2load output -> req/s, failing loudly unless every request got a 2xx
+    local out="$1"
+    grep -q "0 failed, 0 errored, 0 timeout" <<<"$out" && grep -Eq "status codes: [0-9]+ 2xx, 0 3xx, 0 4xx, 0 5xx" <<<"$out" \
+        || { echo "$out" >&2; echo "h2load reported failures" >&2; exit 1; }
+    awk '/^finished in/ { gsub(",", "", $4); print $4 }' <<<"$out"
+}
+add() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
+
+p1=$(free_port); p2=$(free_port); p3=$(free_port); p4=$(free_port)
+nghttpd -n 2 -d "$work/docroot" "$p1" certs/server.key certs/server.pem >/dev/null 2>&1 & pids+=($!)
+.build/release/apns-mock --port "$p2" --sandbox-port "$p3" --control-port "$p4" --capture "$work/capture.jsonl" \
+    >/dev/null 2>&1 & mock=$!; pids+=($mock)
+for p in "$p1" "$p2"; do wait_port "$p"; done
+
+sent=0
+run() { # URL N -> h2load output
+    h2load "${FLAGS[@]}" -n "$2" "${HEADERS[@]}" -d "$work/body.json" "$1/3/device/$DEVICE" 2>&1
+}
+ref="https://127.0.0.1:$p1"; ours="https://127.0.0.1:$p2"
+# Warm-up, so neither side pays first-touch costs in the measured run.
+rate "$(run "$ref" 20000)" >/dev/null
+rate "$(run "$ours" 20000)" >/dev/null; sent=20000
+
+echo "h2load ${FLAGS[*]} -n $REQUESTS over TLS, POST $(wc -c < "$work/body.json") bytes with a provider token;" \
+    "mean of $ROUNDS alternating rounds"
+echo "apns-mock: full validation, capture to a file; nghttpd -n 2: a static empty 200"
+r=0; o=0
+for _ in $(seq "$ROUNDS"); do
+    r=$(add "$r" "$(rate "$(run "$ref" "$REQUESTS")")")
+    o=$(add "$o" "$(rate "$(run "$ours" "$REQUESTS")")"); sent=$((sent + REQUESTS))
+done
+printf '%14s %14s %8s %8s\n' "nghttpd req/s" "mock req/s" ratio target
+printf '%14.0f %14.0f %7.2fx %8s\n' "$(awk -v a="$r" -v n="$ROUNDS" 'BEGIN { print a / n }')" \
+    "$(awk -v a="$o" -v n="$ROUNDS" 'BEGIN { print a / n }')" "$(awk -v o="$o" -v r="$r" 'BEGIN { print o / r }')" "≥ 0.80x"
+
+# Memory: the same process, topped up to PUSHES answered pushes.
+if [ "$sent" -lt "$PUSHES" ]; then rate "$(run "$ours" $((PUSHES - sent)))" >/dev/null; sent=$PUSHES; fi
+sleep 0.5  # Let the capture writer drain what is pending.
+kib() { awk -v k="$1:" '$1 == k { print $2 }' "/proc/$mock/status"; }
+rss=$(kib VmRSS); hwm=$(kib VmHWM)
+lines=$(wc -l < "$work/capture.jsonl")
+[ "$lines" -ge "$sent" ] || { echo "capture file has $lines lines for $sent pushes" >&2; exit 1; }
+printf '\napns-mock after %d pushes (%d capture lines): VmRSS %.1f MB, VmHWM %.1f MB; target ≤ %d MB (%s)\n' \
+    "$sent" "$lines" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" "$(awk -v k="$hwm" 'BEGIN { print k / 1024 }')" \
+    "$MEMORY_TARGET_MB" "$(awk -v k="$hwm" -v t="$MEMORY_TARGET_MB" 'BEGIN { print (k <= t * 1024 ? "met" : "NOT met") }')"
