@@ -88,7 +88,7 @@ final class ByteStream: Selectable {
         outboundOffset = 0
         setWantsWrite(false)
         if closeWhenDrained {
-            close(error: nil)
+            beginLingeringClose()
         } else {
             delegate?.streamDidDrain(self)
         }
@@ -97,7 +97,39 @@ final class ByteStream: Selectable {
     /// Closes once everything queued has been written.
     func closeAfterFlush() {
         closeWhenDrained = true
-        if !hasPendingOutput && !inReadCallback { close(error: nil) }
+        if !hasPendingOutput && !inReadCallback { beginLingeringClose() }
+    }
+
+    /// How long a closing stream keeps reading what the peer still sends.
+    static let lingerTimeout = Duration.seconds(1)
+    private var lingering = false
+    private var lingerTimer: ScheduledTask?
+
+    /// Ends our side (FIN) but keeps reading, and discarding, until the peer closes or
+    /// `lingerTimeout` passes.
+    ///
+    /// Closing a socket that still has unread input makes the kernel send RST, and an RST can
+    /// destroy data the peer has not read yet: a GOAWAY with APNs' `{"reason":…}`, or the
+    /// last response. Lingering lets the final bytes arrive.
+    private func beginLingeringClose() {
+        guard !isClosed, !lingering else { return }
+        lingering = true
+        if !handshaking && connected { tls?.shutdown() }
+        _ = Glibc.shutdown(socket.fd, Int32(SHUT_WR))
+        setWantsWrite(false)
+        lingerTimer = eventLoop.schedule(after: Self.lingerTimeout) { [weak self] in self?.close(error: nil) }
+    }
+
+    /// Reads and drops whatever the peer still sends while lingering; closes at its EOF.
+    private func discardWhileLingering() {
+        let buffer = eventLoop.readBuffer
+        while true {
+            switch socket.read(into: buffer) {
+            case .bytes: continue
+            case .wouldBlock: return
+            case .closed, .failed: close(error: nil); return
+            }
+        }
     }
 
     private func setWantsWrite(_ wanted: Bool) {
@@ -126,6 +158,10 @@ final class ByteStream: Selectable {
 
     func readReady() {
         guard !isClosed else { return }
+        if lingering {
+            discardWhileLingering()
+            return
+        }
         if !connected {
             // A failed connect reports readable as well as writable; reading would turn
             // ECONNREFUSED into a misleading read error, so settle the connect first.
@@ -218,8 +254,9 @@ final class ByteStream: Selectable {
     func close(error: TransportError?, abort: Bool = false) {
         guard !isClosed else { return }
         isClosed = true
+        lingerTimer?.cancel()
         eventLoop.deregister(fd: socket.fd)
-        if abort { socket.setLingerZero() } else if !handshaking && connected { tls?.shutdown() }
+        if abort { socket.setLingerZero() } else if !handshaking && connected && !lingering { tls?.shutdown() }
         socket.close()
         outbound = []
         delegate?.streamDidClose(self, error: error)
