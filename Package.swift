@@ -64,6 +64,11 @@ let package = Package(
             dependencies: ["MockAPNs", "CLISupport"]
         ),
         .executableTarget(
+            name: "transport-bench-server",
+            dependencies: ["HTTPTransport", "APNsCore"],
+            path: "Benchmarks/transport-bench-server"
+        ),
+        .executableTarget(
             name: "jwt-bench",
             dependencies: ["JWTVerify"],
             path: "Benchmarks/jwt-bench"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Transport benchmark: h2load against nghttpd (reference) and against our server, with
+# Transport benchmark: h2load against nghttpd (reference) and against our transport serving
+# an APNs-shaped 200 (Benchmarks/transport-bench-server), with
 # the same flags, in one run, over h2c and TLS. Prints req/s and the ratio ours/nghttpd.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,8 +30,10 @@ rate() { # h2load output -> req/s, failing loudly on errors
 p1=$(free_port); p2=$(free_port); p3=$(free_port); p4=$(free_port)
 nghttpd --no-tls -n 2 -d "$work/docroot" "$p1" >/dev/null 2>&1 & pids+=($!)
 nghttpd -n 2 -d "$work/docroot" "$p2" certs/server.key certs/server.pem >/dev/null 2>&1 & pids+=($!)
-.build/release/apns-mock --no-tls --port "$p3" >/dev/null 2>&1 & pids+=($!)
-.build/release/apns-mock --port "$p4" >/dev/null 2>&1 & pids+=($!)
+server=$(swift build -c release --show-bin-path)/transport-bench-server
+[ -x "$server" ] || swift build -c release --product transport-bench-server >&2
+"$server" "$p3" >/dev/null 2>&1 & pids+=($!)
+"$server" "$p4" --tls certs/server.pem certs/server.key >/dev/null 2>&1 & pids+=($!)
 for p in "$p1" "$p2" "$p3" "$p4"; do wait_port "$p"; done
 
 run() { h2load "${FLAGS[@]}" -d "$work/body.json" "$1" 2>&1; }
