@@ -73,13 +73,18 @@ let package = Package(
             dependencies: ["JWTVerify"],
             path: "Benchmarks/jwt-bench"
         ),
+        // Helpers the test targets share (a python HTTP/2 client); not shipped.
+        .target(
+            name: "PushTestSupport",
+            path: "Tests/PushTestSupport"
+        ),
         .testTarget(
             name: "HTTPTransportTests",
-            dependencies: ["HTTPTransport"]
+            dependencies: ["HTTPTransport", "PushTestSupport"]
         ),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
+            dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
         ),
         .testTarget(
             name: "CLISupportTests",
