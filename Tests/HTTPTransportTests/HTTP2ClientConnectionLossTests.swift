@@ -16,7 +16,7 @@ import Testing
         let failures = try await withHTTP2ClientTimeout(.seconds(10)) {
             await withTaskGroup(of: Result<HTTPClientResponse, HTTPClientError>.self) { group in
                 for _ in 0..<20 { group.addTask { await outcome(of: client, HTTPClientRequest(path: "/pending")) } }
-                #expect(await waitUntil { seen.count("/pending") == 20 })
+                #expect(await eventually { seen.count("/pending") == 20 })
                 group.addTask { await outcome(of: client, HTTPClientRequest(path: "/close")) }
                 var failures: [HTTPClientError] = []
                 for await result in group {
@@ -59,7 +59,7 @@ import Testing
         let results = try await withHTTP2ClientTimeout(.seconds(15)) {
             await withTaskGroup(of: Result<HTTPClientResponse, HTTPClientError>.self) { group in
                 for _ in 0..<10 { group.addTask { await outcome(of: client, HTTPClientRequest(path: "/pending")) } }
-                #expect(await waitUntil { seen.count("/pending") == 10 })
+                #expect(await eventually { seen.count("/pending") == 10 })
                 // Graceful shutdown sends GOAWAY, waits briefly, then aborts the connection.
                 await server.shutdown(gracePeriod: .milliseconds(100))
                 var results: [Result<HTTPClientResponse, HTTPClientError>] = []

@@ -31,7 +31,7 @@ import Testing
         try await withHTTP2ClientTimeout(.seconds(10)) {
             try await withThrowingTaskGroup(of: HTTPClientResponse.self) { group in
                 for _ in 0..<4 { group.addTask { try await client.send(HTTPClientRequest(path: "/slow")) } }
-                #expect(await waitUntil { seen.count("/slow") == 4 })
+                #expect(await eventually { seen.count("/slow") == 4 })
                 group.addTask { try await client.send(HTTPClientRequest(path: "/goaway")) }
                 var bodies: [String] = []
                 for try await response in group {
@@ -56,7 +56,7 @@ import Testing
         #expect(expected.description.contains("NO_ERROR"))
         #expect(expected.description.contains("retry"))
         #expect(seen.count("/") == 0)
-        #expect(await waitUntil { client.state == .closed })
+        #expect(await eventually { client.state == .closed })
         #expect(client.outstandingRequests == 0)
         await client.close()
         await server.shutdown(gracePeriod: .milliseconds(200))
@@ -75,7 +75,7 @@ import Testing
         let results = try await withHTTP2ClientTimeout(.seconds(10)) {
             try await withThrowingTaskGroup(of: (String, Result<HTTPClientResponse, HTTPClientError>).self) { group in
                 group.addTask { ("goaway", await outcome(of: client, HTTPClientRequest(path: "/goaway"))) }
-                #expect(await waitUntil { seen.count("/goaway") == 1 })
+                #expect(await eventually { seen.count("/goaway") == 1 })
                 for index in 0..<3 {
                     group.addTask { ("queued\(index)", await outcome(of: client, HTTPClientRequest(path: "/queued"))) }
                 }

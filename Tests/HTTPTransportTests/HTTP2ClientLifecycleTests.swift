@@ -29,11 +29,11 @@ import Testing
         let client = try HTTP2ClientFixtures.client(for: server)
         try await client.connect()
         let task = Task { await outcome(of: client, HTTPClientRequest(path: "/never", timeout: nil)) }
-        #expect(await waitUntil { server.metrics.openStreams == 1 })
+        #expect(await eventually { server.metrics.openStreams == 1 })
         task.cancel()
         let result = try await withHTTP2ClientTimeout(.seconds(5)) { await task.value }
         #expect(result == .failure(.cancelled))
-        #expect(await waitUntil { server.metrics.openStreams == 0 })
+        #expect(await eventually { server.metrics.openStreams == 0 })
         // A task cancelled before it sends never reaches the server.
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -54,7 +54,7 @@ import Testing
         let results = try await withHTTP2ClientTimeout(.seconds(10)) {
             await withTaskGroup(of: Result<HTTPClientResponse, HTTPClientError>.self) { group in
                 for _ in 0..<25 { group.addTask { await outcome(of: client, HTTPClientRequest(path: "/never")) } }
-                #expect(await waitUntil { server.metrics.openStreams == 25 })
+                #expect(await eventually { server.metrics.openStreams == 25 })
                 await client.close()
                 var results: [Result<HTTPClientResponse, HTTPClientError>] = []
                 for await result in group { results.append(result) }
@@ -66,7 +66,7 @@ import Testing
         #expect(await outcome(of: client, HTTPClientRequest(path: "/")) == .failure(.closed))
         await #expect(throws: HTTPClientError.closed) { try await client.connect() }
         // The client said GOAWAY and closed: the server let go of every stream.
-        #expect(await waitUntil { server.metrics.openConnections == 0 && server.metrics.openStreams == 0 })
+        #expect(await eventually { server.metrics.openConnections == 0 && server.metrics.openStreams == 0 })
         await client.close()  // a second close does nothing
         await server.shutdown(gracePeriod: .milliseconds(200))
     }

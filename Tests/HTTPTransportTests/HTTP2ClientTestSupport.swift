@@ -74,15 +74,6 @@ func outcome(of client: HTTP2Client, _ request: HTTPClientRequest) async -> Resu
     }
 }
 
-/// Polls `condition` every 5 ms until it holds or `timeout` passes.
-func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
 
 /// Counts requests by path, from any thread.
 final class HTTP2ClientPathCounter: Sendable {

@@ -34,7 +34,7 @@ import Testing
             }
         }
         // The timed-out stream was reset with CANCEL, so the server let go of it.
-        #expect(await waitUntil { server.metrics.openStreams == 0 })
+        #expect(await eventually { server.metrics.openStreams == 0 })
         // The connection is still good after the timeout.
         let after = try await client.send(HTTPClientRequest(path: "/after"))
         #expect(after.status == 200)

@@ -79,7 +79,7 @@ struct ServerBadInputTests {
         #expect(await eventually { server.metrics.openConnections == 1 })
         client.close()
 
-        #expect(await eventually(timeout: .seconds(2)) { server.metrics.openConnections == 0 })
+        #expect(await eventually { server.metrics.openConnections == 0 })
         #expect(handler.openedConnections == 0)
         try await Self.expectStillServing(server)
     }

@@ -79,7 +79,7 @@ struct ServerLeakTests {
             confirmedRequests += 1
         }
 
-        let drained = await eventually(timeout: .seconds(10)) {
+        let drained = await eventually(timeout: .seconds(30)) {
             server.metrics.openConnections == 0 && server.metrics.openStreams == 0
         }
         #expect(drained, "\(server.metrics)")

@@ -80,7 +80,7 @@ final class RecordingHandler: HTTPServerHandler {
 }
 
 /// Polls `condition` until it holds or `timeout` passes; returns its last value.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
