@@ -58,6 +58,19 @@ def frame_log(frames):
         }
     }
 
+    /// Sends one valid push over h2c and logs every frame until the server closes or 10 s pass.
+    static func onePushOverH2c(to mock: MockAPNsServer) async throws -> FrameReport {
+        let script = helpers + "\n" + #"""
+port, token, dev = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+c = connect(port)
+c.send(1, push_headers(dev, token), PAYLOAD)
+frames = c.read_frames(timeout=10)
+print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
+"""#
+        let port = String(Acceptance.address(of: mock.productionURL).port)
+        return try await AcceptancePython.run(script, [port, try Acceptance.providerToken(), Acceptance.deviceToken], as: FrameReport.self)
+    }
+
     static func h2cMock(faults: [FaultRule] = []) throws -> MockAPNsServer {
         try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) {
             $0.server.tlsEnabled = false
@@ -143,16 +156,7 @@ print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
             FaultRule(id: "slow", count: 1, action: .delay(.milliseconds(300))),
         ])
         defer { mock.stop() }
-        let script = Self.helpers + "\n" + #"""
-port, token, dev = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-c = connect(port)
-c.send(1, push_headers(dev, token), PAYLOAD)
-frames = c.read_frames(timeout=10)
-print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
-"""#
-        let port = String(Acceptance.address(of: mock.productionURL).port)
-
-        let report = try await AcceptancePython.run(script, [port, try Acceptance.providerToken(), Acceptance.deviceToken], as: FrameReport.self)
+        let report = try await Self.onePushOverH2c(to: mock)
 
         let headers = try #require(report.index("HeadersFrame", stream: 1), "\(report.frames)")
         let goAway = try #require(report.index("GoAwayFrame"), "\(report.frames)")
@@ -167,16 +171,7 @@ print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
     @Test func aCloseConnectionRuleClosesWithoutAnAnswerOrGOAWAY() async throws {
         let mock = try Self.h2cMock(faults: [FaultRule(id: "cut", count: 1, action: .closeConnection)])
         defer { mock.stop() }
-        let script = Self.helpers + "\n" + #"""
-port, token, dev = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-c = connect(port)
-c.send(1, push_headers(dev, token), PAYLOAD)
-frames = c.read_frames(timeout=10)
-print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
-"""#
-        let port = String(Acceptance.address(of: mock.productionURL).port)
-
-        let report = try await AcceptancePython.run(script, [port, try Acceptance.providerToken(), Acceptance.deviceToken], as: FrameReport.self)
+        let report = try await Self.onePushOverH2c(to: mock)
 
         #expect(report.closed_at != nil, "\(report.frames)")
         #expect(report.index("HeadersFrame", stream: 1) == nil)
