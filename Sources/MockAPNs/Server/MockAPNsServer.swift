@@ -3,7 +3,7 @@ import HTTPTransport
 import JWTVerify
 
 /// A running mock of APNs: a production and a sandbox listener, the capture of every push,
-/// fault rules, metrics, and (optionally) the control API.
+/// fault rules, metrics, and the control API.
 ///
 /// One call starts everything on free ports for a test:
 ///
