@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "JWTVerify", targets: ["JWTVerify"]),
         .library(name: "APNsCore", targets: ["APNsCore"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .library(name: "HermesContract", targets: ["HermesContract"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
     ],
     targets: [
@@ -54,6 +55,12 @@ let package = Package(
         ),
         .target(name: "APNsCore"),
         .target(name: "CLISupport"),
+        // The Hermes wire contract, shared by the gateway, the agent and app sides and
+        // push-inspect's `hermes` profile. Pure Swift, so the app side can use it anywhere.
+        .target(
+            name: "HermesContract",
+            dependencies: ["APNsCore", "StrictJSON"]
+        ),
         .target(
             name: "MockAPNs",
             dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
@@ -93,6 +100,10 @@ let package = Package(
         .testTarget(
             name: "APNsCoreTests",
             dependencies: ["APNsCore"]
+        ),
+        .testTarget(
+            name: "HermesContractTests",
+            dependencies: ["HermesContract", "JWTVerify"]
         ),
         .testTarget(
             name: "StrictJSONTests",

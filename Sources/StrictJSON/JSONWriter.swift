@@ -53,6 +53,10 @@ public enum JSONWriter {
             case 0x0A: output.append(contentsOf: #"\n"#.utf8)
             case 0x0D: output.append(contentsOf: #"\r"#.utf8)
             case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            // \b and \f as JavaScript's JSON.stringify and Python's json.dumps write them, so
+            // bytes we sign (the Hermes canonical string) match theirs.
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
                 output.append(contentsOf: #"\u00"#.utf8)

@@ -59,3 +59,12 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(hostile, maximumDepth: 512) }
     }
 }
+
+@Suite struct JSONWriterEscapeTests {
+    /// The escapes JavaScript's JSON.stringify and Python's json.dumps use.
+    @Test func escapesControlCharactersTheWayJavaScriptDoes() {
+        var output: [UInt8] = []
+        JSONWriter.writeString("a\u{08}\u{0C}\n\r\t\u{01}\"\\ó", into: &output)
+        #expect(String(decoding: output, as: UTF8.self) == #""a\b\f\n\r\t\u0001\"\\ó""#)
+    }
+}

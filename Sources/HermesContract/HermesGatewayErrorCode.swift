@@ -1,0 +1,44 @@
+import StrictJSON
+
+/// The `error` value of the gateway's JSON error bodies (contract §2.3), which the
+/// plugin and our agent-side sender act on.
+public enum HermesGatewayErrorCode: String, Sendable, Hashable, CaseIterable {
+    /// 400: the request breaks the contract; give up.
+    case invalidRequest = "invalid_request"
+    /// 403: the capability was not issued for this device token; re-register once.
+    case invalidCapability = "invalid_capability"
+    /// 403: the HMAC does not match the canonical string under the shared secret.
+    case invalidHMAC = "invalid_hmac"
+    /// 403: the request used an authorization mode this gateway has turned off.
+    case authModeDisabled = "auth_mode_disabled"
+    /// 410: APNs says the device token is gone; prune it.
+    case deviceTokenInactive = "device_token_inactive"
+    /// 429: the gateway's own rate limit; retry later.
+    case rateLimited = "rate_limited"
+    /// 502: APNs rejected the push for a reason the plugin cannot fix (logged at the gateway).
+    case apnsRejected = "apns_rejected"
+    /// 503: APNs could not be reached or kept failing after bounded retries.
+    case apnsUnavailable = "apns_unavailable"
+    /// 404/405: no such endpoint or method.
+    case notFound = "not_found"
+
+    /// The HTTP status the gateway answers with this code.
+    public var status: Int {
+        switch self {
+        case .invalidRequest: 400
+        case .invalidCapability, .invalidHMAC, .authModeDisabled: 403
+        case .deviceTokenInactive: 410
+        case .rateLimited: 429
+        case .apnsRejected: 502
+        case .apnsUnavailable: 503
+        case .notFound: 404
+        }
+    }
+
+    /// `{"error":"<code>","message":"<message>"}`, the gateway's error body.
+    public func body(message: String) -> [UInt8] {
+        var output: [UInt8] = []
+        JSONWriter.writeObject([("error", .string(rawValue)), ("message", .string(message))], into: &output)
+        return output
+    }
+}

@@ -1,0 +1,144 @@
+import APNsCore
+import StrictJSON
+
+/// The body of `POST …/push`, plugin to gateway (contract §2.1).
+///
+/// The gateway authorizes it by `hmac` (shared secret over ``canonicalBytes``) or by
+/// `capability` (issued by `/register` for the device token), then builds the APNs
+/// request from the fixed tables of ``HermesPushType``; nothing else from the body
+/// reaches APNs.
+///
+/// ```swift
+/// var request = HermesPushRequest(deviceToken: token, environment: .sandbox,
+///                                 type: .approval, sessionID: "sess-1")
+/// request.hmac = hexHMAC(secret, request.canonicalBytes)
+/// let body = request.encodedBody()
+/// ```
+public struct HermesPushRequest: Sendable, Hashable {
+    /// The largest body the gateway reads; real requests are about 400 bytes.
+    public static let maximumBodySize = 4_096
+    /// The longest `capability` accepted.
+    public static let maximumCapabilityLength = 512
+
+    /// The APNs device token, lowercase hex as the plugin registered it.
+    public var deviceToken: String
+    /// Which APNs environment the token belongs to.
+    public var environment: HermesAPNsEnvironment
+    /// Which event this is.
+    public var type: HermesPushType
+    /// The session the push is about; the only free-form value that leaves the agent.
+    public var sessionID: String
+    /// The alert title; always `type.title`.
+    public var title: String
+    /// The alert body; always `type.body`.
+    public var body: String
+    /// `thread_id`: the session id again, or nil when the plugin leaves it out.
+    public var threadID: String?
+    /// Lowercase hex HMAC-SHA256 of ``canonicalBytes`` under the shared secret.
+    public var hmac: String?
+    /// A capability the gateway issued for ``deviceToken``.
+    public var capability: String?
+
+    /// A request for `type` with the contract's copy and `thread_id` = `sessionID`.
+    public init(deviceToken: String, environment: HermesAPNsEnvironment, type: HermesPushType, sessionID: String) {
+        self.deviceToken = deviceToken
+        self.environment = environment
+        self.type = type
+        self.sessionID = sessionID
+        self.title = type.title
+        self.body = type.body
+        self.threadID = sessionID
+    }
+
+    /// The bytes the HMAC covers: compact JSON of `device_token, apns_env, type,
+    /// session_id, title, body` in that order, then `thread_id` only when non-empty —
+    /// byte-identical to JavaScript's `JSON.stringify` of that object.
+    public var canonicalBytes: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        JSONWriter.writeObject(canonicalMembers, into: &output)
+        return output
+    }
+
+    /// The request body as the plugin sends it: the canonical members, then `hmac` and
+    /// `capability` when set.
+    public func encodedBody() -> [UInt8] {
+        var members = canonicalMembers
+        if let hmac { members.append(("hmac", .string(hmac))) }
+        if let capability { members.append(("capability", .string(capability))) }
+        var output: [UInt8] = []
+        JSONWriter.writeObject(members, into: &output)
+        return output
+    }
+
+    private var canonicalMembers: [(key: String, value: JSONValue)] {
+        var members: [(key: String, value: JSONValue)] = [
+            ("device_token", .string(deviceToken)),
+            ("apns_env", .string(environment.rawValue)),
+            ("type", .string(type.rawValue)),
+            ("session_id", .string(sessionID)),
+            ("title", .string(title)),
+            ("body", .string(body)),
+        ]
+        if let threadID, !threadID.isEmpty { members.append(("thread_id", .string(threadID))) }
+        return members
+    }
+
+    /// Parses and strictly validates a request body.
+    ///
+    /// Every field must be a string; the device token hex; `apns_env` and `type` from
+    /// their enums; `session_id` must match ``HermesSessionID``; `title` and `body` must be
+    /// the type's fixed copy (anything else would be content leaving the agent);
+    /// `thread_id`, when present and non-empty, must equal `session_id`; `hmac` must be 64
+    /// lowercase hex digits. Unknown members are ignored: they never reach APNs.
+    public init(body bytes: [UInt8]) throws(HermesRequestError) {
+        guard bytes.count <= Self.maximumBodySize else {
+            throw .invalidValue(field: "body", reason: "is larger than \(Self.maximumBodySize) bytes")
+        }
+        let object = try HermesFields(bytes: bytes)
+        let token = try object.requiredString("device_token")
+        guard token.utf8.count <= 256, let parsed = DeviceToken(token) else {
+            throw .invalidValue(field: "device_token", reason: "must be an even number of hex digits, at most 256")
+        }
+        guard let environment = HermesAPNsEnvironment(rawValue: try object.requiredString("apns_env")) else {
+            throw .invalidValue(field: "apns_env", reason: "must be \"sandbox\" or \"production\"")
+        }
+        guard let type = HermesPushType(rawValue: try object.requiredString("type")) else {
+            throw .invalidValue(field: "type", reason: "must be one of approval, clarify, complete, error")
+        }
+        let sessionID = try object.requiredString("session_id")
+        guard HermesSessionID.isValid(sessionID) else {
+            throw .invalidValue(field: "session_id", reason: "must match \(HermesSessionID.pattern)")
+        }
+        self.init(deviceToken: parsed.hex, environment: environment, type: type, sessionID: sessionID)
+        // Keep the token as sent: the HMAC was computed over the sender's spelling.
+        self.deviceToken = token
+        title = try object.requiredString("title")
+        guard title == type.title else {
+            throw .invalidValue(field: "title", reason: "must be \"\(type.title)\" for type \(type.rawValue)")
+        }
+        body = try object.requiredString("body")
+        guard body == type.body else {
+            throw .invalidValue(field: "body", reason: "must be \"\(type.body)\" for type \(type.rawValue)")
+        }
+        threadID = try object.optionalString("thread_id")
+        if let threadID, !threadID.isEmpty, threadID != sessionID {
+            throw .invalidValue(field: "thread_id", reason: "must equal session_id")
+        }
+        hmac = try object.optionalString("hmac")
+        if let hmac, !Self.isLowercaseHexDigest(hmac) {
+            throw .invalidValue(field: "hmac", reason: "must be 64 lowercase hex digits")
+        }
+        capability = try object.optionalString("capability")
+        if let capability, capability.isEmpty || capability.utf8.count > Self.maximumCapabilityLength {
+            throw .invalidValue(field: "capability", reason: "must be 1 to \(Self.maximumCapabilityLength) bytes")
+        }
+        if hmac == nil, capability == nil { throw .missingAuthorization }
+    }
+
+    private static func isLowercaseHexDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy {
+            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+        }
+    }
+}
