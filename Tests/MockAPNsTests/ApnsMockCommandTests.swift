@@ -24,13 +24,16 @@ struct ApnsMockCommandTests {
         let process = Process()
         var urls: [String: String] = [:]
         let output = Pipe()
+        /// Where the log (standard error) goes.
+        let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-\(UUID().uuidString).log").path
 
         init(arguments: [String]) throws {
             process.executableURL = ApnsMockCommandTests.executable
             process.arguments = arguments
             process.environment = ["APNS_MOCK_CERTS": ApnsMockCommandTests.certs]
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: logPath)
             try process.run()
             var text = ""
             let deadline = Date().addingTimeInterval(20)
@@ -49,6 +52,12 @@ struct ApnsMockCommandTests {
             process.terminate()
             process.waitUntilExit()
             return process.terminationStatus
+        }
+
+        /// The log lines written so far; removes the file.
+        func takeLog() -> [String] {
+            defer { try? FileManager.default.removeItem(atPath: logPath) }
+            return ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
     }
 
@@ -86,6 +95,7 @@ struct ApnsMockCommandTests {
         var exitStatus: Int32
         var lines: [String]
         var signature: String
+        var log: [String]
     }
 
     @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() async throws {
@@ -103,6 +113,14 @@ struct ApnsMockCommandTests {
         }
         #expect(ids.count == 100_001, "each push is captured exactly once, by apns-id")
         #expect(!seen.lines.contains { $0.contains(seen.signature) }, "the token's signature is never captured")
+
+        let pushLines = seen.log.filter { $0.contains(" push accepted") || $0.contains(" push rejected") }
+        #expect(pushLines.count == 100_001, "one info line per push")
+        let curlLine = try #require(pushLines.first)
+        #expect(curlLine.contains(" info apns-mock: ") && curlLine.contains("push.status=200"), "\(curlLine)")
+        #expect(curlLine.contains("push.device=abab…abab") && curlLine.contains("push.topic=com.example.app"), "\(curlLine)")
+        #expect(!seen.log.contains { $0.contains("hello") || $0.contains("Build finished") || $0.contains(Self.device) },
+                "no payload content and no full device token in the log")
     }
 
     /// Blocking throughout (child processes), so it runs on a thread of its own.
@@ -126,7 +144,7 @@ struct ApnsMockCommandTests {
         let status = mock.stop()
         let lines = try String(contentsOf: capture, encoding: .utf8).split(separator: "\n").map(String.init)
         return Observations(urls: mock.urls, curl: curl.output, h2load: h2load.output, exitStatus: status, lines: lines,
-                            signature: String(token.split(separator: ".")[2]))
+                            signature: String(token.split(separator: ".")[2]), log: mock.takeLog())
     }
 
     @Test func usageErrorsExitWithTwo() async throws {

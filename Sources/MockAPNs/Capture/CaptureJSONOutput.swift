@@ -77,6 +77,39 @@ enum CaptureJSONOutput {
         if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
     }
 
+    /// Appends JSON text that a strict parser accepted, without the whitespace between
+    /// tokens, so that a payload spread over several lines stays on one capture line.
+    static func writeCompacted(json: [UInt8], into output: inout [UInt8]) {
+        json.withUnsafeBufferPointer { bytes in
+            var inString = false
+            var escaped = false
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""):
+                    inString = true
+                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                    if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                    runStart = index + 1
+                default:
+                    break
+                }
+            }
+            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        }
+    }
+
     /// Appends a signed integer in decimal.
     static func writeInteger(_ value: some BinaryInteger, into output: inout [UInt8]) {
         if value < 0 {
