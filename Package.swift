@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "APNsCore", targets: ["APNsCore"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .library(name: "APNsClient", targets: ["APNsClient"]),
+        .executable(name: "push-send", targets: ["push-send"]),
     ],
     targets: [
         .systemLibrary(
@@ -63,6 +65,15 @@ let package = Package(
             name: "apns-mock",
             dependencies: ["MockAPNs", "CLISupport"]
         ),
+        // APNs client (issue 6): library, CLI, benchmark.
+        .target(
+            name: "APNsClient",
+            dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
+        ),
+        .executableTarget(
+            name: "push-send",
+            dependencies: ["APNsClient", "CLISupport"]
+        ),
         .executableTarget(
             name: "transport-bench-server",
             dependencies: ["HTTPTransport", "APNsCore"],
@@ -85,6 +96,10 @@ let package = Package(
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "APNsClientTests",
+            dependencies: ["APNsClient", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "PushTestSupport"]
         ),
         .testTarget(
             name: "CLISupportTests",
