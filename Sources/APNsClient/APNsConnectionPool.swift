@@ -4,7 +4,8 @@ import Synchronization
 /// The persistent HTTP/2 connections to one destination.
 ///
 /// A push goes to the least busy connection that still has room under both the server's
-/// SETTINGS_MAX_CONCURRENT_STREAMS and `maximumStreamsPerConnection`. A new connection is
+/// SETTINGS_MAX_CONCURRENT_STREAMS (taken as 1 until the server has sent it, as APNs allows
+/// one stream before authentication) and `maximumStreamsPerConnection`. A new connection is
 /// opened only when every open one is full and the pool is below its size; when the pool
 /// is full, the push waits in the least busy connection until a stream frees up (the
 /// transport never exceeds the server's limit). Connections that received GOAWAY or were
@@ -45,7 +46,9 @@ final class APNsConnectionPool: Sendable {
             var leastBusy: APNsPooledConnection?
             for connection in state.connections {
                 if leastBusy.map({ connection.inFlight < $0.inFlight }) ?? true { leastBusy = connection }
-                let room = min(maximumStreams, connection.client.peerMaxConcurrentStreams)
+                // Until the server's SETTINGS arrive, assume APNs' one stream before authentication,
+                // so a burst spreads over new connections instead of queueing on the first.
+                let room = min(maximumStreams, connection.client.peerMaxConcurrentStreams ?? 1)
                 guard connection.inFlight < room else { continue }
                 if best.map({ connection.inFlight < $0.inFlight }) ?? true { best = connection }
             }

@@ -70,10 +70,11 @@ public final class HTTP2Client: Sendable {
 
     /// The server's current SETTINGS_MAX_CONCURRENT_STREAMS: how many requests it lets run at once.
     ///
-    /// HTTP/2's assumed 100 until the server's first SETTINGS frame. Servers may change it
-    /// at any time; APNs announces 1 until a request carries a valid provider token, and
-    /// lowers it to 1 after a rejected push. Requests beyond it wait in the client.
-    public var peerMaxConcurrentStreams: Int { connection.shared.withLock { $0.peerMaxConcurrentStreams } }
+    /// Nil until the server's first SETTINGS frame (the client then assumes HTTP/2's 100).
+    /// Servers may change it at any time; APNs announces 1 until a request carries a valid
+    /// provider token, and lowers it to 1 after a rejected push. Requests beyond it wait
+    /// in the client until a stream frees up.
+    public var peerMaxConcurrentStreams: Int? { connection.shared.withLock { $0.peerMaxConcurrentStreams } }
 
     /// Requests handed to the connection whose callers have not been answered yet.
     var outstandingRequests: Int { connection.outstanding.load(ordering: .relaxed) }

@@ -15,9 +15,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     struct Shared {
         var state: HTTP2ClientState = .idle
         var lastGoAway: HTTP2GoAway?
-        /// The server's SETTINGS_MAX_CONCURRENT_STREAMS as last announced; the RFC's
-        /// assumed 100 until its first SETTINGS frame arrives.
-        var peerMaxConcurrentStreams = Int(HTTP2ClientConnection.initialPeerMaxConcurrentStreams)
+        /// The server's SETTINGS_MAX_CONCURRENT_STREAMS as last announced; nil until its first SETTINGS frame.
+        var peerMaxConcurrentStreams: Int?
         var pingWaiters: [HTTP2PingWaiter] = []
         /// What new requests fail with once the state is `.goingAway` or `.closed`.
         var terminalError: HTTPClientError = .closed
