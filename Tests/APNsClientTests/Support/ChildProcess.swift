@@ -1,0 +1,90 @@
+import Foundation
+
+/// What a finished child process left behind.
+struct ChildResult: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+struct ChildProcessError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Blocking child processes (openssl, push-send); call only through `onThread`.
+enum ChildProcess {
+    /// Runs `executable` (a path, or a name looked up on PATH) with `input` on standard input,
+    /// killing it after `timeout` seconds. Output goes to files, so a chatty child never blocks.
+    static func run(_ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: TimeInterval = 60) throws -> ChildResult {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("client-child-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
+        let inURL = directory.appendingPathComponent("in")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+        let process = Process()
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        process.standardOutput = out
+        process.standardError = err
+        if let input {
+            _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(input))
+            process.standardInput = try FileHandle(forReadingFrom: inURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return ChildResult(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `run`, throwing with the output when the child fails.
+    static func check(_ executable: String, _ arguments: [String]) throws -> ChildResult {
+        let result = try run(executable, arguments)
+        guard result.status == 0 else {
+            throw ChildProcessError(description: "\(executable) \(arguments.prefix(3)) exited \(result.status):\n\(result.stdout)\n\(result.stderr)")
+        }
+        return result
+    }
+}
+
+/// A client certificate made with the openssl CLI and signed by the test CA, not an APNs one.
+enum TestCertificates {
+    /// Issues a certificate with `subject`; returns (certificate, key) paths in `directory`. Blocking.
+    static func issuePlain(_ name: String, subject: String, in directory: String) throws -> (certificate: String, key: String) {
+        let key = "\(directory)/\(name).key", csr = "\(directory)/\(name).csr"
+        let certificate = "\(directory)/\(name).pem", ext = "\(directory)/\(name).ext"
+        try "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n"
+            .write(toFile: ext, atomically: true, encoding: .utf8)
+        _ = try ChildProcess.check("openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key])
+        _ = try ChildProcess.check("openssl", ["req", "-new", "-key", key, "-subj", subject, "-out", csr])
+        _ = try ChildProcess.check("openssl", [
+            "x509", "-req", "-in", csr, "-CA", "\(ClientFixtures.certs)/ca.pem", "-CAkey", "\(ClientFixtures.certs)/ca.key",
+            "-CAcreateserial", "-CAserial", "\(directory)/ca.srl", "-sha256", "-days", "2", "-extfile", ext, "-out", certificate,
+        ])
+        return (certificate, key)
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("client-certs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+}
