@@ -75,6 +75,11 @@ let package = Package(
             dependencies: ["APNsClient", "CLISupport"]
         ),
         .executableTarget(
+            name: "client-bench",
+            dependencies: ["APNsClient"],
+            path: "Benchmarks/client-bench"
+        ),
+        .executableTarget(
             name: "transport-bench-server",
             dependencies: ["HTTPTransport", "APNsCore"],
             path: "Benchmarks/transport-bench-server"
