@@ -3,6 +3,7 @@ import APNsCore
 import Foundation
 import JWTVerify
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// Certificate authentication over mutual TLS with the test material in certs/.
@@ -51,10 +52,13 @@ struct APNsClientCertificateTests {
     }
 
     @Test func aCertificateThatIsNotAnAPNsOneIsBadCertificateAndTheConnectionIsReplaced() async throws {
-        let directory = try TestCertificates.temporaryDirectory()
+        let directory = try TestCertificateIssuer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let certs = ClientFixtures.certs
         let plain = try await onThread {
-            try TestCertificates.issuePlain("plain", subject: "/CN=not an APNs certificate/O=swift-apns-mock (TESTING ONLY)", in: directory)
+            try TestCertificateIssuer.issue(
+                "plain", subject: "/CN=not an APNs certificate/O=swift-apns-mock (TESTING ONLY)", extensions: [],
+                caCertificate: "\(certs)/ca.pem", caKey: "\(certs)/ca.key", in: directory)
         }
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs) {
             $0.server.clientCAPath = "\(ClientFixtures.certs)/ca.pem"

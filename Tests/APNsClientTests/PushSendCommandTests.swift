@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// The push-send executable against the mock: output and exit codes 0, 1 and 2.

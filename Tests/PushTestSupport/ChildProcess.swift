@@ -1,26 +1,33 @@
 import Foundation
 
 /// What a finished child process left behind.
-struct ChildResult: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct ChildResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
 }
 
-struct ChildProcessError: Error, CustomStringConvertible {
-    var description: String
+/// A child process failed or could not start; the text has its output.
+public struct ChildProcessError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
-/// Blocking child processes (openssl, push-send); call only through `onThread`.
-enum ChildProcess {
-    /// Runs `executable` (a path, or a name looked up on PATH) with `input` on standard input,
-    /// killing it after `timeout` seconds. Output goes to files, so a chatty child never blocks.
-    static func run(_ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: TimeInterval = 60) throws -> ChildResult {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("client-child-\(UUID().uuidString)")
+/// Blocking child processes (openssl, python3, the suite's CLIs); call only through `onThread`.
+public enum ChildProcess {
+    /// Runs `executable` (a path, or a name looked up on PATH) with `input` on standard input
+    /// (none when nil), killing it after `timeout` seconds. Output goes to files, so a chatty
+    /// child never blocks on a full pipe.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: TimeInterval = 60
+    ) throws -> ChildResult {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
-        let inURL = directory.appendingPathComponent("in")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
@@ -39,6 +46,7 @@ enum ChildProcess {
         process.standardOutput = out
         process.standardError = err
         if let input {
+            let inURL = directory.appendingPathComponent("in")
             _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(input))
             process.standardInput = try FileHandle(forReadingFrom: inURL)
         } else {
@@ -56,8 +64,8 @@ enum ChildProcess {
     }
 
     /// Runs `run`, throwing with the output when the child fails.
-    static func check(_ executable: String, _ arguments: [String]) throws -> ChildResult {
-        let result = try run(executable, arguments)
+    public static func check(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ChildResult {
+        let result = try run(executable, arguments, timeout: timeout)
         guard result.status == 0 else {
             throw ChildProcessError(description: "\(executable) \(arguments.prefix(3)) exited \(result.status):\n\(result.stdout)\n\(result.stderr)")
         }
@@ -65,25 +73,31 @@ enum ChildProcess {
     }
 }
 
-/// A client certificate made with the openssl CLI and signed by the test CA, not an APNs one.
-enum TestCertificates {
-    /// Issues a certificate with `subject`; returns (certificate, key) paths in `directory`. Blocking.
-    static func issuePlain(_ name: String, subject: String, in directory: String) throws -> (certificate: String, key: String) {
+/// Client certificates made on the fly with the openssl CLI, signed by a test CA.
+public enum TestCertificateIssuer {
+    /// Issues a client certificate with `subject` and extra extension lines, signed by
+    /// `caCertificate`/`caKey`; returns (certificate, key) paths in `directory`. Blocking:
+    /// call through `onThread`.
+    public static func issue(
+        _ name: String, subject: String, extensions: [String], caCertificate: String, caKey: String, in directory: String
+    ) throws -> (certificate: String, key: String) {
         let key = "\(directory)/\(name).key", csr = "\(directory)/\(name).csr"
         let certificate = "\(directory)/\(name).pem", ext = "\(directory)/\(name).ext"
-        try "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n"
-            .write(toFile: ext, atomically: true, encoding: .utf8)
+        let lines = ["basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature", "extendedKeyUsage=clientAuth"]
+            + extensions
+        try (lines.joined(separator: "\n") + "\n").write(toFile: ext, atomically: true, encoding: .utf8)
         _ = try ChildProcess.check("openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key])
         _ = try ChildProcess.check("openssl", ["req", "-new", "-key", key, "-subj", subject, "-out", csr])
         _ = try ChildProcess.check("openssl", [
-            "x509", "-req", "-in", csr, "-CA", "\(ClientFixtures.certs)/ca.pem", "-CAkey", "\(ClientFixtures.certs)/ca.key",
+            "x509", "-req", "-in", csr, "-CA", caCertificate, "-CAkey", caKey,
             "-CAcreateserial", "-CAserial", "\(directory)/ca.srl", "-sha256", "-days", "2", "-extfile", ext, "-out", certificate,
         ])
         return (certificate, key)
     }
 
-    static func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("client-certs-\(UUID().uuidString)")
+    /// A fresh temporary directory for issued certificates.
+    public static func temporaryDirectory() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("test-certs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
     }
