@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .library(name: "HermesContract", targets: ["HermesContract"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .library(name: "APNsClient", targets: ["APNsClient"]),
+        .executable(name: "push-send", targets: ["push-send"]),
     ],
     targets: [
         .systemLibrary(
@@ -70,6 +72,20 @@ let package = Package(
             name: "apns-mock",
             dependencies: ["MockAPNs", "CLISupport"]
         ),
+        // APNs client (issue 6): library, CLI, benchmark.
+        .target(
+            name: "APNsClient",
+            dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
+        ),
+        .executableTarget(
+            name: "push-send",
+            dependencies: ["APNsClient", "CLISupport"]
+        ),
+        .executableTarget(
+            name: "client-bench",
+            dependencies: ["APNsClient"],
+            path: "Benchmarks/client-bench"
+        ),
         .executableTarget(
             name: "transport-bench-server",
             dependencies: ["HTTPTransport", "APNsCore"],
@@ -92,6 +108,10 @@ let package = Package(
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "APNsClientTests",
+            dependencies: ["APNsClient", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
         ),
         .testTarget(
             name: "CLISupportTests",
