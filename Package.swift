@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .library(name: "HermesContract", targets: ["HermesContract"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .library(name: "PushGateway", targets: ["PushGateway"]),
+        .executable(name: "push-gateway", targets: ["push-gateway"]),
     ],
     targets: [
         .systemLibrary(
@@ -69,6 +71,20 @@ let package = Package(
         .executableTarget(
             name: "apns-mock",
             dependencies: ["MockAPNs", "CLISupport"]
+        ),
+        // The push gateway (issue 6): /push and /register in front of APNs.
+        .target(
+            name: "PushGateway",
+            dependencies: ["HermesContract", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "CLISupport"]
+        ),
+        .executableTarget(
+            name: "push-gateway",
+            dependencies: ["PushGateway", "CLISupport"]
+        ),
+        .testTarget(
+            name: "PushGatewayTests",
+            dependencies: ["PushGateway", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
+                           "StrictJSON", "CLISupport", "PushTestSupport"]
         ),
         .executableTarget(
             name: "transport-bench-server",
