@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .library(name: "HermesContract", targets: ["HermesContract"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .library(name: "APNsClient", targets: ["APNsClient"]),
+        .executable(name: "push-send", targets: ["push-send"]),
         .library(name: "PushGateway", targets: ["PushGateway"]),
         .executable(name: "push-gateway", targets: ["push-gateway"]),
     ],
@@ -72,10 +74,19 @@ let package = Package(
             name: "apns-mock",
             dependencies: ["MockAPNs", "CLISupport"]
         ),
+        // APNs client (issue 6): library, CLI, benchmark.
+        .target(
+            name: "APNsClient",
+            dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
+        ),
+        .executableTarget(
+            name: "push-send",
+            dependencies: ["APNsClient", "CLISupport"]
+        ),
         // The push gateway (issue 6): /push and /register in front of APNs.
         .target(
             name: "PushGateway",
-            dependencies: ["HermesContract", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "CLISupport"]
+            dependencies: ["HermesContract", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "CLISupport", "APNsClient"]
         ),
         .executableTarget(
             name: "push-gateway",
@@ -83,7 +94,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PushGatewayTests",
-            dependencies: ["PushGateway", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
+            dependencies: ["PushGateway", "APNsClient", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
                            "StrictJSON", "CLISupport", "PushTestSupport"]
         ),
         .executableTarget(
@@ -108,6 +119,10 @@ let package = Package(
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "APNsClientTests",
+            dependencies: ["APNsClient", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
         ),
         .testTarget(
             name: "CLISupportTests",
