@@ -26,6 +26,7 @@ let package = Package(
         .executable(name: "push-send", targets: ["push-send"]),
         .library(name: "PushGateway", targets: ["PushGateway"]),
         .executable(name: "push-gateway", targets: ["push-gateway"]),
+        .executable(name: "gateway-conformance", targets: ["gateway-conformance"]),
     ],
     targets: [
         .systemLibrary(
@@ -92,9 +93,18 @@ let package = Package(
             name: "push-gateway",
             dependencies: ["PushGateway", "CLISupport"]
         ),
+        // Judges any gateway (ours, a Cloudflare Worker) through the mock's control API.
+        .target(
+            name: "GatewayConformance",
+            dependencies: ["HermesContract", "APNsCore", "StrictJSON", "JWTVerify"]
+        ),
+        .executableTarget(
+            name: "gateway-conformance",
+            dependencies: ["GatewayConformance", "CLISupport"]
+        ),
         .testTarget(
             name: "PushGatewayTests",
-            dependencies: ["PushGateway", "APNsClient", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
+            dependencies: ["PushGateway", "GatewayConformance", "APNsClient", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
                            "StrictJSON", "CLISupport", "PushTestSupport"]
         ),
         .executableTarget(

@@ -92,6 +92,7 @@ struct GatewayHandler: HTTPServerHandler {
             metrics.recordAPNs(result, latency: started.duration(to: .now))
             metrics.recordRequest(endpoint: GatewayRoute.push.name, outcome: outcome.code?.rawValue ?? "ok")
             var fields = metadata
+            fields["gateway.endpoint"] = GatewayRoute.push.name
             fields["gateway.status"] = String(outcome.status)
             fields["gateway.outcome"] = outcome.code?.rawValue ?? "ok"
             switch result {
