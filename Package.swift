@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .library(name: "HermesContract", targets: ["HermesContract"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .library(name: "PushRules", targets: ["PushRules"]),
+        .executable(name: "push-inspect", targets: ["push-inspect"]),
     ],
     targets: [
         .systemLibrary(
@@ -70,6 +72,16 @@ let package = Package(
             name: "apns-mock",
             dependencies: ["MockAPNs", "CLISupport"]
         ),
+        // push-inspect: the rules live in a library so the gateway conformance suite and the
+        // mock can reuse them; the CLI only reads captures and prints reports.
+        .target(
+            name: "PushRules",
+            dependencies: ["StrictJSON", "APNsCore", "HermesContract"]
+        ),
+        .executableTarget(
+            name: "push-inspect",
+            dependencies: ["PushRules", "MockAPNs", "CLISupport", "HTTPTransport", "StrictJSON", "APNsCore"]
+        ),
         .executableTarget(
             name: "transport-bench-server",
             dependencies: ["HTTPTransport", "APNsCore"],
@@ -104,6 +116,10 @@ let package = Package(
         .testTarget(
             name: "HermesContractTests",
             dependencies: ["HermesContract", "JWTVerify"]
+        ),
+        .testTarget(
+            name: "PushRulesTests",
+            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "PushTestSupport"]
         ),
         .testTarget(
             name: "StrictJSONTests",
