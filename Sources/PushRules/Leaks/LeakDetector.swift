@@ -20,7 +20,7 @@ public enum LeakDetector: String, Sendable, Hashable, CaseIterable {
     case ipAddress = "ip-address"
     /// Phone numbers: 9 to 15 digits written with `+`, spaces, dashes or parentheses.
     case phoneNumber = "phone-number"
-    /// Sentences: many words, or a long string.
+    /// Sentences: many words, or a long string of several words.
     case freeText = "free-text"
 
     /// What a finding says for this detector.

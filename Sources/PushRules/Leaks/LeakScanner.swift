@@ -25,27 +25,69 @@ public struct LeakScanner: Sendable, Hashable {
     /// The detectors that fire on UTF-8 `bytes`.
     public func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> [LeakDetector] {
         var fired: [LeakDetector] = []
-        // Identifiers are short and plain; most strings leave after this cheap test.
         if bytes.isEmpty { return fired }
+        // One pass gathers what each detector needs to have any chance; most strings (fixed
+        // copy, identifiers) leave here without running a single detector.
+        let traits = Traits(bytes)
         for detector in LeakDetector.allCases where detectors.contains(detector) {
             let hit: Bool
             switch detector {
-            case .email: hit = Self.hasEmail(bytes)
-            case .url: hit = Self.hasURLWithPath(bytes)
-            case .filePath: hit = Self.hasFilePath(bytes)
-            case .shellCommand: hit = Self.hasShellCommand(bytes)
-            case .jwt: hit = Self.hasJWT(bytes)
-            case .apiKey: hit = Self.hasAPIKey(bytes)
+            case .email: hit = traits.at && Self.hasEmail(bytes)
+            case .url: hit = traits.colons > 0 && traits.slash && Self.hasURLWithPath(bytes)
+            case .filePath: hit = (traits.slash || traits.backslash) && Self.hasFilePath(bytes)
+            case .shellCommand: hit = (traits.shellOperator || traits.words > 1) && Self.hasShellCommand(bytes)
+            case .jwt: hit = traits.dot && traits.longestRun >= 10 && Self.hasJWT(bytes)
+            case .apiKey: hit = traits.longestRun >= 14 && Self.hasAPIKey(bytes)
             case .secret:
                 hit = !fired.contains(.jwt) && !fired.contains(.apiKey)
+                    && traits.longestRun >= min(thresholds.secretHexLength, thresholds.secretBase64Length)
                     && Self.hasSecret(bytes, hex: thresholds.secretHexLength, base64: thresholds.secretBase64Length)
-            case .ipAddress: hit = Self.hasIPAddress(bytes)
-            case .phoneNumber: hit = Self.hasPhoneNumber(bytes, minimumDigits: thresholds.phoneDigits)
-            case .freeText: hit = Self.isFreeText(bytes, words: thresholds.freeTextWords, length: thresholds.freeTextLength)
+            case .ipAddress: hit = (traits.dot && traits.digits >= 4 || traits.colons >= 2) && Self.hasIPAddress(bytes)
+            case .phoneNumber:
+                hit = traits.digits >= thresholds.phoneDigits && Self.hasPhoneNumber(bytes, minimumDigits: thresholds.phoneDigits)
+            case .freeText: hit = Self.isFreeText(length: bytes.count, words: traits.words, thresholds: thresholds)
             }
             if hit { fired.append(detector) }
         }
         return fired
+    }
+
+    /// What one pass over a string learns, to skip detectors that cannot fire.
+    private struct Traits {
+        var at = false, slash = false, backslash = false, dot = false, shellOperator = false
+        var colons = 0, digits = 0, words = 0, longestRun = 0
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var run = 0
+            var inWord = false, wordHasLetter = false
+            for byte in bytes {
+                if base64Any.contains(byte) {
+                    run += 1
+                    if run > longestRun { longestRun = run }
+                } else {
+                    run = 0
+                }
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+                case UInt8(ascii: "@"): at = true
+                case UInt8(ascii: "/"): slash = true
+                case UInt8(ascii: "\\"): backslash = true
+                case UInt8(ascii: "."): dot = true
+                case UInt8(ascii: ":"): colons += 1
+                case UInt8(ascii: "$"), UInt8(ascii: "`"), UInt8(ascii: "&"), UInt8(ascii: "|"): shellOperator = true
+                default: break
+                }
+                if ByteSet.whitespace.contains(byte) {
+                    if inWord, wordHasLetter { words += 1 }
+                    inWord = false
+                    wordHasLetter = false
+                } else {
+                    inWord = true
+                    if ByteSet.letters.contains(byte) || byte >= 0x80 { wordHasLetter = true }
+                }
+            }
+            if inWord, wordHasLetter { words += 1 }
+        }
     }
 
     // MARK: Character classes
@@ -179,6 +221,27 @@ public struct LeakScanner: Sendable, Hashable {
         "brew", "systemctl", "mkdir", "touch", "nc", "dd", "mkfs", "swift", "cargo", "go", "psql", "mysql",
     ]
 
+    /// A word of up to 16 bytes packed into two integers, so that looking it up allocates nothing.
+    private static func pack(_ word: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        guard word.count <= 16 else { return nil }
+        var low: UInt64 = 0, high: UInt64 = 0
+        for (index, byte) in word.enumerated() {
+            if index < 8 { low |= UInt64(byte) << (8 * UInt64(index)) } else { high |= UInt64(byte) << (8 * UInt64(index - 8)) }
+        }
+        return (low, high)
+    }
+
+    private static let packedCommands: [(UInt64, UInt64)] = commands.compactMap { word in
+        Array(word.utf8).withUnsafeBufferPointer { pack($0) }
+    }
+
+    private static let sudo: (UInt64, UInt64)? = Array("sudo".utf8).withUnsafeBufferPointer { pack($0) }
+
+    private static func isCommandWord(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = word.first, ByteSet.lowercase.contains(first), let packed = pack(word) else { return false }
+        return packedCommands.contains { $0 == packed }
+    }
+
     static func hasShellCommand(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // Substitutions and operators are unmistakable anywhere.
         for index in 0..<bytes.count {
@@ -212,8 +275,17 @@ public struct LeakScanner: Sendable, Hashable {
                 word = UnsafeBufferPointer(rebasing: word.dropLast())
                 endsStatement = true
             }
-            previousWasCommand = atCommandPosition && !endsStatement && commands.contains(String(decoding: word, as: UTF8.self))
-            if word.count == 4, String(decoding: word, as: UTF8.self) == "sudo" { previousWasCommand = true }
+            let isCommand = Self.isCommandWord(word)
+            // Anywhere in a sentence, a command word followed by an option or a path is a
+            // command line ("please run rm -rf /tmp").
+            if isCommand, let next = nextToken(after: token, in: bytes), let lead = next.first,
+                lead == UInt8(ascii: "-") && next.count > 1 || lead == UInt8(ascii: "/") || lead == UInt8(ascii: "~")
+            {
+                found = true
+                return true
+            }
+            previousWasCommand = atCommandPosition && !endsStatement && isCommand
+            if let packed = Self.pack(word), let sudo = Self.sudo, packed == sudo { previousWasCommand = true }
             atCommandPosition = endsStatement
             return false
         }
@@ -400,26 +472,24 @@ public struct LeakScanner: Sendable, Hashable {
         return false
     }
 
-    static func isFreeText(_ bytes: UnsafeBufferPointer<UInt8>, words limit: Int, length: Int) -> Bool {
-        if bytes.count >= length { return true }
-        var words = 0
-        var inWord = false
-        var wordHasLetter = false
-        for byte in bytes {
-            if ByteSet.whitespace.contains(byte) {
-                if inWord, wordHasLetter { words += 1 }
-                inWord = false
-                wordHasLetter = false
-            } else {
-                inWord = true
-                if ByteSet.letters.contains(byte) || byte >= 0x80 { wordHasLetter = true }
-            }
-        }
-        if inWord, wordHasLetter { words += 1 }
-        return words >= limit
+    /// Sentences, not identifiers: many words, or a long string of more than one word (a
+    /// long single token is an identifier or a secret, which other detectors judge).
+    static func isFreeText(length: Int, words: Int, thresholds: LeakThresholds) -> Bool {
+        words >= thresholds.freeTextWords || (length >= thresholds.freeTextLength && words >= 2)
     }
 
     // MARK: Tokens
+
+    /// The whitespace-separated token after `token` (a slice of `bytes`), if any.
+    private static func nextToken(after token: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard let tokenBase = token.baseAddress, let base = bytes.baseAddress else { return nil }
+        var index = tokenBase - base + token.count
+        while index < bytes.count, !ByteSet.whitespace.contains(bytes[index]) { index += 1 }
+        while index < bytes.count, ByteSet.whitespace.contains(bytes[index]) { index += 1 }
+        let start = index
+        while index < bytes.count, !ByteSet.whitespace.contains(bytes[index]) { index += 1 }
+        return index > start ? UnsafeBufferPointer(rebasing: bytes[start..<index]) : nil
+    }
 
     /// Calls `body` with each run of bytes between separators until it returns true.
     private static func forEachToken(

@@ -2,7 +2,7 @@
 public struct LeakThresholds: Sendable, Hashable {
     /// A string with this many words or more is free text.
     public var freeTextWords: Int
-    /// A string this many bytes long or longer is free text.
+    /// A string of two or more words this many bytes long or longer is free text.
     public var freeTextLength: Int
     /// A run of hex digits this long or longer is a secret.
     public var secretHexLength: Int

@@ -36,18 +36,40 @@ public struct AllowedValue: Sendable, Hashable {
 struct AllowedValuesRule: PushRule {
     let id: String
     let scope: RuleScope
-    let entries: [AllowedValue]
+    /// Entries grouped by scope, in first-seen order, so that a scope shared by many
+    /// entries (every field of one push type) is evaluated once per push.
+    let groups: [(scope: RuleScope, entries: [AllowedValue])]
+
+    init(id: String, scope: RuleScope, entries: [AllowedValue]) {
+        self.id = id
+        self.scope = scope
+        var groups: [(scope: RuleScope, entries: [AllowedValue])] = []
+        for entry in entries {
+            if let index = groups.firstIndex(where: { $0.scope == entry.scope }) {
+                groups[index].entries.append(entry)
+            } else {
+                groups.append((entry.scope, [entry]))
+            }
+        }
+        self.groups = groups
+    }
 
     func check(_ push: PushInput, into findings: inout [Finding]) {
         guard let payload = push.payload else { return }
-        for entry in entries where entry.scope.contains(push) {
+        for group in groups where group.scope.contains(push) {
+            check(payload, group.entries, into: &findings)
+        }
+    }
+
+    private func check(_ payload: JSONValue, _ entries: [AllowedValue], into findings: inout [Finding]) {
+        for entry in entries {
             guard let value = payload.value(at: entry.path), !entry.allows(value) else { continue }
             let count = entry.values.count + entry.patterns.count
             findings.append(Finding(
                 rule: id, path: entry.path,
                 message: value.stringValue == nil && !entry.values.contains(where: { $0.stringValue == nil })
                     ? "must be a string from the allowed values, found \(value.typeName)"
-                    : "not one of the \(count) allowed value\(count == 1 ? "" : "s")",
+                    : count == 1 ? "not the allowed value" : "not one of the \(count) allowed values",
                 value: value.description))
         }
     }
