@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "PushGateway", targets: ["PushGateway"]),
         .executable(name: "push-gateway", targets: ["push-gateway"]),
         .executable(name: "gateway-conformance", targets: ["gateway-conformance"]),
+        .library(name: "PushRules", targets: ["PushRules"]),
+        .executable(name: "push-inspect", targets: ["push-inspect"]),
     ],
     targets: [
         .systemLibrary(
@@ -96,7 +98,7 @@ let package = Package(
         // Judges any gateway (ours, a Cloudflare Worker) through the mock's control API.
         .target(
             name: "GatewayConformance",
-            dependencies: ["HermesContract", "APNsCore", "StrictJSON", "JWTVerify"]
+            dependencies: ["HermesContract", "APNsCore", "StrictJSON", "JWTVerify", "PushRules"]
         ),
         .executableTarget(
             name: "gateway-conformance",
@@ -106,6 +108,16 @@ let package = Package(
             name: "PushGatewayTests",
             dependencies: ["PushGateway", "GatewayConformance", "APNsClient", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
                            "StrictJSON", "CLISupport", "PushTestSupport"]
+        ),
+        // push-inspect: the rules live in a library so the gateway conformance suite and the
+        // mock can reuse them; the CLI only reads captures and prints reports.
+        .target(
+            name: "PushRules",
+            dependencies: ["StrictJSON", "APNsCore", "HermesContract"]
+        ),
+        .executableTarget(
+            name: "push-inspect",
+            dependencies: ["PushRules", "MockAPNs", "CLISupport", "HTTPTransport", "StrictJSON", "APNsCore"]
         ),
         .executableTarget(
             name: "transport-bench-server",
@@ -145,6 +157,10 @@ let package = Package(
         .testTarget(
             name: "HermesContractTests",
             dependencies: ["HermesContract", "JWTVerify"]
+        ),
+        .testTarget(
+            name: "PushRulesTests",
+            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "PushTestSupport"]
         ),
         .testTarget(
             name: "StrictJSONTests",
