@@ -125,6 +125,11 @@ let package = Package(
             path: "Benchmarks/transport-bench-server"
         ),
         .executableTarget(
+            name: "apns-client-load",
+            dependencies: ["APNsClient", "APNsCore", "HermesContract"],
+            path: "Benchmarks/apns-client-load"
+        ),
+        .executableTarget(
             name: "jwt-bench",
             dependencies: ["JWTVerify"],
             path: "Benchmarks/jwt-bench"
