@@ -27,27 +27,9 @@ func standardOutput(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 
-func usageFailure(_ message: String) -> Never {
-    FileHandle.standardError.write(Data(parser.errorText(CommandLineError(message)).utf8))
-    exit(2)
-}
-
-let arguments: ParsedArguments
-do {
-    switch try parser.parse(CommandLine.arguments.dropFirst()) {
-    case .help:
-        standardOutput(parser.helpText + "\nCHECKS:\n" + (1...6).map { "  \($0). \(GatewayConformanceSuite.titles[$0] ?? "")" }
-            .joined(separator: "\n") + "\n\nEXIT: 0 all checks pass, 1 a check failed, 2 usage or input error.\n")
-        exit(0)
-    case .version:
-        standardOutput(version + "\n")
-        exit(0)
-    case let .run(parsed):
-        arguments = parsed
-    }
-} catch {
-    usageFailure(error.message)
-}
+let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nCHECKS:\n"
+    + (1...6).map { "  \($0). \(GatewayConformanceSuite.titles[$0] ?? "")" }.joined(separator: "\n")
+    + "\n\nEXIT: 0 all checks pass, 1 a check failed, 2 usage or input error.\n")
 
 func readSecret() throws(CommandLineError) -> [UInt8]? {
     let environment = ProcessInfo.processInfo.environment
@@ -98,7 +80,7 @@ do throws(CommandLineError) {
         checks.append(number)
     }
 } catch {
-    usageFailure(error.message)
+    parser.exitWithUsageError(error.message)
 }
 
 let results = await GatewayConformanceSuite(configuration: configuration).run(checks.isEmpty ? Array(1...6) : checks)

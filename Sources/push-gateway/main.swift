@@ -28,28 +28,9 @@ func standardOutput(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 
-func usageFailure(_ message: String) -> Never {
-    FileHandle.standardError.write(Data(parser.errorText(CommandLineError(message)).utf8))
-    exit(2)
-}
-
-let arguments: ParsedArguments
-do {
-    switch try parser.parse(CommandLine.arguments.dropFirst()) {
-    case .help:
-        standardOutput(parser.helpText + "\nSECRETS (environment only, never flags):\n"
-            + "  \(GatewaySecrets.hmacSecretVariable) or \(GatewaySecrets.hmacSecretVariable)_FILE      shared secret of hmac mode\n"
-            + "  \(GatewaySecrets.capabilityKeyVariable) or \(GatewaySecrets.capabilityKeyVariable)_FILE  key capabilities are derived from\n")
-        exit(0)
-    case .version:
-        standardOutput(version + "\n")
-        exit(0)
-    case let .run(parsed):
-        arguments = parsed
-    }
-} catch {
-    usageFailure(error.message)
-}
+let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nSECRETS (environment only, never flags):\n"
+    + "  \(GatewaySecrets.hmacSecretVariable) or \(GatewaySecrets.hmacSecretVariable)_FILE      shared secret of hmac mode\n"
+    + "  \(GatewaySecrets.capabilityKeyVariable) or \(GatewaySecrets.capabilityKeyVariable)_FILE  key capabilities are derived from\n")
 
 var configuration = GatewayConfiguration(topic: "")
 let secrets: GatewaySecrets
@@ -81,11 +62,11 @@ do {
         throw GatewayConfigurationError("auth key: set the signing key (--auth-key KEY_ID:TEAM_ID:P8_PATH)")
     }
 } catch let error as CommandLineError {
-    usageFailure(error.message)
+    parser.exitWithUsageError(error.message)
 } catch let error as GatewayConfigurationError {
-    usageFailure(error.message)
+    parser.exitWithUsageError(error.message)
 } catch {
-    usageFailure("\(error)")
+    parser.exitWithUsageError("\(error)")
 }
 
 signal(SIGPIPE, SIG_IGN)
@@ -96,7 +77,7 @@ do {
 } catch {
     // A key that cannot be read is the person's input; a port in use is a runtime failure.
     if error.context == "APNs client" || error.context == "auth key" || error.context == "configuration" {
-        usageFailure(error.description)
+        parser.exitWithUsageError(error.description)
     }
     logger.error("cannot start: \(error)")
     exit(1)
