@@ -28,6 +28,7 @@ bench: release
 	bash scripts/bench-jwt.sh
 	bash scripts/bench-mock.sh
 	bash scripts/bench-client.sh
+	bash scripts/bench-gateway.sh
 
 clean:
 	rm -rf .build

@@ -24,6 +24,11 @@ let package = Package(
         .executable(name: "apns-mock", targets: ["apns-mock"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .executable(name: "push-send", targets: ["push-send"]),
+        .library(name: "PushGateway", targets: ["PushGateway"]),
+        .executable(name: "push-gateway", targets: ["push-gateway"]),
+        .executable(name: "gateway-conformance", targets: ["gateway-conformance"]),
+        .library(name: "PushRules", targets: ["PushRules"]),
+        .executable(name: "push-inspect", targets: ["push-inspect"]),
     ],
     targets: [
         .systemLibrary(
@@ -81,6 +86,39 @@ let package = Package(
             name: "push-send",
             dependencies: ["APNsClient", "CLISupport"]
         ),
+        // The push gateway (issue 6): /push and /register in front of APNs.
+        .target(
+            name: "PushGateway",
+            dependencies: ["HermesContract", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "CLISupport", "APNsClient"]
+        ),
+        .executableTarget(
+            name: "push-gateway",
+            dependencies: ["PushGateway", "CLISupport"]
+        ),
+        // Judges any gateway (ours, a Cloudflare Worker) through the mock's control API.
+        .target(
+            name: "GatewayConformance",
+            dependencies: ["HermesContract", "APNsCore", "StrictJSON", "JWTVerify", "PushRules"]
+        ),
+        .executableTarget(
+            name: "gateway-conformance",
+            dependencies: ["GatewayConformance", "CLISupport"]
+        ),
+        .testTarget(
+            name: "PushGatewayTests",
+            dependencies: ["PushGateway", "GatewayConformance", "APNsClient", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
+                           "StrictJSON", "CLISupport", "PushTestSupport"]
+        ),
+        // push-inspect: the rules live in a library so the gateway conformance suite and the
+        // mock can reuse them; the CLI only reads captures and prints reports.
+        .target(
+            name: "PushRules",
+            dependencies: ["StrictJSON", "APNsCore", "HermesContract"]
+        ),
+        .executableTarget(
+            name: "push-inspect",
+            dependencies: ["PushRules", "MockAPNs", "CLISupport", "HTTPTransport", "StrictJSON", "APNsCore"]
+        ),
         .executableTarget(
             name: "client-bench",
             dependencies: ["APNsClient"],
@@ -90,6 +128,11 @@ let package = Package(
             name: "transport-bench-server",
             dependencies: ["HTTPTransport", "APNsCore"],
             path: "Benchmarks/transport-bench-server"
+        ),
+        .executableTarget(
+            name: "apns-client-load",
+            dependencies: ["APNsClient", "APNsCore", "HermesContract"],
+            path: "Benchmarks/apns-client-load"
         ),
         .executableTarget(
             name: "jwt-bench",
@@ -124,6 +167,10 @@ let package = Package(
         .testTarget(
             name: "HermesContractTests",
             dependencies: ["HermesContract", "JWTVerify"]
+        ),
+        .testTarget(
+            name: "PushRulesTests",
+            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "PushTestSupport"]
         ),
         .testTarget(
             name: "StrictJSONTests",
