@@ -182,3 +182,49 @@ final class JUnitCounter: NSObject, XMLParserDelegate, @unchecked Sendable {
         }
     }
 }
+
+/// `--follow` on a capture file that is still being written.
+@Suite(.timeLimit(.minutes(2)))
+struct PushInspectFollowTests {
+    typealias P = PushInspectProcess
+
+    @Test func followReportsNewLinesAndSummarisesOnInterrupt() async throws {
+        let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
+        let outputPath = try P.file("", suffix: ".out")
+        let process = Process()
+        process.executableURL = P.executable
+        process.arguments = ["check", "--profile", "hermes", "--follow", capture]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // A line written in two parts, as a writer mid-flush leaves it: held back until whole.
+        let leaky = P.hermesLine(seq: 2, type: .complete) {
+            $0.replacingOccurrences(of: "Hermes finished the turn", with: "cat ~/.ssh/id_rsa")
+        } + "\n"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: capture))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(leaky.prefix(100).utf8))
+        try await Task.sleep(for: .milliseconds(300))
+        try handle.write(contentsOf: Data(leaky.dropFirst(100).utf8))
+        try handle.close()
+
+        var output = ""
+        for _ in 0..<300 where !output.contains("hermes.leaks") {
+            try await Task.sleep(for: .milliseconds(100))
+            output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        }
+        #expect(output.contains("FAIL \(capture)#2"))
+        #expect(output.contains("hermes.leaks[file-path] aps.alert.body"))
+
+        process.interrupt()
+        let status = try await onThread { () -> Int32 in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 1)
+        let final = try String(contentsOfFile: outputPath, encoding: .utf8)
+        #expect(final.contains("checked 2 pushes: 1 passed, 1 failed"))
+    }
+}
