@@ -237,6 +237,27 @@ public struct LeakScanner: Sendable, Hashable {
 
     private static let sudo: (UInt64, UInt64)? = Array("sudo".utf8).withUnsafeBufferPointer { pack($0) }
 
+    /// Command names that are also common English words.
+    private static let packedEnglishWords: [(UInt64, UInt64)] = [
+        "cat", "make", "find", "kill", "echo", "touch", "go", "export", "cd", "swift", "node", "find", "tar", "eval", "apt",
+        "brew", "sed",
+    ].compactMap { word in Array(word.utf8).withUnsafeBufferPointer { pack($0) } }
+
+    private static func isEnglishWord(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let packed = pack(word) else { return false }
+        return packedEnglishWords.contains { $0 == packed }
+    }
+
+    /// `-x`, `/path`, `~/x`, `./x`, `$VAR`, `a=b`, `dir/file`, `file.ext`.
+    private static func looksLikeArgument(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = token.first else { return false }
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "/") || first == UInt8(ascii: "~") || first == UInt8(ascii: "$") {
+            return token.count > 1
+        }
+        return token.contains(UInt8(ascii: "/")) || token.contains(UInt8(ascii: "="))
+            || (token.count > 2 && token.dropFirst().dropLast().contains(UInt8(ascii: ".")))
+    }
+
     private static func isCommandWord(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = word.first, ByteSet.lowercase.contains(first), let packed = pack(word) else { return false }
         return packedCommands.contains { $0 == packed }
@@ -283,6 +304,16 @@ public struct LeakScanner: Sendable, Hashable {
             {
                 found = true
                 return true
+            }
+            // English words that also name commands ("make sense", "find out") start a
+            // command only when an argument-looking token follows.
+            if atCommandPosition, !endsStatement, isCommand, Self.isEnglishWord(word) {
+                if let next = nextToken(after: token, in: bytes), Self.looksLikeArgument(next) {
+                    found = true
+                    return true
+                }
+                atCommandPosition = false
+                return false
             }
             previousWasCommand = atCommandPosition && !endsStatement && isCommand
             if let packed = Self.pack(word), let sudo = Self.sudo, packed == sudo { previousWasCommand = true }
