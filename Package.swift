@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "APNsCore", targets: ["APNsCore"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .library(name: "HermesContract", targets: ["HermesContract"]),
+        .library(name: "HermesApp", targets: ["HermesApp"]),
+        .library(name: "HermesAgent", targets: ["HermesAgent"]),
+        .executable(name: "push-agent", targets: ["push-agent"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
     ],
     targets: [
@@ -60,6 +63,21 @@ let package = Package(
         .target(
             name: "HermesContract",
             dependencies: ["APNsCore", "StrictJSON"]
+        ),
+        // Hermes' two ends. HermesApp is the iOS app's push logic: Foundation and
+        // HermesContract only, so it builds on Apple platforms too. HermesAgent is the
+        // plugin's logic (triggers, suppression, device store, gateway sender).
+        .target(
+            name: "HermesApp",
+            dependencies: ["HermesContract"]
+        ),
+        .target(
+            name: "HermesAgent",
+            dependencies: ["HermesContract", "JWTVerify", "StrictJSON", "APNsCore"]
+        ),
+        .executableTarget(
+            name: "push-agent",
+            dependencies: ["HermesAgent", "HermesContract", "APNsCore", "CLISupport"]
         ),
         .target(
             name: "MockAPNs",
@@ -104,6 +122,14 @@ let package = Package(
         .testTarget(
             name: "HermesContractTests",
             dependencies: ["HermesContract", "JWTVerify"]
+        ),
+        .testTarget(
+            name: "HermesAppTests",
+            dependencies: ["HermesApp", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "HermesAgentTests",
+            dependencies: ["HermesAgent", "HermesContract", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
         .testTarget(
             name: "StrictJSONTests",
