@@ -101,6 +101,7 @@ let package = Package(
         // Helpers the test targets share (a python HTTP/2 client); not shipped.
         .target(
             name: "PushTestSupport",
+            dependencies: ["HTTPTransport"],
             path: "Tests/PushTestSupport"
         ),
         .testTarget(
