@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "HermesApp", targets: ["HermesApp"]),
         .library(name: "HermesAgent", targets: ["HermesAgent"]),
         .executable(name: "push-agent", targets: ["push-agent"]),
+        .executable(name: "hermes-device", targets: ["hermes-device"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
     ],
     targets: [
@@ -78,6 +79,10 @@ let package = Package(
         .executableTarget(
             name: "push-agent",
             dependencies: ["HermesAgent", "HermesContract", "APNsCore", "CLISupport"]
+        ),
+        .executableTarget(
+            name: "hermes-device",
+            dependencies: ["HermesApp", "CLISupport"]
         ),
         .target(
             name: "MockAPNs",
