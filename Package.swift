@@ -26,6 +26,10 @@ let package = Package(
         .executable(name: "push-agent", targets: ["push-agent"]),
         .executable(name: "hermes-device", targets: ["hermes-device"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .library(name: "APNsClient", targets: ["APNsClient"]),
+        .executable(name: "push-send", targets: ["push-send"]),
+        .library(name: "PushGateway", targets: ["PushGateway"]),
+        .executable(name: "push-gateway", targets: ["push-gateway"]),
     ],
     targets: [
         .systemLibrary(
@@ -93,6 +97,29 @@ let package = Package(
             name: "apns-mock",
             dependencies: ["MockAPNs", "CLISupport"]
         ),
+        // APNs client (issue 6): library, CLI, benchmark.
+        .target(
+            name: "APNsClient",
+            dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
+        ),
+        .executableTarget(
+            name: "push-send",
+            dependencies: ["APNsClient", "CLISupport"]
+        ),
+        // The push gateway (issue 6): /push and /register in front of APNs.
+        .target(
+            name: "PushGateway",
+            dependencies: ["HermesContract", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "CLISupport", "APNsClient"]
+        ),
+        .executableTarget(
+            name: "push-gateway",
+            dependencies: ["PushGateway", "CLISupport"]
+        ),
+        .testTarget(
+            name: "PushGatewayTests",
+            dependencies: ["PushGateway", "APNsClient", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
+                           "StrictJSON", "CLISupport", "PushTestSupport"]
+        ),
         .executableTarget(
             name: "transport-bench-server",
             dependencies: ["HTTPTransport", "APNsCore"],
@@ -116,6 +143,10 @@ let package = Package(
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "APNsClientTests",
+            dependencies: ["APNsClient", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
         ),
         .testTarget(
             name: "CLISupportTests",
