@@ -38,10 +38,16 @@ wait_for() {  # wait_for URL NAME LOG: poll until URL answers, or show LOG and f
     exit 1
 }
 
-products=(--product apns-mock --product push-gateway --product push-agent --product hermes-device)
-if [ -d Sources/push-inspect ]; then products+=(--product push-inspect); fi
-echo "== building (release): ${products[*]//--product /}"
-swift build -c release "${products[@]}" 2>&1 | grep -E "error|warning:|Compiling|Build complete" | grep -v Compiling || true
+products=(apns-mock push-gateway push-agent hermes-device)
+if [ -d Sources/push-inspect ]; then products+=(push-inspect); fi
+echo "== building (release): ${products[*]}"
+for product in "${products[@]}"; do
+    if ! swift build -c release --product "$product" >"$WORK/build.log" 2>&1; then
+        echo "demo: building $product failed:" >&2
+        tail -30 "$WORK/build.log" >&2
+        exit 1
+    fi
+done
 
 echo "== starting apns-mock (TLS) and push-gateway"
 "$BIN/apns-mock" --port "$MOCK_PORT" --sandbox-port "$((MOCK_PORT + 1))" --control-port "$((MOCK_PORT + 2))" \
