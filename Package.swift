@@ -165,6 +165,11 @@ let package = Package(
             dependencies: ["HermesApp", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
         .testTarget(
+            name: "HermesChainTests",
+            dependencies: ["HermesAgent", "HermesApp", "HermesContract", "PushGateway", "MockAPNs", "JWTVerify", "APNsCore",
+                           "CLISupport", "PushTestSupport"]
+        ),
+        .testTarget(
             name: "HermesAgentTests",
             dependencies: ["HermesAgent", "HermesContract", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
