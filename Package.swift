@@ -30,6 +30,8 @@ let package = Package(
         .executable(name: "push-send", targets: ["push-send"]),
         .library(name: "PushGateway", targets: ["PushGateway"]),
         .executable(name: "push-gateway", targets: ["push-gateway"]),
+        .library(name: "PushRules", targets: ["PushRules"]),
+        .executable(name: "push-inspect", targets: ["push-inspect"]),
     ],
     targets: [
         .systemLibrary(
@@ -120,6 +122,16 @@ let package = Package(
             dependencies: ["PushGateway", "APNsClient", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
                            "StrictJSON", "CLISupport", "PushTestSupport"]
         ),
+        // push-inspect: the rules live in a library so the gateway conformance suite and the
+        // mock can reuse them; the CLI only reads captures and prints reports.
+        .target(
+            name: "PushRules",
+            dependencies: ["StrictJSON", "APNsCore", "HermesContract"]
+        ),
+        .executableTarget(
+            name: "push-inspect",
+            dependencies: ["PushRules", "MockAPNs", "CLISupport", "HTTPTransport", "StrictJSON", "APNsCore"]
+        ),
         .executableTarget(
             name: "transport-bench-server",
             dependencies: ["HTTPTransport", "APNsCore"],
@@ -172,6 +184,10 @@ let package = Package(
         .testTarget(
             name: "HermesAgentTests",
             dependencies: ["HermesAgent", "HermesContract", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "PushRulesTests",
+            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
         .testTarget(
             name: "StrictJSONTests",

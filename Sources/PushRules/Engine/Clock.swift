@@ -1,0 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The wall clock, without Foundation (the library stays small and its hot path lean).
+enum Clock {
+    /// Now in whole UNIX seconds.
+    static func unixSeconds() -> Int {
+        Int(time(nil))
+    }
+}

@@ -1,0 +1,70 @@
+import StrictJSON
+
+/// Which pushes a rule applies to: all conditions must hold; an absent condition holds.
+///
+/// ```swift
+/// // Only approval pushes need a badge.
+/// let scope = RuleScope(where: [.init(path: "type", equalsAnyOf: ["approval"])])
+/// ```
+public struct RuleScope: Sendable, Hashable {
+    /// A payload field that must hold one of some values.
+    public struct FieldCondition: Sendable, Hashable {
+        /// The field.
+        public var path: JSONPath
+        /// The values it may hold for the rule to apply.
+        public var values: Set<JSONValue>
+
+        /// A condition: the field at `path` equals one of `values`.
+        public init(path: JSONPath, equalsAnyOf values: Set<JSONValue>) {
+            self.path = path
+            self.values = values
+        }
+    }
+
+    /// `apns-push-type` values; nil for any.
+    public var pushTypes: Set<String>?
+    /// `apns-topic` values; nil for any.
+    public var topics: Set<String>?
+    /// Payload conditions.
+    public var fields: [FieldCondition]
+
+    /// Every push.
+    public static let all = RuleScope()
+
+    /// A scope; with no arguments, every push.
+    public init(pushTypes: Set<String>? = nil, topics: Set<String>? = nil, where fields: [FieldCondition] = []) {
+        self.pushTypes = pushTypes
+        self.topics = topics
+        self.fields = fields
+    }
+
+    /// Whether a rule with this scope applies to `push`.
+    public func contains(_ push: PushInput) -> Bool {
+        if let pushTypes {
+            guard let type = push.headers.pushType, pushTypes.contains(type) else { return false }
+        }
+        if let topics {
+            guard let topic = push.headers.topic, topics.contains(topic) else { return false }
+        }
+        for condition in fields {
+            guard let value = push.payload?.value(at: condition.path), condition.values.contains(value) else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The scope that holds when both this one and `other` do.
+    public func intersected(with other: RuleScope) -> RuleScope {
+        RuleScope(
+            pushTypes: Self.intersect(pushTypes, other.pushTypes), topics: Self.intersect(topics, other.topics),
+            where: fields + other.fields)
+    }
+
+    private static func intersect(_ a: Set<String>?, _ b: Set<String>?) -> Set<String>? {
+        switch (a, b) {
+        case (nil, let only), (let only, nil): only
+        case (let a?, let b?): a.intersection(b)
+        }
+    }
+}

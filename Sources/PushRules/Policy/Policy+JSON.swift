@@ -1,0 +1,275 @@
+import StrictJSON
+
+extension Policy {
+    /// Reads a policy file (the schema is in docs/push-inspect.md).
+    ///
+    /// Every key is checked: an unknown one is an error rather than a rule silently not
+    /// applied, because a typo in a policy would otherwise pass everything.
+    ///
+    /// ```swift
+    /// let policy = try Policy(json: Array(#"{"name":"app","allowedKeys":["aps","id"]}"#.utf8))
+    /// ```
+    /// - Throws: ``PolicyError`` naming the location and the problem.
+    public init(json bytes: [UInt8]) throws(PolicyError) {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw PolicyError("", "not JSON: \(error)")
+        }
+        let root = try PolicyReader(document, at: "")
+        try root.only([
+            "name", "scope", "allowedKeys", "requiredKeys", "allowedValues", "leaks", "badge", "identifiers",
+            "equalFields", "urlLinks", "headers", "description",
+        ])
+        self.init(name: try root.optionalString("name") ?? "policy", scope: try root.scopeMember())
+        allowedKeys = try root.optional("allowedKeys")?.paths()
+        requiredKeys = try root.optional("requiredKeys")?.each { (entry) throws(PolicyError) in
+            if entry.value.stringValue != nil { return ScopedPath(try entry.path()) }
+            try entry.only(["path", "scope"])
+            return ScopedPath(try entry.required("path").path(), scope: try entry.scopeMember())
+        } ?? []
+        allowedValues = try root.optional("allowedValues")?.each { (entry) throws(PolicyError) in
+            try entry.only(["path", "values", "patterns", "scope"])
+            let values = try entry.optional("values")?.array().map(\.value) ?? []
+            let patterns = try entry.optional("patterns")?.patterns() ?? []
+            guard !values.isEmpty || !patterns.isEmpty else {
+                throw PolicyError(entry.location, "give \"values\" or \"patterns\" (or both)")
+            }
+            return AllowedValue(path: try entry.required("path").path(), values: Set(values), patterns: patterns,
+                                scope: try entry.scopeMember())
+        } ?? []
+        leaks = try root.optional("leaks")?.leakPolicy()
+        badge = try root.optional("badge")?.each { (entry) throws(PolicyError) in
+            try entry.only(["presence", "maximum", "scope"])
+            let presenceText = try entry.optionalString("presence") ?? "optional"
+            guard let presence = BadgeRequirement.Presence(rawValue: presenceText) else {
+                throw PolicyError(entry.location + ".presence", "must be required, optional or forbidden")
+            }
+            return BadgeRequirement(presence: presence, maximum: try entry.optionalInteger("maximum"), scope: try entry.scopeMember())
+        }
+        identifiers = try root.optional("identifiers")?.each { (entry) throws(PolicyError) in
+            try entry.only(["path", "pattern", "required", "scope"])
+            return IdentifierField(
+                path: try entry.required("path").path(), matcher: .pattern(try entry.required("pattern").pattern()),
+                isRequired: try entry.optionalBool("required") ?? true, scope: try entry.scopeMember())
+        } ?? []
+        equalFields = try root.optional("equalFields")?.each { (entry) throws(PolicyError) in
+            let pathsReader: PolicyReader
+            var scope = RuleScope.all
+            if case .array = entry.value {
+                pathsReader = entry
+            } else {
+                try entry.only(["paths", "scope"])
+                pathsReader = try entry.required("paths")
+                scope = try entry.scopeMember()
+            }
+            let paths = try pathsReader.paths()
+            guard paths.count >= 2 else { throw PolicyError(pathsReader.location, "list at least two paths") }
+            return FieldEquality(paths, scope: scope)
+        } ?? []
+        urlLinks = try root.optional("urlLinks")?.each { (entry) throws(PolicyError) in
+            try entry.only(["path", "scheme", "host", "pathTemplate", "idPattern", "idField", "required", "scope"])
+            let template = try entry.optionalString("pathTemplate")
+            if let template, !template.hasPrefix("/") {
+                throw PolicyError(entry.location + ".pathTemplate", "must start with /")
+            }
+            return URLDeepLink(
+                path: try entry.required("path").path(), scheme: try entry.required("scheme").string(),
+                host: try entry.optionalString("host"), pathTemplate: template,
+                idPattern: try entry.optional("idPattern")?.pattern(),
+                idField: try entry.optional("idField")?.path(),
+                isRequired: try entry.optionalBool("required") ?? false, scope: try entry.scopeMember())
+        } ?? []
+        headers = try root.optional("headers")?.each { (entry) throws(PolicyError) in
+            try entry.headerRequirement()
+        } ?? []
+    }
+}
+
+/// A JSON value in a policy file, with the location used in errors.
+struct PolicyReader {
+    let value: JSONValue
+    let location: String
+
+    init(_ value: JSONValue, at location: String) throws(PolicyError) {
+        self.value = value
+        self.location = location
+    }
+
+    private var members: [String: JSONValue] {
+        if case .object(let members) = value { return members }
+        return [:]
+    }
+
+    private func member(_ key: String) -> String { location.isEmpty ? key : "\(location).\(key)" }
+
+    func only(_ keys: Set<String>) throws(PolicyError) {
+        guard case .object(let members) = value else { throw PolicyError(location, "must be an object, found \(value.typeName)") }
+        for key in members.keys.sorted() where !keys.contains(key) {
+            throw PolicyError(member(key), "unknown key; expected one of \(keys.sorted().joined(separator: ", "))")
+        }
+    }
+
+    func optional(_ key: String) throws(PolicyError) -> PolicyReader? {
+        guard let child = members[key], child != .null else { return nil }
+        return try PolicyReader(child, at: member(key))
+    }
+
+    func required(_ key: String) throws(PolicyError) -> PolicyReader {
+        guard let child = try optional(key) else { throw PolicyError(member(key), "is required") }
+        return child
+    }
+
+    func array() throws(PolicyError) -> [PolicyReader] {
+        guard case .array(let elements) = value else { throw PolicyError(location, "must be an array, found \(value.typeName)") }
+        var readers: [PolicyReader] = []
+        for (index, element) in elements.enumerated() {
+            readers.append(try PolicyReader(element, at: "\(location)[\(index)]"))
+        }
+        return readers
+    }
+
+    /// `body` applied to each element of an array.
+    func each<T>(_ body: (PolicyReader) throws(PolicyError) -> T) throws(PolicyError) -> [T] {
+        var results: [T] = []
+        for element in try array() { results.append(try body(element)) }
+        return results
+    }
+
+    func paths() throws(PolicyError) -> [JSONPath] {
+        try each { (entry) throws(PolicyError) in try entry.path() }
+    }
+
+    func patterns() throws(PolicyError) -> [TextPattern] {
+        try each { (entry) throws(PolicyError) in try entry.pattern() }
+    }
+
+    func string() throws(PolicyError) -> String {
+        guard case .string(let text) = value else { throw PolicyError(location, "must be a string, found \(value.typeName)") }
+        return text
+    }
+
+    func optionalString(_ key: String) throws(PolicyError) -> String? { try optional(key)?.string() }
+
+    func optionalInteger(_ key: String) throws(PolicyError) -> Int64? {
+        guard let child = try optional(key) else { return nil }
+        guard case .integer(let number) = child.value else {
+            throw PolicyError(child.location, "must be an integer, found \(child.value.typeName)")
+        }
+        return number
+    }
+
+    func optionalBool(_ key: String) throws(PolicyError) -> Bool? {
+        guard let child = try optional(key) else { return nil }
+        guard case .bool(let flag) = child.value else { throw PolicyError(child.location, "must be true or false") }
+        return flag
+    }
+
+    func path() throws(PolicyError) -> JSONPath {
+        let text = try string()
+        guard let path = JSONPath(parsing: text) else {
+            throw PolicyError(location, "not a path like aps.alert.title or header:apns-topic")
+        }
+        return path
+    }
+
+    func pattern() throws(PolicyError) -> TextPattern {
+        do {
+            return try TextPattern(try string())
+        } catch let error as TextPattern.SyntaxError {
+            throw PolicyError(location, error.description)
+        } catch let error as PolicyError {
+            throw error
+        } catch {
+            throw PolicyError(location, "\(error)")
+        }
+    }
+
+    func stringSet() throws(PolicyError) -> Set<String> {
+        var set: Set<String> = []
+        for element in try array() { set.insert(try element.string()) }
+        return set
+    }
+
+    func scopeMember() throws(PolicyError) -> RuleScope {
+        try optional("scope")?.scope() ?? .all
+    }
+
+    func scope() throws(PolicyError) -> RuleScope {
+        try only(["pushTypes", "topics", "where"])
+        var fields: [RuleScope.FieldCondition] = []
+        if let conditions = try optional("where") {
+            guard case .object(let members) = conditions.value else {
+                throw PolicyError(conditions.location, "must be an object of path: value (or [values])")
+            }
+            for key in members.keys.sorted() {
+                guard let path = JSONPath(parsing: key) else { throw PolicyError("\(conditions.location).\(key)", "not a path") }
+                let values: Set<JSONValue> = switch members[key] {
+                case .array(let options)?: Set(options)
+                case let single?: [single]
+                case nil: []
+                }
+                fields.append(RuleScope.FieldCondition(path: path, equalsAnyOf: values))
+            }
+        }
+        return RuleScope(
+            pushTypes: try optional("pushTypes")?.stringSet(), topics: try optional("topics")?.stringSet(), where: fields)
+    }
+
+    func leakPolicy() throws(PolicyError) -> LeakPolicy {
+        try only([
+            "detectors", "exempt", "freeTextWords", "freeTextLength", "secretHexLength", "secretBase64Length", "phoneDigits",
+        ])
+        var detectors = Set(LeakDetector.allCases)
+        if let list = try optional("detectors") {
+            detectors = []
+            for entry in try list.array() {
+                let name = try entry.string()
+                guard let detector = LeakDetector(rawValue: name) else {
+                    throw PolicyError(
+                        entry.location, "unknown detector; expected one of \(LeakDetector.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                detectors.insert(detector)
+            }
+        }
+        var thresholds = LeakThresholds.default
+        func threshold(_ key: String, _ keyPath: WritableKeyPath<LeakThresholds, Int>) throws(PolicyError) {
+            guard let number = try optionalInteger(key) else { return }
+            guard number > 0, number < 1 << 30 else { throw PolicyError(member(key), "must be a positive integer") }
+            thresholds[keyPath: keyPath] = Int(number)
+        }
+        try threshold("freeTextWords", \.freeTextWords)
+        try threshold("freeTextLength", \.freeTextLength)
+        try threshold("secretHexLength", \.secretHexLength)
+        try threshold("secretBase64Length", \.secretBase64Length)
+        try threshold("phoneDigits", \.phoneDigits)
+        let exempt = try optional("exempt")?.paths() ?? []
+        return LeakPolicy(scanner: LeakScanner(detectors: detectors, thresholds: thresholds), exempt: exempt)
+    }
+
+    func headerRequirement() throws(PolicyError) -> HeaderRequirement {
+        try only([
+            "pushTypes", "priorities", "requirePriority", "topics", "requireExpiration", "maximumExpirationDelay",
+            "requireCollapseId", "requireApnsId", "scope",
+        ])
+        var priorities: Set<Int>?
+        if let list = try optional("priorities") {
+            var set: Set<Int> = []
+            for entry in try list.array() {
+                guard case .integer(let number) = entry.value, [1, 5, 10].contains(number) else {
+                    throw PolicyError(entry.location, "must be 1, 5 or 10")
+                }
+                set.insert(Int(number))
+            }
+            priorities = set
+        }
+        return HeaderRequirement(
+            pushTypes: try optional("pushTypes")?.stringSet(), priorities: priorities,
+            requiresPriority: try optionalBool("requirePriority") ?? false, topics: try optional("topics")?.stringSet(),
+            requiresExpiration: try optionalBool("requireExpiration") ?? false,
+            maximumExpirationDelay: try optionalInteger("maximumExpirationDelay"),
+            requiresCollapseID: try optionalBool("requireCollapseId") ?? false,
+            requiresAPNsID: try optionalBool("requireApnsId") ?? false, scope: try scopeMember())
+    }
+}

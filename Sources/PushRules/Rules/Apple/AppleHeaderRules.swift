@@ -1,0 +1,103 @@
+import APNsCore
+import StrictJSON
+
+/// The header rules of the `apple` profile: what APNs rejects or handles differently
+/// because of a request header.
+enum AppleHeaderRules {
+    static func all(now: Int64?) -> [any PushRule] {
+        [pushType, priority, backgroundPriority, topicSuffix, collapseID, expiration(now: now)]
+    }
+
+    /// `apns-push-type` is present and one APNs knows.
+    static let pushType = FunctionRule(id: "apple.push-type") { push, findings in
+        guard let type = push.headers.pushType else {
+            findings.append(Finding(
+                rule: "apple.push-type", path: .header(APNsHeaderName.pushType),
+                message: "no apns-push-type; watchOS requires it and APNs may delay or drop pushes without it"))
+            return
+        }
+        if APNsPushType(rawValue: type) == nil {
+            findings.append(Finding(
+                rule: "apple.push-type", path: .header(APNsHeaderName.pushType),
+                message: "not a push type APNs knows (InvalidPushType)", value: type))
+        }
+    }
+
+    /// `apns-priority` is 10, 5 or 1.
+    static let priority = FunctionRule(id: "apple.priority") { push, findings in
+        guard let priority = push.headers.priority else { return }
+        if APNsPriority(rawValue: priority) == nil {
+            findings.append(Finding(
+                rule: "apple.priority", path: .header(APNsHeaderName.priority),
+                message: "apns-priority must be 10, 5 or 1 (BadPriority)", value: String(priority)))
+        }
+    }
+
+    /// Background pushes go at priority 5; 10 (also the default when absent) is an error.
+    static let backgroundPriority = FunctionRule(
+        id: "apple.background-priority", scope: RuleScope(pushTypes: [APNsPushType.background.rawValue])
+    ) { push, findings in
+        let priority = push.headers.priority ?? APNsPriority.immediately.rawValue
+        if priority != APNsPriority.consideringDevicePower.rawValue {
+            findings.append(Finding(
+                rule: "apple.background-priority", path: .header(APNsHeaderName.priority),
+                message: push.headers.priority == nil
+                    ? "a background push needs apns-priority 5; absent means 10"
+                    : "a background push needs apns-priority 5",
+                value: String(priority)))
+        }
+    }
+
+    /// The topic carries the suffix its push type needs (`.voip`, `.push-type.liveactivity`, …).
+    static let topicSuffix = FunctionRule(id: "apple.topic-suffix") { push, findings in
+        guard let typeText = push.headers.pushType, let type = APNsPushType(rawValue: typeText), type != .mdm else { return }
+        guard let topic = push.headers.topic, !topic.isEmpty else {
+            findings.append(Finding(
+                rule: "apple.topic-suffix", path: .header(APNsHeaderName.topic),
+                message: "no apns-topic; token-based connections need it (MissingTopic)"))
+            return
+        }
+        if type.bundleID(fromTopic: topic) == nil {
+            let expected = type.topicSuffix.isEmpty ? "the bundle ID without a push-type suffix" : "a topic ending in \(type.topicSuffix)"
+            findings.append(Finding(
+                rule: "apple.topic-suffix", path: .header(APNsHeaderName.topic),
+                message: "a \(type.rawValue) push needs \(expected)", value: topic))
+        }
+    }
+
+    /// The most bytes `apns-collapse-id` may have.
+    static let maximumCollapseIDBytes = 64
+
+    /// `apns-collapse-id` is at most 64 bytes.
+    static let collapseID = FunctionRule(id: "apple.collapse-id") { push, findings in
+        guard let collapseID = push.headers.collapseID else { return }
+        let bytes = collapseID.utf8.count
+        if bytes > maximumCollapseIDBytes {
+            findings.append(Finding(
+                rule: "apple.collapse-id", path: .header(APNsHeaderName.collapseID),
+                message: "apns-collapse-id is \(bytes) bytes; APNs allows \(maximumCollapseIDBytes) (BadCollapseId)",
+                value: collapseID))
+        }
+    }
+
+    /// `apns-expiration` is not already in the past when the push is sent (0, "once", is fine).
+    static func expiration(now: Int64?) -> FunctionRule {
+        FunctionRule(id: "apple.expiration") { push, findings in
+            guard let expiration = push.headers.expiration else { return }
+            if expiration < 0 {
+                findings.append(Finding(
+                    rule: "apple.expiration", path: .header(APNsHeaderName.expiration),
+                    message: "apns-expiration must be UNIX seconds, 0 or more (BadExpirationDate)", value: String(expiration)))
+                return
+            }
+            guard expiration != 0 else { return }
+            let reference = push.sentAt ?? now ?? Int64(Clock.unixSeconds())
+            if expiration < reference {
+                findings.append(Finding(
+                    rule: "apple.expiration", path: .header(APNsHeaderName.expiration),
+                    message: "apns-expiration is \(reference - expiration) s before the push was sent; APNs will not store it",
+                    value: String(expiration)))
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import APNsCore
+import MockAPNs
+import PushRules
+
+extension PushInput {
+    /// The push a capture record holds. Headers are taken as sent, so that a rule sees a
+    /// bad value the mock rejected; the record's settled fields fill in what was not sent
+    /// (a topic from the client certificate, say).
+    init(record: CaptureRecord, sourceName: String) {
+        let headers = record.headers
+        let sent = PushHeaders(
+            pushType: headers[APNsHeaderName.pushType] ?? record.pushType?.rawValue,
+            topic: headers[APNsHeaderName.topic] ?? record.topic,
+            priority: headers[APNsHeaderName.priority].flatMap { Int($0) } ?? record.priority?.rawValue,
+            expiration: headers[APNsHeaderName.expiration].flatMap { Int64($0) } ?? record.expiration,
+            collapseID: headers[APNsHeaderName.collapseID] ?? record.collapseID,
+            apnsID: headers[APNsHeaderName.id],
+            deviceToken: record.deviceToken?.hex ?? record.rawDeviceToken)
+        let result = PushResult(status: record.outcome.status, reason: record.outcome.reason?.wireValue)
+        let source = PushSource(name: sourceName, sequence: record.sequence)
+        let sentAt = record.receivedAtMicroseconds / 1_000_000
+        if let parsed = record.parsedPayload {
+            self.init(headers: sent, payloadSize: record.payload.count, payload: parsed, result: result, sentAt: sentAt,
+                      source: source)
+        } else {
+            // Validation stopped before parsing (a rejected push); parse here so rules still run.
+            self.init(headers: sent, payload: record.payload, result: result, sentAt: sentAt, source: source)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import CLISupport
+import Foundation
+import PushRules
+import StrictJSON
+
+/// `push-inspect check`: every push against the rules; exit 0 when all pass, 1 when any
+/// rule fails, 2 on a usage or input error.
+enum CheckCommand {
+    static let parser = CommandLineParser(
+        command: "push-inspect check",
+        overview: "Check pushes against rule profiles and policy files.",
+        usage: "push-inspect check [--profile NAME]... [--policy FILE]... [--json] [--junit FILE] [--quiet] [--show-values] "
+            + "[FILE... | --from URL [--wait N --timeout S]]",
+        options: [
+            .value("profile", "NAME", help: "Built-in rules: \(BuiltInProfile.allCases.map(\.rawValue).joined(separator: ", ")).",
+                   repeatable: true),
+            .value("policy", "FILE", help: "A policy file (docs/push-inspect.md).", repeatable: true),
+            .flag("no-apple", help: "Leave out the apple profile, which is on by default."),
+            .value("junit", "FILE", help: "Write a JUnit XML report: one test case per push per rule."),
+            .flag("show-values", help: "Print the offending values (they may be what must not leak)."),
+            .value("now", "SECONDS", help: "The time expirations are compared with for pushes without one (default: now)."),
+        ] + InspectOptions.input,
+        acceptsPositional: true)
+
+    static func run(_ arguments: ParsedArguments, terminal: Terminal) async throws(CommandLineError) -> Int32 {
+        var profiles: [BuiltInProfile] = arguments.has("no-apple") ? [] : [.apple]
+        for name in arguments.all("profile") {
+            guard let profile = BuiltInProfile(rawValue: name) else {
+                throw CommandLineError(
+                    "unknown profile '\(name)'; expected one of \(BuiltInProfile.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            profiles.append(profile)
+        }
+        var now: Int64?
+        if let text = arguments.value("now") {
+            guard let value = Int64(text) else { throw CommandLineError("--now expects UNIX seconds, got '\(text)'") }
+            now = value
+        }
+        var policies: [Policy] = []
+        for file in arguments.all("policy") {
+            do {
+                policies.append(try Policy(json: SinglePayload.contents(of: file)))
+            } catch let error as PolicyError {
+                terminal.err("error: \(file): \(error)")
+                return 2
+            } catch {
+                terminal.err("error: \(error)")
+                return 2
+            }
+        }
+        if profiles.isEmpty, policies.isEmpty { throw CommandLineError("no rules: give --profile or --policy (or drop --no-apple)") }
+        var feed = try InspectOptions.feed(arguments, terminal: terminal)
+        let rules = RuleSet(profiles: profiles, policies: policies, now: now)
+        var run = CheckRun(
+            rules: rules, json: arguments.has("json"), quiet: arguments.has("quiet"), showValues: arguments.has("show-values"),
+            junit: arguments.value("junit").map { _ in JUnitReport(suiteName: "push-inspect", showsValues: arguments.has("show-values")) },
+            terminal: terminal, flushesEachPush: feed.follow)
+        run.begin()
+        await feed.run { run.check($0) }
+        run.finish(inputErrors: feed.inputErrors, waitUnsatisfied: feed.waitUnsatisfied)
+        if let path = arguments.value("junit"), let report = run.junit {
+            guard FileManager.default.createFile(atPath: path, contents: Data(report.xml().utf8)) else {
+                terminal.err("error: \(path): cannot write the JUnit report")
+                return 2
+            }
+        }
+        if feed.inputErrors > 0 { return 2 }
+        return run.failed > 0 || feed.waitUnsatisfied ? 1 : 0
+    }
+}
+
+/// The state of one check run: counts, and the reports being written.
+struct CheckRun {
+    let rules: RuleSet
+    let json: Bool
+    let quiet: Bool
+    let showValues: Bool
+    var junit: JUnitReport?
+    let terminal: Terminal
+    /// Set when following a file: a person is watching, so each failure shows at once.
+    let flushesEachPush: Bool
+    let output = OutputBuffer()
+    private(set) var checked = 0
+    private(set) var failed = 0
+    private(set) var findingCount = 0
+    private var findingsByRule: [String: Int] = [:]
+
+    init(rules: RuleSet, json: Bool, quiet: Bool, showValues: Bool, junit: JUnitReport?, terminal: Terminal,
+         flushesEachPush: Bool) {
+        self.flushesEachPush = flushesEachPush
+        self.rules = rules
+        self.json = json
+        self.quiet = quiet
+        self.showValues = showValues
+        self.junit = junit
+        self.terminal = terminal
+    }
+
+    func begin() {
+        guard json, !quiet else { return }
+        var text: [UInt8] = Array(#"{"rules":"#.utf8)
+        JSONWriter.write(.array(rules.ruleIDs.map { .string($0) }), into: &text)
+        text.append(contentsOf: #","failures":["#.utf8)
+        output.write(bytes: text)
+    }
+
+    mutating func check(_ push: PushInput) {
+        let result = rules.check(push, recordApplied: junit != nil)
+        checked += 1
+        junit?.add(result)
+        if checked % 100_000 == 0, !quiet { terminal.progress("checked \(checked) pushes, \(failed) failed") }
+        guard !result.passed else { return }
+        failed += 1
+        findingCount += result.findings.count
+        for finding in result.findings { findingsByRule[finding.rule, default: 0] += 1 }
+        guard !quiet else { return }
+        if json {
+            var members = push.source.jsonMembers
+            members["findings"] = .array(result.findings.map { $0.jsonValue(showValues: showValues) })
+            var text: [UInt8] = failed > 1 ? [UInt8(ascii: ",")] : []
+            JSONWriter.write(.object(members), into: &text)
+            output.write(bytes: text)
+            if flushesEachPush { output.flush() }
+            return
+        }
+        var text = "\(terminal.red("FAIL")) \(push.source)"
+        let context = [push.headers.pushType, push.headers.topic].compactMap { $0 }
+        if !context.isEmpty { text += terminal.dim(" (\(context.joined(separator: " ")))") }
+        text += "\n"
+        for finding in result.findings {
+            text += "  \(finding.rule)\(finding.detector.map { "[\($0)]" } ?? "") \(finding.path): \(finding.message)"
+            if showValues, let value = finding.value { text += " \(terminal.dim("value:")) \(value)" }
+            text += "\n"
+        }
+        output.write(text)
+        if flushesEachPush { output.flush() }
+    }
+
+    func finish(inputErrors: Int, waitUnsatisfied: Bool) {
+        terminal.endProgress()
+        guard !quiet else { return }
+        if json {
+            var text: [UInt8] = Array(#"],"pushes":\#(checked),"passed":\#(checked - failed),"failed":\#(failed),"findings":\#(findingCount),"inputErrors":\#(inputErrors)"#.utf8)
+            text.append(contentsOf: #","waitSatisfied":\#(!waitUnsatisfied)}"#.utf8)
+            text.append(UInt8(ascii: "\n"))
+            output.write(bytes: text)
+        } else {
+            if !findingsByRule.isEmpty {
+                output.write("\nfindings by rule:\n")
+                for (rule, count) in findingsByRule.sorted(by: { $0.key < $1.key }) { output.write("  \(rule): \(count)\n") }
+            }
+            let summary = "checked \(checked) push\(checked == 1 ? "" : "es"): \(checked - failed) passed, \(failed) failed"
+                + (findingCount > 0 ? " (\(findingCount) finding\(findingCount == 1 ? "" : "s"))" : "")
+            output.write((failed > 0 ? terminal.red(summary) : terminal.green(summary)) + "\n")
+        }
+        output.flush()
+    }
+}

@@ -1,0 +1,50 @@
+import CLISupport
+import PushRules
+
+/// The options every command shares, and building the push feed from them.
+enum InspectOptions {
+    static let input: [CommandLineOption] = [
+        .value("from", "URL", help: "Read from a live apns-mock's control API (http://127.0.0.1:2199)."),
+        .value("wait", "N", help: "With --from: wait until N pushes were captured."),
+        .value("timeout", "S", help: "With --wait: give up after S seconds (default 30)."),
+        .flag("follow", help: "Keep reading capture files as they grow (stop with Ctrl-C)."),
+        .flag("payload", help: "The files are bare payloads, not capture files (implied by the header flags)."),
+        .value("push-type", "TYPE", help: "apns-push-type of a bare payload."),
+        .value("topic", "TOPIC", help: "apns-topic of a bare payload."),
+        .value("priority", "N", help: "apns-priority of a bare payload."),
+        .value("expiration", "SECONDS", help: "apns-expiration of a bare payload."),
+        .value("collapse-id", "ID", help: "apns-collapse-id of a bare payload."),
+        .flag("json", help: "Machine-readable output."),
+        .flag("quiet", help: "No normal output; only the exit status (and errors)."),
+    ]
+
+    /// The feed the arguments describe.
+    ///
+    /// - Throws: `CommandLineError` for contradictory or malformed options.
+    static func feed(_ arguments: ParsedArguments, terminal: Terminal) throws(CommandLineError) -> PushFeed {
+        let headerFlags = ["push-type", "topic", "priority", "expiration", "collapse-id"]
+        let payloadMode = arguments.has("payload") || headerFlags.contains { arguments.value($0) != nil }
+        var expiration: Int64?
+        if let text = arguments.value("expiration") {
+            guard let value = Int64(text) else { throw CommandLineError("--expiration expects UNIX seconds, got '\(text)'") }
+            expiration = value
+        }
+        let headers = PushHeaders(
+            pushType: arguments.value("push-type"), topic: arguments.value("topic"),
+            priority: try arguments.integer("priority", in: 0...100), expiration: expiration,
+            collapseID: arguments.value("collapse-id"))
+        let from = arguments.value("from")
+        var files = arguments.positional
+        if from != nil, !files.isEmpty { throw CommandLineError("give files or --from, not both") }
+        if from == nil, arguments.value("wait") != nil { throw CommandLineError("--wait needs --from") }
+        if from != nil, arguments.has("follow") { throw CommandLineError("--follow reads files; --from reads the mock once") }
+        if files.isEmpty, from == nil {
+            guard payloadMode else { throw CommandLineError("name capture files (or - for standard input), or use --from URL") }
+            files = ["-"]
+        }
+        return PushFeed(
+            files: files, from: from, wait: try arguments.integer("wait", in: 1...1_000_000),
+            timeout: try arguments.integer("timeout", in: 1...600) ?? 30, follow: arguments.has("follow"),
+            payloadMode: payloadMode, headers: headers, terminal: terminal)
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import HTTPTransport
+import MockAPNs
+import PushRules
+import StrictJSON
+
+/// Every push the command line names, one at a time, in constant memory for capture files:
+/// capture files (followed with `--follow`), a live mock's control API (`--from`), or bare
+/// payloads and `.apns` files.
+struct PushFeed {
+    var files: [String]
+    var from: String?
+    var wait: Int?
+    var timeout: Int
+    var follow: Bool
+    /// Treat every file as a bare payload (set by `--payload` or any header flag).
+    var payloadMode: Bool
+    var headers: PushHeaders
+    let terminal: Terminal
+
+    /// Problems with the input that did not stop the run, each naming file and line.
+    private(set) var inputErrors = 0
+    /// Set when `--wait` ran out before enough pushes arrived.
+    private(set) var waitUnsatisfied = false
+
+    /// Calls `body` with each push, reporting damaged lines and unreadable files on standard
+    /// error as it goes.
+    mutating func run(_ body: (PushInput) -> Void) async {
+        if let from {
+            await readControlAPI(from, body)
+            return
+        }
+        for file in files {
+            if payloadMode || file.hasSuffix(".json") || file.hasSuffix(".apns") {
+                do {
+                    body(try SinglePayload.read(path: file, headers: headers))
+                } catch {
+                    inputError(error.message)
+                }
+            } else if follow {
+                await followCapture(file, body)
+            } else {
+                readCapture(file, body)
+            }
+        }
+    }
+
+    private mutating func inputError(_ message: String) {
+        inputErrors += 1
+        terminal.err("error: \(message)")
+    }
+
+    private mutating func readCapture(_ file: String, _ body: (PushInput) -> Void) {
+        let name = file == "-" ? "<stdin>" : file
+        let reader: CaptureFileReader
+        do {
+            reader = try CaptureFileReader(path: file == "-" ? "/dev/stdin" : file)
+        } catch {
+            inputError("\(name): \(error)")
+            return
+        }
+        var reported = 0
+        while true {
+            let record: CaptureRecord?
+            do {
+                record = try reader.next()
+            } catch {
+                inputError("\(name): \(error)")
+                break
+            }
+            while reported < reader.warnings.count {
+                report(reader.warnings[reported], file: name)
+                reported += 1
+            }
+            guard let record else { break }
+            body(PushInput(record: record, sourceName: name))
+        }
+    }
+
+    private mutating func report(_ warning: CaptureReadWarning, file: String) {
+        if warning.kind == .truncatedLastLine {
+            // What a crash mid-write leaves: expected, so a warning and no error status.
+            terminal.err("warning: \(file):\(warning.lineNumber): skipped a truncated last line (\(warning.message))")
+        } else {
+            inputError("\(file):\(warning.lineNumber): \(warning.kind.rawValue): \(warning.message)")
+        }
+    }
+
+    private mutating func followCapture(_ file: String, _ body: (PushInput) -> Void) async {
+        let terminal = self.terminal
+        let follower = CaptureFileFollower(path: file) { warning in
+            terminal.err("warning: \(file):\(warning.lineNumber): \(warning.kind.rawValue): \(warning.message)")
+        }
+        do {
+            for try await record in follower {
+                body(PushInput(record: record, sourceName: file))
+            }
+        } catch {
+            inputError("\(file): \(error)")
+        }
+    }
+
+    private mutating func readControlAPI(_ url: String, _ body: (PushInput) -> Void) async {
+        guard let endpoint = ControlEndpoint(url) else {
+            inputError("--from expects http://HOST:PORT (the mock's control API), got '\(url)'")
+            return
+        }
+        var path = endpoint.basePath + "/pushes"
+        if let wait { path += "/wait?count=\(wait)&timeout=\(timeout)" }
+        let client: HTTP2Client
+        do {
+            var configuration = HTTP2ClientConfiguration(host: endpoint.host, port: endpoint.port)
+            configuration.requestTimeout = .seconds(timeout + 10)
+            client = try HTTP2Client(configuration: configuration)
+        } catch {
+            inputError("\(url): \(error)")
+            return
+        }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.send(HTTPClientRequest(path: path))
+        } catch {
+            await client.close()
+            inputError("\(url): cannot reach the control API: \(error)")
+            return
+        }
+        await client.close()
+        guard response.status == 200 || (wait != nil && response.status == 408) else {
+            inputError("\(url)\(path): the control API answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+            return
+        }
+        guard case .object(let answer)? = try? JSONParser.parse(response.body, maximumDepth: 64),
+            case .array(let records)? = answer["pushes"]
+        else {
+            inputError("\(url)\(path): the answer is not {\"pushes\":[…]}")
+            return
+        }
+        if response.status == 408 {
+            waitUnsatisfied = true
+            terminal.err("warning: \(url): only \(records.count) of \(wait ?? 0) pushes arrived within \(timeout) s")
+        }
+        for record in records {
+            guard let push = ControlAPIRecord.push(from: record, sourceName: url) else {
+                inputError("\(url): a record is not a JSON object")
+                continue
+            }
+            body(push)
+        }
+    }
+}
+
+/// `http://host:port[/prefix]`, the control API's address.
+struct ControlEndpoint {
+    var host: String
+    var port: Int
+    var basePath: String
+
+    init?(_ url: String) {
+        guard url.hasPrefix("http://") else { return nil }
+        var rest = url.dropFirst("http://".count)
+        var basePath = ""
+        if let slash = rest.firstIndex(of: "/") {
+            basePath = String(rest[slash...])
+            while basePath.hasSuffix("/") { basePath.removeLast() }
+            rest = rest[..<slash]
+        }
+        let host: Substring, portText: Substring
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            portText = rest[close...].dropFirst(2)
+        } else if let colon = rest.lastIndex(of: ":") {
+            host = rest[..<colon]
+            portText = rest[rest.index(after: colon)...]
+        } else {
+            return nil
+        }
+        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else { return nil }
+        self.host = String(host)
+        self.port = port
+        self.basePath = basePath
+    }
+}

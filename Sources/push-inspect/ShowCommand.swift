@@ -1,0 +1,89 @@
+import APNsCore
+import CLISupport
+import Foundation
+import PushRules
+import StrictJSON
+
+/// `push-inspect show`: a readable table of captured pushes.
+enum ShowCommand {
+    static let parser = CommandLineParser(
+        command: "push-inspect show",
+        overview: "Show captured pushes as a table: time, device token, topic, type, title and body, outcome.",
+        usage: "push-inspect show [--json] [FILE... | --from URL [--wait N --timeout S]]",
+        options: InspectOptions.input, acceptsPositional: true)
+
+    static func run(_ arguments: ParsedArguments, terminal: Terminal) async throws(CommandLineError) -> Int32 {
+        var feed = try InspectOptions.feed(arguments, terminal: terminal)
+        let json = arguments.has("json"), quiet = arguments.has("quiet")
+        let output = OutputBuffer()
+        var count = 0
+        let follow = feed.follow
+        if json, !quiet { output.write("[") }
+        if !json, !quiet {
+            output.write(row(["TIME", "TOKEN", "TOPIC", "TYPE", "TITLE / BODY", "OUTCOME"]) + "\n")
+        }
+        await feed.run { push in
+            count += 1
+            guard !quiet else { return }
+            let fields = columns(push)
+            if json {
+                var members: [String: JSONValue] = push.source.jsonMembers
+                for (key, value) in zip(["time", "device_token", "topic", "push_type", "alert", "outcome"], fields) where !value.isEmpty {
+                    members[key] = .string(value)
+                }
+                if let status = push.result?.status { members["status"] = .integer(Int64(status)) }
+                var text: [UInt8] = count > 1 ? [UInt8(ascii: ",")] : []
+                JSONWriter.write(.object(members), into: &text)
+                output.write(bytes: text)
+            } else {
+                var line = row(fields)
+                if let result = push.result, !result.isAccepted { line = terminal.red(line) }
+                output.write(line + "\n")
+                if follow { output.flush() }
+            }
+        }
+        if json, !quiet { output.write("]\n") }
+        output.flush()
+        return feed.inputErrors > 0 ? 2 : 0
+    }
+
+    /// Time, masked token, topic, type, "title — body", outcome.
+    static func columns(_ push: PushInput) -> [String] {
+        let time = push.sentAt.map(formatTime) ?? ""
+        let token = push.headers.deviceToken.flatMap { DeviceToken($0)?.masked } ?? ""
+        var alert = ""
+        switch push.payload?.value(atKeys: ["aps", "alert"]) {
+        case .string(let body)?: alert = body
+        case .object(let members)?:
+            alert = [members["title"]?.stringValue, members["body"]?.stringValue].compactMap { $0 }.joined(separator: " — ")
+        default: alert = push.payload == nil ? "(not JSON)" : ""
+        }
+        let outcome = push.result.map { $0.isAccepted ? "200 accepted" : "\($0.status) \($0.reason ?? "")" } ?? ""
+        return [time, token, push.headers.topic ?? "", push.headers.pushType ?? "", alert, outcome]
+    }
+
+    private static let widths = [19, 11, 24, 12, 48, 0]
+
+    static func row(_ fields: [String]) -> String {
+        var line = ""
+        for (field, width) in zip(fields, widths) {
+            guard width > 0 else {
+                line += field
+                break
+            }
+            let shown = field.count > width ? String(field.prefix(width - 1)) + "…" : field
+            line += shown + String(repeating: " ", count: width - shown.count + 2)
+        }
+        return line
+    }
+
+    /// `2026-11-30 10:00:00` in UTC.
+    static func formatTime(_ seconds: Int64) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+    }
+}

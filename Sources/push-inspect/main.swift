@@ -1,0 +1,90 @@
+import CLISupport
+import Foundation
+
+let version = "0.1.0"
+let terminal = Terminal()
+let commands = ["check", "show", "stats"]
+
+let topHelp = """
+    OVERVIEW: Check, show and count the pushes an apns-mock captured.
+
+    USAGE: push-inspect <subcommand> [options]
+
+    SUBCOMMANDS:
+      check                   Check pushes against rule profiles and policy files (exit 0 pass, 1 fail, 2 error).
+      show                    A table of pushes: time, token, topic, type, title and body, outcome.
+      stats                   Counts by outcome, reason, topic and push type.
+
+      See 'push-inspect help <subcommand>' for detailed help.
+
+    """
+
+func usageError(_ parser: CommandLineParser?, _ message: String) -> Never {
+    if let parser {
+        terminal.err(parser.errorText(CommandLineError(message)).trimmingCharacters(in: .newlines))
+    } else {
+        terminal.err("Error: \(message)\nUsage: push-inspect <check|show|stats> [options]\nSee 'push-inspect --help'.")
+    }
+    exit(2)
+}
+
+var argv = Array(CommandLine.arguments.dropFirst())
+guard let first = argv.first else { usageError(nil, "name a subcommand: check, show or stats") }
+switch first {
+case "-h", "--help":
+    terminal.out(topHelp)
+    exit(0)
+case "--version":
+    terminal.out(version + "\n")
+    exit(0)
+case "help":
+    let parsers = ["check": CheckCommand.parser, "show": ShowCommand.parser, "stats": StatsCommand.parser]
+    if argv.count > 1, let parser = parsers[argv[1]] { terminal.out(parser.helpText) } else { terminal.out(topHelp) }
+    exit(0)
+default:
+    break
+}
+guard commands.contains(first) else { usageError(nil, "unknown subcommand '\(first)'; expected check, show or stats") }
+argv.removeFirst()
+let parser = switch first {
+case "check": CheckCommand.parser
+case "show": ShowCommand.parser
+default: StatsCommand.parser
+}
+
+let arguments: ParsedArguments
+do {
+    switch try parser.parse(argv) {
+    case .help:
+        terminal.out(parser.helpText)
+        exit(0)
+    case .version:
+        terminal.out(version + "\n")
+        exit(0)
+    case .run(let parsed):
+        arguments = parsed
+    }
+} catch {
+    usageError(parser, error.message)
+}
+
+// Ctrl-C while following a file ends the reading, not the process, so the summary and the
+// exit status still come out.
+signal(SIGINT, SIG_IGN)
+let work = Task { () -> Int32 in
+    do {
+        switch first {
+        case "check": return try await CheckCommand.run(arguments, terminal: terminal)
+        case "show": return try await ShowCommand.run(arguments, terminal: terminal)
+        default: return try await StatsCommand.run(arguments, terminal: terminal)
+        }
+    } catch let error as CommandLineError {
+        usageError(parser, error.message)
+    } catch {
+        usageError(parser, "\(error)")
+    }
+}
+let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+interrupt.setEventHandler { work.cancel() }
+interrupt.resume()
+exit(await work.value)
