@@ -83,15 +83,35 @@ fire --hook pre_approval_request --surface cli --session sess-approval
 
 wait "$DEVICE_PID" || { echo "demo: the virtual device did not get 4 pushes" >&2; cat "$WORK/device.out" >&2; exit 1; }
 
-echo
-echo "== per push: what the mock received and what the app did (hermes-device)"
-cat "$WORK/device.out"
+INSPECT=""
+if [ -x "$BIN/push-inspect" ]; then INSPECT="$BIN/push-inspect"; fi
+sleep 0.2   # the capture file's writer thread lingers 1 ms to batch lines
 
 echo
-if [ -x "$BIN/push-inspect" ]; then
-    echo "== push-inspect --profile hermes on the mock's capture"
-    sleep 0.2   # the capture file is written by a thread that lingers 1 ms to batch
-    "$BIN/push-inspect" --profile hermes "$WORK/capture.jsonl" || true
-else
-    echo "== push-inspect is not built on this branch yet: no hermes-profile verdict"
+echo "== per push: what the mock received, push-inspect's verdict (hermes profile), what the app did"
+apns_id=""
+while IFS= read -r line; do
+    if [[ $line =~ ^push\ [0-9]+\ \ apns-id\ ([^ ]+) ]]; then apns_id=${BASH_REMATCH[1]}; fi
+    if [[ $line == "  app "* ]]; then
+        if [ -n "$INSPECT" ]; then
+            grep -F "\"apns_id\":\"$apns_id\"" "$WORK/capture.jsonl" >"$WORK/one.jsonl" || true
+            if [ ! -s "$WORK/one.jsonl" ]; then
+                echo "  push-inspect   no capture record for $apns_id"
+            elif verdict=$("$INSPECT" check --no-apple --profile hermes "$WORK/one.jsonl" 2>&1); then
+                echo "  push-inspect   hermes profile: pass"
+            else
+                echo "  push-inspect   hermes profile: FAIL"
+                sed 's/^/                 /' <<<"$verdict"
+            fi
+        else
+            echo "  push-inspect   not built on this branch: no verdict"
+        fi
+    fi
+    echo "$line"
+done <"$WORK/device.out"
+
+if [ -n "$INSPECT" ]; then
+    echo
+    echo "== push-inspect check --profile hermes (and apple), everything the mock captured"
+    "$INSPECT" check --profile hermes --from "$CONTROL" || true
 fi
