@@ -88,7 +88,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hermes-device",
-            dependencies: ["HermesApp", "CLISupport"]
+            dependencies: ["HermesApp", "APNsCore", "CLISupport"]
         ),
         .target(
             name: "MockAPNs",

@@ -1,3 +1,4 @@
+import APNsCore
 import CLISupport
 import Foundation
 import HermesApp
@@ -52,8 +53,7 @@ do {
 } catch {
     usageFailure(error.message)
 }
-guard let token = arguments.value("device-token"), !token.isEmpty,
-      token.count % 2 == 0, token.allSatisfy(\.isHexDigit) else {
+guard let token = arguments.value("device-token").flatMap({ DeviceToken($0) })?.hex else {
     usageFailure("--device-token must be an even number of hex digits")
 }
 let controlText = arguments.value("control") ?? "http://127.0.0.1:2199"

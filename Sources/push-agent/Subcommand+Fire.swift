@@ -29,8 +29,10 @@ extension Subcommand {
         let policy = HermesSuppressionPolicy(now: { Date().addingTimeInterval(offset.withLock { $0 }) })
         let presence = HermesViewedSessions()
         if arguments.has("viewing") { presence.clientOpened(sessionID: event.sessionID) }
-        let agent = HermesPushAgent(store: try store(arguments), sender: HermesGatewaySender(
-            configuration: try gateway(arguments), store: try store(arguments)), policy: policy, presence: presence)
+        // One store instance for the gates and the sender, so a prune is seen by both.
+        let devices = try store(arguments)
+        let agent = HermesPushAgent(store: devices, sender: HermesGatewaySender(configuration: try gateway(arguments), store: devices),
+                                    policy: policy, presence: presence)
         if turnSeconds != nil, event != .preLLMCall(sessionID: event.sessionID) {
             agent.handle(.preLLMCall(sessionID: event.sessionID))
         }
