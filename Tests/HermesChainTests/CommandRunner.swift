@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 
 /// Runs the package's built command-line tools from the tests.
 enum CommandRunner {
@@ -17,18 +18,8 @@ enum CommandRunner {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = executable(name)
-                    process.arguments = arguments
-                    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-                    let output = Pipe(), error = Pipe()
-                    process.standardOutput = output
-                    process.standardError = error
-                    try process.run()
-                    let outText = output.fileHandleForReading.readDataToEndOfFile()
-                    let errText = error.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return (process.terminationStatus, String(decoding: outText, as: UTF8.self), String(decoding: errText, as: UTF8.self))
+                    let result = try SpawnedProcess.run(executable(name).path, arguments, environment: environment)
+                    return (result.status, result.stdout, result.stderr)
                 })
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTransport
 import JWTVerify
 import MockAPNs
+import PushTestSupport
 
 /// Shared pieces of the acceptance tests: the test certificates, provider tokens, clients
 /// (with or without a client certificate) and push requests.
@@ -94,32 +95,9 @@ enum ChildProcess {
     /// Runs `executable` from PATH, killing it after `timeout` seconds. Output goes to files,
     /// so a chatty child never blocks on a full pipe.
     static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ChildResult {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("acceptance-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return ChildResult(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        // posix_spawn, not Process: see SpawnedProcess for the Foundation crash it avoids.
+        let result = try SpawnedProcess.run(executable, arguments, timeout: timeout)
+        return ChildResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Runs `run`, throwing with the output when the child fails.
