@@ -3,7 +3,7 @@ SHELL := /bin/bash
 WYCHEPROOF_DIR ?= $(abspath ../shared/vectors/wycheproof)
 export WYCHEPROOF_DIR
 
-.PHONY: setup build release run test bench clean
+.PHONY: setup build release run test bench demo clean
 
 setup:
 	@bash scripts/setup.sh
@@ -30,6 +30,10 @@ bench: release
 	bash scripts/bench-client.sh
 	bash scripts/bench-gateway.sh
 	bash scripts/bench-inspect.sh
+
+# The whole Hermes chain on one machine: agent -> gateway -> mock -> virtual device (docs/hermes.md).
+demo: setup
+	bash scripts/demo-hermes.sh
 
 clean:
 	rm -rf .build

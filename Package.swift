@@ -21,6 +21,10 @@ let package = Package(
         .library(name: "APNsCore", targets: ["APNsCore"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .library(name: "HermesContract", targets: ["HermesContract"]),
+        .library(name: "HermesApp", targets: ["HermesApp"]),
+        .library(name: "HermesAgent", targets: ["HermesAgent"]),
+        .executable(name: "push-agent", targets: ["push-agent"]),
+        .executable(name: "hermes-device", targets: ["hermes-device"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .executable(name: "push-send", targets: ["push-send"]),
@@ -67,6 +71,25 @@ let package = Package(
         .target(
             name: "HermesContract",
             dependencies: ["APNsCore", "StrictJSON"]
+        ),
+        // Hermes' two ends. HermesApp is the iOS app's push logic: Foundation and
+        // HermesContract only, so it builds on Apple platforms too. HermesAgent is the
+        // plugin's logic (triggers, suppression, device store, gateway sender).
+        .target(
+            name: "HermesApp",
+            dependencies: ["HermesContract"]
+        ),
+        .target(
+            name: "HermesAgent",
+            dependencies: ["HermesContract", "JWTVerify", "StrictJSON", "APNsCore"]
+        ),
+        .executableTarget(
+            name: "push-agent",
+            dependencies: ["HermesAgent", "HermesContract", "APNsCore", "CLISupport"]
+        ),
+        .executableTarget(
+            name: "hermes-device",
+            dependencies: ["HermesApp", "APNsCore", "CLISupport"]
         ),
         .target(
             name: "MockAPNs",
@@ -142,6 +165,7 @@ let package = Package(
         // Helpers the test targets share (a python HTTP/2 client); not shipped.
         .target(
             name: "PushTestSupport",
+            dependencies: ["HTTPTransport"],
             path: "Tests/PushTestSupport"
         ),
         .testTarget(
@@ -167,6 +191,19 @@ let package = Package(
         .testTarget(
             name: "HermesContractTests",
             dependencies: ["HermesContract", "JWTVerify"]
+        ),
+        .testTarget(
+            name: "HermesAppTests",
+            dependencies: ["HermesApp", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "HermesChainTests",
+            dependencies: ["HermesAgent", "HermesApp", "HermesContract", "PushGateway", "MockAPNs", "JWTVerify", "APNsCore",
+                           "CLISupport", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "HermesAgentTests",
+            dependencies: ["HermesAgent", "HermesContract", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
         .testTarget(
             name: "PushRulesTests",

@@ -24,43 +24,9 @@ public enum ChildProcess {
     public static func run(
         _ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: TimeInterval = 60
     ) throws -> ChildResult {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
-        process.standardOutput = out
-        process.standardError = err
-        if let input {
-            let inURL = directory.appendingPathComponent("in")
-            _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(input))
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return ChildResult(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        // posix_spawn, not Process: see SpawnedProcess for the Foundation crash it avoids.
+        let result = try SpawnedProcess.run(executable, arguments, input: input, timeout: timeout)
+        return ChildResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Runs `run`, throwing with the output when the child fails.
