@@ -22,28 +22,14 @@ struct ApnsMockCommandTests {
     /// A running `apns-mock` and the URLs its banner printed.
     final class RunningMock: @unchecked Sendable {
         // Unchecked: written once during start, then only read.
-        let process = Process()
+        let process: BackgroundProcess
         var urls: [String: String] = [:]
-        let output = Pipe()
-        /// Where the log (standard error) goes.
-        let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-\(UUID().uuidString).log").path
 
         init(arguments: [String]) throws {
-            process.executableURL = ApnsMockCommandTests.executable
-            process.arguments = arguments
-            process.environment = ["APNS_MOCK_CERTS": ApnsMockCommandTests.certs]
-            process.standardOutput = output
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-            process.standardError = FileHandle(forWritingAtPath: logPath)
-            try process.run()
-            var text = ""
-            let deadline = Date().addingTimeInterval(20)
-            while !text.contains("topics"), Date() < deadline {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            for line in text.split(separator: "\n") {
+            process = try BackgroundProcess(
+                ApnsMockCommandTests.executable.path, arguments, environment: ["APNS_MOCK_CERTS": ApnsMockCommandTests.certs])
+            let banner = process.waitForOutput(containing: "topics", timeout: 20) ?? process.standardOutput
+            for line in banner.split(separator: "\n") {
                 let parts = line.split(separator: " ", omittingEmptySubsequences: true)
                 if parts.count == 2 { urls[String(parts[0])] = String(parts[1]) }
             }
@@ -51,28 +37,17 @@ struct ApnsMockCommandTests {
 
         func stop() -> Int32 {
             process.terminate()
-            process.waitUntilExit()
-            return process.terminationStatus
         }
 
-        /// The log lines written so far; removes the file.
+        /// The log lines (standard error) written so far.
         func takeLog() -> [String] {
-            defer { try? FileManager.default.removeItem(atPath: logPath) }
-            return ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            process.standardError.split(separator: "\n").map(String.init)
         }
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try SpawnedProcess.run(tool, arguments, timeout: 300)
+        return (result.status, result.stdout + result.stderr)
     }
 
     struct CommandFailure: Error { var output: String }

@@ -32,56 +32,13 @@ public enum SpawnedProcess {
     ///   - input: Bytes for the child's standard input; none (`/dev/null`) when nil.
     public static func run(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
                            input: [UInt8]? = nil, timeout: TimeInterval = 60) throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outPath = folder.appendingPathComponent("out").path, errPath = folder.appendingPathComponent("err").path
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var inputPath = "/dev/null"
-        if let input {
-            inputPath = folder.appendingPathComponent("in").path
-            guard FileManager.default.createFile(atPath: inputPath, contents: Data(input)) else {
-                throw Failure(description: "cannot write the standard input of \(path)")
-            }
-        }
-        posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        let environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }.map { "\($0.key)=\($0.value)" }
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        // posix_spawnp searches PATH for a bare name, as /usr/bin/env would.
-        let spawned = posix_spawnp(&pid, path, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw Failure(description: "cannot run \(path): \(String(cString: strerror(spawned)))") }
-
-        var status: Int32 = 0
+        let child = try BackgroundProcess(path, arguments, environment: extra, input: input)
         var timedOut = false
-        let deadline = Date().addingTimeInterval(timeout)
-        var killDeadline: Date?
-        while true {
-            let waited = waitpid(pid, &status, WNOHANG)
-            if waited == pid { break }
-            if waited == -1, errno != EINTR { throw Failure(description: "waitpid: \(String(cString: strerror(errno)))") }
-            if killDeadline == nil, Date() >= deadline {
-                timedOut = true
-                kill(pid, SIGTERM)
-                killDeadline = Date().addingTimeInterval(1)
-            } else if let killAt = killDeadline, Date() >= killAt {
-                kill(pid, SIGKILL)
-            }
-            usleep(5_000)
+        var status = child.wait(timeout: timeout)
+        if status == nil {
+            timedOut = true
+            status = child.terminate(timeout: 1)
         }
-        // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
-        let signal = status & 0x7f
-        return Result(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
-                      stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-                      timedOut: timedOut)
+        return Result(status: status ?? 128 + SIGKILL, stdout: child.standardOutput, stderr: child.standardError, timedOut: timedOut)
     }
 }
