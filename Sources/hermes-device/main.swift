@@ -23,26 +23,7 @@ func standardOutput(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 
-func usageFailure(_ message: String) -> Never {
-    FileHandle.standardError.write(Data(parser.errorText(CommandLineError(message)).utf8))
-    exit(2)
-}
-
-let arguments: ParsedArguments
-do {
-    switch try parser.parse(CommandLine.arguments.dropFirst()) {
-    case .help:
-        standardOutput(parser.helpText)
-        exit(0)
-    case .version:
-        standardOutput(version + "\n")
-        exit(0)
-    case .run(let parsed):
-        arguments = parsed
-    }
-} catch {
-    usageFailure(error.message)
-}
+let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version)
 
 let count: Int
 let timeout: Int
@@ -51,14 +32,14 @@ do {
     count = try arguments.integer("count", in: 1...10_000) ?? 1
     timeout = try arguments.integer("timeout", in: 1...3_600) ?? 30
 } catch {
-    usageFailure(error.message)
+    parser.exitWithUsageError(error.message)
 }
 guard let token = arguments.value("device-token").flatMap({ DeviceToken($0) })?.hex else {
-    usageFailure("--device-token must be an even number of hex digits")
+    parser.exitWithUsageError("--device-token must be an even number of hex digits")
 }
 let controlText = arguments.value("control") ?? "http://127.0.0.1:2199"
 guard let parsedURL = URL(string: controlText), parsedURL.scheme == "http" || parsedURL.scheme == "https" else {
-    usageFailure("--control must be an http(s) URL, such as http://127.0.0.1:2199")
+    parser.exitWithUsageError("--control must be an http(s) URL, such as http://127.0.0.1:2199")
 }
 controlURL = parsedURL
 

@@ -35,40 +35,21 @@ func write(_ text: String, to handle: FileHandle) {
     handle.write(Data(text.utf8))
 }
 
-func usageFailure(_ message: String) -> Never {
-    write(parser.errorText(CommandLineError(message)), to: .standardError)
-    exit(2)
-}
-
-let arguments: ParsedArguments
-do {
-    switch try parser.parse(CommandLine.arguments.dropFirst()) {
-    case .help:
-        write(parser.helpText, to: .standardOutput)
-        exit(0)
-    case .version:
-        write(version + "\n", to: .standardOutput)
-        exit(0)
-    case let .run(parsed):
-        arguments = parsed
-    }
-} catch {
-    usageFailure(error.message)
-}
+let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version)
 
 func readPayload() -> [UInt8] {
     if let text = arguments.value("payload") {
-        if arguments.value("payload-file") != nil { usageFailure("give --payload or --payload-file, not both") }
+        if arguments.value("payload-file") != nil { parser.exitWithUsageError("give --payload or --payload-file, not both") }
         return Array(text.utf8)
     }
     let path = arguments.value("payload-file") ?? "-"
     if path == "-" {
         if arguments.value("payload-file") == nil, isatty(0) != 0 {
-            usageFailure("no payload: give --payload JSON, --payload-file FILE, or pipe it to standard input")
+            parser.exitWithUsageError("no payload: give --payload JSON, --payload-file FILE, or pipe it to standard input")
         }
         return Array(FileHandle.standardInput.readDataToEndOfFile())
     }
-    guard let data = FileManager.default.contents(atPath: path) else { usageFailure("cannot read the payload file '\(path)'") }
+    guard let data = FileManager.default.contents(atPath: path) else { parser.exitWithUsageError("cannot read the payload file '\(path)'") }
     return Array(data)
 }
 
@@ -124,9 +105,9 @@ do {
         deviceToken: deviceToken, pushType: pushType, topic: topic, priority: priority, expiration: expiration,
         collapseID: arguments.value("collapse-id"), apnsID: arguments.value("apns-id"), payload: readPayload())
 } catch let error as CommandLineError {
-    usageFailure(error.message)
+    parser.exitWithUsageError(error.message)
 } catch {
-    usageFailure("\(error)")
+    parser.exitWithUsageError("\(error)")
 }
 
 signal(SIGPIPE, SIG_IGN)
@@ -134,7 +115,7 @@ let client: APNsClient
 do {
     client = try APNsClient(configuration: configuration)
 } catch {
-    usageFailure("\(error)")
+    parser.exitWithUsageError("\(error)")
 }
 
 /// Sends, prints the answer, and says how the process should exit.
