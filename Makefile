@@ -27,6 +27,7 @@ bench: release
 	bash scripts/bench-transport.sh
 	bash scripts/bench-jwt.sh
 	bash scripts/bench-mock.sh
+	bash scripts/bench-hermes.sh
 
 # The whole Hermes chain on one machine: agent -> gateway -> mock -> virtual device (docs/hermes.md).
 demo: setup

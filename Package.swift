@@ -138,6 +138,11 @@ let package = Package(
             path: "Benchmarks/transport-bench-server"
         ),
         .executableTarget(
+            name: "hermes-bench",
+            dependencies: ["HermesAgent", "HermesApp", "HermesContract", "JWTVerify"],
+            path: "Benchmarks/hermes-bench"
+        ),
+        .executableTarget(
             name: "jwt-bench",
             dependencies: ["JWTVerify"],
             path: "Benchmarks/jwt-bench"
