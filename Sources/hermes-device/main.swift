@@ -24,25 +24,10 @@ func standardOutput(_ text: String) {
 }
 
 func usageFailure(_ message: String) -> Never {
-    FileHandle.standardError.write(Data(parser.errorText(CommandLineError(message)).utf8))
-    exit(2)
+    parser.exitWithUsageError(message)
 }
 
-let arguments: ParsedArguments
-do {
-    switch try parser.parse(CommandLine.arguments.dropFirst()) {
-    case .help:
-        standardOutput(parser.helpText)
-        exit(0)
-    case .version:
-        standardOutput(version + "\n")
-        exit(0)
-    case .run(let parsed):
-        arguments = parsed
-    }
-} catch {
-    usageFailure(error.message)
-}
+let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version)
 
 let count: Int
 let timeout: Int

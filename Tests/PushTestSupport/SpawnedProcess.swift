@@ -20,6 +20,18 @@ public enum SpawnedProcess {
         public var timedOut: Bool
     }
 
+    /// ``run(_:_:stdin:environment:timeout:)`` on a thread of its own, for async callers.
+    public static func runDetached(_ path: String, _ arguments: [String], stdin: [UInt8]? = nil,
+                                   environment: [String: String] = [:], timeout: TimeInterval = 60) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result {
+                    try run(path, arguments, stdin: stdin, environment: environment, timeout: timeout)
+                })
+            }
+        }
+    }
+
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
@@ -29,17 +41,22 @@ public enum SpawnedProcess {
     /// - Parameters:
     ///   - environment: Variables added to (or replacing) this process's environment.
     ///   - timeout: Seconds before the child gets SIGTERM, then SIGKILL a second later.
-    public static func run(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
-                           timeout: TimeInterval = 60) throws -> Result {
+    ///   - stdin: What the child reads on standard input (nothing by default).
+    public static func run(_ path: String, _ arguments: [String], stdin: [UInt8]? = nil,
+                           environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let outPath = folder.appendingPathComponent("out").path, errPath = folder.appendingPathComponent("err").path
+        let inPath = folder.appendingPathComponent("in").path
+        guard FileManager.default.createFile(atPath: inPath, contents: Data(stdin ?? [])) else {
+            throw Failure(description: "cannot create \(inPath)")
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
