@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import Testing
 
 /// The `apns-mock` command on its defaults, driven by independent clients: curl over TLS
@@ -53,16 +54,9 @@ struct ApnsMockCommandTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        // posix_spawn, not Process: see SpawnedProcess for the Foundation crash it avoids.
+        let result = try SpawnedProcess.run(tool, arguments, timeout: 120)
+        return (result.status, result.stdout + result.stderr)
     }
 
     struct CommandFailure: Error { var output: String }
