@@ -126,6 +126,7 @@ public final class APNsClient: Sendable {
         let policy = configuration.retryPolicy
         var attempt = 0
         var refreshedExpiredToken = false
+        var unprocessedResends = 0
         var random = SystemRandomNumberGenerator()
         while true {
             attempt += 1
@@ -161,7 +162,13 @@ public final class APNsClient: Sendable {
                 pool.release(connection)
                 switch error {
                 case .goAway, .streamReset(errorCode: .refusedStream):
-                    // Not processed: send again on another connection at once.
+                    // The server never processed it (its connection is going away): sending it on
+                    // another connection is a reconnect, not a retry, whatever the retry policy.
+                    if unprocessedResends < Self.maximumUnprocessedResends {
+                        unprocessedResends += 1
+                        attempt -= 1
+                        continue
+                    }
                     waitFirst = false
                 case .connectionClosed:
                     break
@@ -184,6 +191,10 @@ public final class APNsClient: Sendable {
             }
         }
     }
+
+    /// How often one push is sent again after GOAWAY or REFUSED_STREAM said it was not processed,
+    /// beyond the retry policy: enough for a few connections going away at once, not a loop.
+    static let maximumUnprocessedResends = 3
 
     /// Closes every connection; pushes in flight fail, and later sends throw `.shutDown`.
     public func shutdown() async {
