@@ -105,14 +105,10 @@ final class APNsConnectionPool: Sendable {
             }
         }
         for connection in due {
-            Task {
-                var failed = false
-                do {
-                    try await connection.client.ping()
-                } catch {
-                    failed = true
-                }
-                let closeNow = self.state.withLock { state -> Bool in
+            // A callback on the connection's loop, not a task: a busy cooperative pool cannot delay it.
+            connection.client.ping { [self] result in
+                let failed = if case .failure = result { true } else { false }
+                let closeNow = state.withLock { state -> Bool in
                     connection.isPinging = false
                     connection.lastActivity = .now
                     if failed || !connection.isUsable { Self.retire(connection, in: &state) }
