@@ -130,15 +130,16 @@ struct APNsClientPoolTests {
 
     @Test func idleConnectionsArePingedAndStayOpen() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs) {
-            $0.server.idleTimeout = .seconds(2)
+            $0.server.idleTimeout = .seconds(4)
         }
         defer { mock.stop() }
         for pinging in [true, false] {
             var configuration = try ClientFixtures.configuration(for: mock)
-            configuration.idlePingInterval = pinging ? .milliseconds(100) : nil
+            configuration.idlePingInterval = pinging ? .milliseconds(200) : nil
             let client = try APNsClient(configuration: configuration)
             _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
-            try await Task.sleep(for: .seconds(5))
+            // Generous margins: a loaded CI machine may stall threads for a second or more.
+            try await Task.sleep(for: .seconds(9))
             let response = try await client.send(ClientFixtures.notification(), environment: .sandbox)
             #expect(response.attempts == 1)
             // Without PINGs the mock closes the idle connection and the pool must reconnect.
