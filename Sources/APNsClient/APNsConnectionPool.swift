@@ -70,6 +70,7 @@ final class APNsConnectionPool: Sendable {
             }
             guard let chosen = best ?? leastBusy else { return .failure(.shutDown) }
             chosen.inFlight += 1
+            chosen.lastActivity = .now
             return .success(chosen)
         }
         return try result.get()
@@ -93,12 +94,14 @@ final class APNsConnectionPool: Sendable {
     /// Connections in the pool now.
     var openConnections: Int { state.withLock { $0.connections.count } }
 
-    /// PINGs every connection idle for `interval`; one whose PING fails leaves the pool.
+    /// PINGs every connection that no push has started or ended on for `interval`; one whose
+    /// PING fails leaves the pool.
     func pingIdleConnections(idleFor interval: Duration) {
         let now = ContinuousClock.now
         let due: [APNsPooledConnection] = state.withLock { state in
             state.connections.filter { connection in
-                guard connection.inFlight == 0, !connection.isPinging, connection.client.state == .active,
+                // Pushes in flight do not matter: one waiting that long is itself a reason to check.
+                guard !connection.isPinging, connection.client.state == .active,
                       connection.lastActivity.duration(to: now) >= interval else { return false }
                 connection.isPinging = true
                 return true
