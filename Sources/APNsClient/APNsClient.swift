@@ -29,6 +29,9 @@ import StrictJSON
 ///   lost or going away before the answer), with jittered exponential backoff, bounded by
 ///   `APNsRetryPolicy`, always with the same `apns-id`.
 /// - Safe to share: any number of tasks may call `send` at once.
+///
+/// - Important: call `shutdown()` when done: it closes the connections and stops the
+///   client's event loop thread, which dropping the last reference does not.
 public final class APNsClient: Sendable {
     /// The configuration the client was made with.
     public let configuration: APNsClientConfiguration
@@ -38,7 +41,7 @@ public final class APNsClient: Sendable {
     private let sandbox: APNsConnectionPool
     private let tokens: APNsProviderTokenSource?
     private let ids = APNsIDGenerator()
-    private let pinger: Task<Void, Never>?
+    private let pinger: APNsIdlePinger?
 
     /// Creates a client; connections open on the first push to each environment.
     ///
@@ -88,22 +91,16 @@ public final class APNsClient: Sendable {
         production = pool(configuration.production)
         sandbox = pool(configuration.sandbox)
         if let interval = configuration.idlePingInterval {
-            let pools = [production, sandbox]
-            // Check four times per interval, so no connection stays idle much past it.
-            let period = max(interval / 4, .milliseconds(10))
-            pinger = Task.detached {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: period)
-                    for pool in pools { pool.pingIdleConnections(idleFor: interval) }
-                }
-            }
+            let pinger = APNsIdlePinger(loop: group.next(), pools: [production, sandbox], interval: interval)
+            pinger.start()
+            self.pinger = pinger
         } else {
             pinger = nil
         }
     }
 
     deinit {
-        pinger?.cancel()
+        pinger?.stop()
     }
 
     /// Sends `notification` to the device in `environment` and waits for APNs' answer,
@@ -126,6 +123,7 @@ public final class APNsClient: Sendable {
         let policy = configuration.retryPolicy
         var attempt = 0
         var refreshedExpiredToken = false
+        var unprocessedResends = 0
         var random = SystemRandomNumberGenerator()
         while true {
             attempt += 1
@@ -161,7 +159,13 @@ public final class APNsClient: Sendable {
                 pool.release(connection)
                 switch error {
                 case .goAway, .streamReset(errorCode: .refusedStream):
-                    // Not processed: send again on another connection at once.
+                    // The server never processed it (its connection is going away): sending it on
+                    // another connection is a reconnect, not a retry, whatever the retry policy.
+                    if unprocessedResends < Self.maximumUnprocessedResends {
+                        unprocessedResends += 1
+                        attempt -= 1
+                        continue
+                    }
                     waitFirst = false
                 case .connectionClosed:
                     break
@@ -185,9 +189,13 @@ public final class APNsClient: Sendable {
         }
     }
 
+    /// How often one push is sent again after GOAWAY or REFUSED_STREAM said it was not processed,
+    /// beyond the retry policy: enough for a few connections going away at once, not a loop.
+    static let maximumUnprocessedResends = 3
+
     /// Closes every connection; pushes in flight fail, and later sends throw `.shutDown`.
     public func shutdown() async {
-        pinger?.cancel()
+        pinger?.stop()
         await production.shutdown()
         await sandbox.shutdown()
         group.shutdown()

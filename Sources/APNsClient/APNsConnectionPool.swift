@@ -14,6 +14,10 @@ import Synchronization
 final class APNsConnectionPool: Sendable {
     private struct State {
         var connections: [APNsPooledConnection] = []
+        /// Retired connections not closed yet, so `shutdown()` can close them before the loops stop.
+        var retired: [APNsPooledConnection] = []
+        /// Closes under way, which `shutdown()` waits for.
+        var closing: [Int: Task<Void, Never>] = [:]
         var nextID = 0
         var isShutDown = false
         var opened = 0
@@ -38,7 +42,7 @@ final class APNsConnectionPool: Sendable {
     /// A connection for one push; the caller must `release` it.
     func lease() throws(APNsClientError) -> APNsPooledConnection {
         var toClose: [APNsPooledConnection] = []
-        defer { for connection in toClose { Self.close(connection) } }
+        defer { for connection in toClose { close(connection) } }
         let result: Result<APNsPooledConnection, APNsClientError> = state.withLock { state in
             guard !state.isShutDown else { return .failure(.shutDown) }
             toClose = Self.removeUnusable(&state)
@@ -66,6 +70,7 @@ final class APNsConnectionPool: Sendable {
             }
             guard let chosen = best ?? leastBusy else { return .failure(.shutDown) }
             chosen.inFlight += 1
+            chosen.lastActivity = .now
             return .success(chosen)
         }
         return try result.get()
@@ -80,7 +85,7 @@ final class APNsConnectionPool: Sendable {
             if retire || !connection.isUsable { Self.retire(connection, in: &state) }
             return connection.isRetired && connection.inFlight == 0
         }
-        if closeNow { Self.close(connection) }
+        if closeNow { close(connection) }
     }
 
     /// Connections opened so far, including those since closed.
@@ -89,44 +94,48 @@ final class APNsConnectionPool: Sendable {
     /// Connections in the pool now.
     var openConnections: Int { state.withLock { $0.connections.count } }
 
-    /// PINGs every connection idle for `interval`; one whose PING fails leaves the pool.
+    /// PINGs every connection that no push has started or ended on for `interval`; one whose
+    /// PING fails leaves the pool.
     func pingIdleConnections(idleFor interval: Duration) {
         let now = ContinuousClock.now
         let due: [APNsPooledConnection] = state.withLock { state in
             state.connections.filter { connection in
-                guard connection.inFlight == 0, !connection.isPinging, connection.client.state == .active,
+                // Pushes in flight do not matter: one waiting that long is itself a reason to check.
+                guard !connection.isPinging, connection.client.state == .active,
                       connection.lastActivity.duration(to: now) >= interval else { return false }
                 connection.isPinging = true
                 return true
             }
         }
         for connection in due {
-            Task {
-                var failed = false
-                do {
-                    try await connection.client.ping()
-                } catch {
-                    failed = true
-                }
-                let closeNow = self.state.withLock { state -> Bool in
+            // A callback on the connection's loop, not a task: a busy cooperative pool cannot delay it.
+            connection.client.ping { [self] result in
+                let failed = if case .failure = result { true } else { false }
+                let closeNow = state.withLock { state -> Bool in
                     connection.isPinging = false
                     connection.lastActivity = .now
                     if failed || !connection.isUsable { Self.retire(connection, in: &state) }
                     return connection.isRetired && connection.inFlight == 0
                 }
-                if closeNow { Self.close(connection) }
+                if closeNow { close(connection) }
             }
         }
     }
 
-    /// Closes every connection; later leases fail with `.shutDown`.
+    /// Closes every connection, retired ones included, and waits until each has closed:
+    /// the event loops may be stopped afterwards. Later leases fail with `.shutDown`.
     func shutdown() async {
-        let connections = state.withLock { state in
+        let (connections, closing) = state.withLock { state in
             state.isShutDown = true
-            defer { state.connections = [] }
-            return state.connections
+            defer {
+                state.connections = []
+                state.retired = []
+                state.closing = [:]
+            }
+            return (state.connections + state.retired, Array(state.closing.values))
         }
         for connection in connections { await connection.client.close() }
+        for task in closing { await task.value }
     }
 
     private static func removeUnusable(_ state: inout State) -> [APNsPooledConnection] {
@@ -142,9 +151,19 @@ final class APNsConnectionPool: Sendable {
         guard !connection.isRetired else { return }
         connection.isRetired = true
         state.connections.removeAll { $0 === connection }
+        state.retired.append(connection)
     }
 
-    private static func close(_ connection: APNsPooledConnection) {
-        Task { await connection.client.close() }
+    /// Closes a retired connection whose last push has ended.
+    private func close(_ connection: APNsPooledConnection) {
+        state.withLock { state in
+            // After shutdown() took the list, it closes the connection itself.
+            guard let index = state.retired.firstIndex(where: { $0 === connection }) else { return }
+            state.retired.remove(at: index)
+            state.closing[connection.id] = Task {
+                await connection.client.close()
+                _ = self.state.withLock { $0.closing.removeValue(forKey: connection.id) }
+            }
+        }
     }
 }

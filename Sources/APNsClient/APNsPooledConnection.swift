@@ -8,7 +8,7 @@ final class APNsPooledConnection: @unchecked Sendable {
     let id: Int
     /// Pushes leased on this connection and not yet released.
     var inFlight = 0
-    /// When the last push on it ended (or it was opened), for idle PINGs.
+    /// When a push last started or ended on it (or a PING was answered), for idle PINGs.
     var lastActivity: ContinuousClock.Instant
     /// Taken out of the pool: no new pushes; closed once `inFlight` reaches 0.
     var isRetired = false

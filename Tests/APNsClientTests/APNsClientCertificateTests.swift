@@ -67,7 +67,7 @@ struct APNsClientCertificateTests {
         let client = try APNsClient(configuration: try Self.configuration(for: mock, certificate: plain.certificate, key: plain.key))
         for _ in 0..<2 {
             let result = await ClientFixtures.outcome(client, ClientFixtures.notification())
-            #expect(result.failureRejection?.reason == .badCertificate)
+            #expect(result.failureRejection?.reason == .badCertificate, "\(result)")
         }
         // APNs follows BadCertificate with GOAWAY: the second push needed a new connection.
         #expect(client.connectionsOpened(to: .sandbox) == 2)

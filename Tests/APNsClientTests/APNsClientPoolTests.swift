@@ -35,8 +35,8 @@ struct APNsClientPoolTests {
         for index in 0..<5 {
             let response = try await client.send(ClientFixtures.notification(), environment: .sandbox)
             // The first may still meet the old connection before its GOAWAY is read: it is refused
-            // unprocessed and sent again at once.
-            #expect(response.attempts == 1 || (index == 0 && response.attempts == 2))
+            // unprocessed and sent again at once, which is not a retry.
+            #expect(response.attempts == 1, "push \(index)")
         }
         #expect(client.connectionsOpened(to: .sandbox) == 2)
         let connections = Set(mock.capture.records().map(\.connectionID))
@@ -130,16 +130,16 @@ struct APNsClientPoolTests {
 
     @Test func idleConnectionsArePingedAndStayOpen() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs) {
-            // Generous against the ping interval: a loaded CI machine may run a ping timer late.
-            $0.server.idleTimeout = .seconds(2)
+            $0.server.idleTimeout = .seconds(4)
         }
         defer { mock.stop() }
         for pinging in [true, false] {
             var configuration = try ClientFixtures.configuration(for: mock)
-            configuration.idlePingInterval = pinging ? .milliseconds(100) : nil
+            configuration.idlePingInterval = pinging ? .milliseconds(200) : nil
             let client = try APNsClient(configuration: configuration)
             _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
-            try await Task.sleep(for: .milliseconds(4500))
+            // Generous margins: a loaded CI machine may stall threads for a second or more.
+            try await Task.sleep(for: .seconds(9))
             let response = try await client.send(ClientFixtures.notification(), environment: .sandbox)
             #expect(response.attempts == 1)
             // Without PINGs the mock closes the idle connection and the pool must reconnect.

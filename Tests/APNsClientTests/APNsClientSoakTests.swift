@@ -10,7 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10)))
 struct APNsClientSoakTests {
     static let total = 100_000
-    static let senders = 64
+    static let senders = 32
 
     @Test func hundredThousandPushesWithRandomConnectionDropsNoneLostNoneDuplicated() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs) {

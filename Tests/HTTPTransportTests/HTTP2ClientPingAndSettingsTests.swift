@@ -19,6 +19,11 @@ import Testing
             }
             let response = try await client.send(HTTPClientRequest(path: "/"))
             #expect(response.status == 200)
+            // The callback form needs no task to wait.
+            let answered = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                client.ping { result in continuation.resume(returning: (try? result.get()) != nil) }
+            }
+            #expect(answered)
         }
         await client.close()
         await #expect(throws: HTTPClientError.closed) { try await client.ping() }

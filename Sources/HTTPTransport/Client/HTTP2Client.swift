@@ -123,10 +123,18 @@ public final class HTTP2Client: Sendable {
     @discardableResult
     public func ping() async throws(HTTPClientError) -> Duration {
         let connection = connection
-        let result = await withCheckedContinuation { (waiter: HTTP2PingWaiter) in
-            connection.ping(waiter)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Duration, HTTPClientError>, Never>) in
+            connection.ping { continuation.resume(returning: $0) }
         }
         return try result.get()
+    }
+
+    /// Sends an HTTP/2 PING like `ping()`, and calls `completion` on the connection's event
+    /// loop with the round-trip time or the error; no task is needed to wait.
+    ///
+    /// For timers that run on an event loop, such as a pool's idle check. Keep `completion` short.
+    public func ping(completion: @escaping @Sendable (Result<Duration, HTTPClientError>) -> Void) {
+        connection.ping(completion)
     }
 
     /// Fails every pending request with `.closed`, sends GOAWAY, closes the connection,

@@ -115,13 +115,13 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     }
 
     /// Sends a PING once connected; `waiter` hears the round-trip time or why it failed.
-    func ping(_ waiter: HTTP2PingWaiter) {
+    func ping(_ waiter: @escaping HTTP2PingWaiter) {
         let (rejection, schedule) = shared.withLock { shared -> (HTTPClientError?, Bool) in
             if let rejection = shared.rejection { return (rejection, false) }
             shared.pingWaiters.append(waiter)
             return (nil, Self.claimDrain(&shared))
         }
-        if let rejection { waiter.resume(returning: .failure(rejection)) }
+        if let rejection { waiter(.failure(rejection)) }
         if schedule { scheduleDrain() }
     }
 
@@ -190,18 +190,18 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         }
     }
 
-    private func addPing(_ waiter: HTTP2PingWaiter) {
+    private func addPing(_ waiter: @escaping HTTP2PingWaiter) {
         if phase == .idle { startConnecting() }
         switch phase {
         case .connecting: pingsAwaitingConnection.append(waiter)
         case .active: submitPing(waiter)
-        case .idle, .goingAway, .closed: waiter.resume(returning: .failure(terminalError))
+        case .idle, .goingAway, .closed: waiter(.failure(terminalError))
         }
     }
 
-    private func submitPing(_ waiter: HTTP2PingWaiter) {
+    private func submitPing(_ waiter: @escaping HTTP2PingWaiter) {
         guard let session, nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) == 0 else {
-            waiter.resume(returning: .failure(.protocolError("nghttp2 refused to queue a PING")))
+            waiter(.failure(.protocolError("nghttp2 refused to queue a PING")))
             return
         }
         pingsInFlight.append((waiter, ContinuousClock.now))
@@ -487,7 +487,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         let pings = pingsAwaitingConnection + pingsInFlight.map(\.waiter)
         pingsAwaitingConnection = []
         pingsInFlight = []
-        for waiter in pings { waiter.resume(returning: .failure(reason)) }
+        for waiter in pings { waiter(.failure(reason)) }
         if let session {
             // nghttp2_session_del reports no open stream; they were all failed above.
             nghttp2_session_del(session)
@@ -549,7 +549,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         }
         if type == UInt8(NGHTTP2_PING.rawValue), isAck, !pingsInFlight.isEmpty {
             let (waiter, sentAt) = pingsInFlight.removeFirst()
-            waiter.resume(returning: .success(sentAt.duration(to: ContinuousClock.now)))
+            waiter(.success(sentAt.duration(to: ContinuousClock.now)))
             return
         }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),

@@ -1,8 +1,8 @@
 /// How a request's caller waits: resumed exactly once, on the event loop.
 typealias HTTP2ClientContinuation = CheckedContinuation<Result<HTTPClientResponse, HTTPClientError>, Never>
 
-/// How a `ping()` caller waits for the round-trip time.
-typealias HTTP2PingWaiter = CheckedContinuation<Result<Duration, HTTPClientError>, Never>
+/// Hears a PING's round-trip time or why it failed; called once, on the event loop.
+typealias HTTP2PingWaiter = @Sendable (Result<Duration, HTTPClientError>) -> Void
 
 /// One request from `send(_:)` until its caller is resumed.
 ///
