@@ -62,8 +62,11 @@ enum HermesProfile {
         policy.badge = HermesPushType.allCases.map { type in
             BadgeRequirement(presence: type.carriesBadge ? .required : .forbidden, scope: scope(type))
         }
-        policy.identifiers = [IdentifierField(
-            path: sessionPath, matcher: .function(description: HermesSessionID.pattern) { HermesSessionID.isValid($0) })]
+        // The contract's pattern, compiled for the byte matcher (a test checks it agrees with
+        // HermesSessionID.isValid, which is generic and several times slower per call).
+        let sessionMatcher: IdentifierField.Matcher = (try? TextPattern(HermesSessionID.pattern)).map { .pattern($0) }
+            ?? .function(description: HermesSessionID.pattern) { HermesSessionID.isValid($0) }
+        policy.identifiers = [IdentifierField(path: sessionPath, matcher: sessionMatcher)]
         policy.equalFields = [FieldEquality([sessionPath, threadPath])]
         policy.leaks = LeakPolicy()
         return policy
