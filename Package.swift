@@ -119,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PushRulesTests",
-            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "JWTVerify"]
         ),
         .testTarget(
             name: "StrictJSONTests",
