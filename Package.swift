@@ -21,7 +21,16 @@ let package = Package(
         .library(name: "APNsCore", targets: ["APNsCore"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .library(name: "HermesContract", targets: ["HermesContract"]),
+        .library(name: "HermesApp", targets: ["HermesApp"]),
+        .library(name: "HermesAgent", targets: ["HermesAgent"]),
+        .executable(name: "push-agent", targets: ["push-agent"]),
+        .executable(name: "hermes-device", targets: ["hermes-device"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .library(name: "APNsClient", targets: ["APNsClient"]),
+        .executable(name: "push-send", targets: ["push-send"]),
+        .library(name: "PushGateway", targets: ["PushGateway"]),
+        .executable(name: "push-gateway", targets: ["push-gateway"]),
+        .executable(name: "gateway-conformance", targets: ["gateway-conformance"]),
         .library(name: "PushRules", targets: ["PushRules"]),
         .executable(name: "push-inspect", targets: ["push-inspect"]),
     ],
@@ -63,6 +72,25 @@ let package = Package(
             name: "HermesContract",
             dependencies: ["APNsCore", "StrictJSON"]
         ),
+        // Hermes' two ends. HermesApp is the iOS app's push logic: Foundation and
+        // HermesContract only, so it builds on Apple platforms too. HermesAgent is the
+        // plugin's logic (triggers, suppression, device store, gateway sender).
+        .target(
+            name: "HermesApp",
+            dependencies: ["HermesContract"]
+        ),
+        .target(
+            name: "HermesAgent",
+            dependencies: ["HermesContract", "JWTVerify", "StrictJSON", "APNsCore"]
+        ),
+        .executableTarget(
+            name: "push-agent",
+            dependencies: ["HermesAgent", "HermesContract", "APNsCore", "CLISupport"]
+        ),
+        .executableTarget(
+            name: "hermes-device",
+            dependencies: ["HermesApp", "APNsCore", "CLISupport"]
+        ),
         .target(
             name: "MockAPNs",
             dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
@@ -71,6 +99,38 @@ let package = Package(
         .executableTarget(
             name: "apns-mock",
             dependencies: ["MockAPNs", "CLISupport"]
+        ),
+        // APNs client (issue 6): library, CLI, benchmark.
+        .target(
+            name: "APNsClient",
+            dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
+        ),
+        .executableTarget(
+            name: "push-send",
+            dependencies: ["APNsClient", "CLISupport"]
+        ),
+        // The push gateway (issue 6): /push and /register in front of APNs.
+        .target(
+            name: "PushGateway",
+            dependencies: ["HermesContract", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "CLISupport", "APNsClient"]
+        ),
+        .executableTarget(
+            name: "push-gateway",
+            dependencies: ["PushGateway", "CLISupport"]
+        ),
+        // Judges any gateway (ours, a Cloudflare Worker) through the mock's control API.
+        .target(
+            name: "GatewayConformance",
+            dependencies: ["HermesContract", "APNsCore", "StrictJSON", "JWTVerify", "PushRules"]
+        ),
+        .executableTarget(
+            name: "gateway-conformance",
+            dependencies: ["GatewayConformance", "CLISupport"]
+        ),
+        .testTarget(
+            name: "PushGatewayTests",
+            dependencies: ["PushGateway", "GatewayConformance", "APNsClient", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
+                           "StrictJSON", "CLISupport", "PushTestSupport"]
         ),
         // push-inspect: the rules live in a library so the gateway conformance suite and the
         // mock can reuse them; the CLI only reads captures and prints reports.
@@ -83,9 +143,19 @@ let package = Package(
             dependencies: ["PushRules", "MockAPNs", "CLISupport", "HTTPTransport", "StrictJSON", "APNsCore"]
         ),
         .executableTarget(
+            name: "client-bench",
+            dependencies: ["APNsClient"],
+            path: "Benchmarks/client-bench"
+        ),
+        .executableTarget(
             name: "transport-bench-server",
             dependencies: ["HTTPTransport", "APNsCore"],
             path: "Benchmarks/transport-bench-server"
+        ),
+        .executableTarget(
+            name: "apns-client-load",
+            dependencies: ["APNsClient", "APNsCore", "HermesContract"],
+            path: "Benchmarks/apns-client-load"
         ),
         .executableTarget(
             name: "jwt-bench",
@@ -95,6 +165,7 @@ let package = Package(
         // Helpers the test targets share (a python HTTP/2 client); not shipped.
         .target(
             name: "PushTestSupport",
+            dependencies: ["HTTPTransport"],
             path: "Tests/PushTestSupport"
         ),
         .testTarget(
@@ -104,6 +175,10 @@ let package = Package(
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "APNsClientTests",
+            dependencies: ["APNsClient", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
         ),
         .testTarget(
             name: "CLISupportTests",
@@ -118,8 +193,21 @@ let package = Package(
             dependencies: ["HermesContract", "JWTVerify"]
         ),
         .testTarget(
+            name: "HermesAppTests",
+            dependencies: ["HermesApp", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "HermesChainTests",
+            dependencies: ["HermesAgent", "HermesApp", "HermesContract", "PushGateway", "MockAPNs", "JWTVerify", "APNsCore",
+                           "CLISupport", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "HermesAgentTests",
+            dependencies: ["HermesAgent", "HermesContract", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+        ),
+        .testTarget(
             name: "PushRulesTests",
-            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "JWTVerify"]
+            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
         .testTarget(
             name: "StrictJSONTests",
@@ -127,7 +215,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JWTVerifyTests",
-            dependencies: ["JWTVerify", "OpenSSLSupport", "StrictJSON"]
+            dependencies: ["JWTVerify", "OpenSSLSupport", "StrictJSON", "PushTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,6 +11,12 @@ public enum HermesGatewayErrorCode: String, Sendable, Hashable, CaseIterable {
     case invalidHMAC = "invalid_hmac"
     /// 403: the request used an authorization mode this gateway has turned off.
     case authModeDisabled = "auth_mode_disabled"
+    /// 403: neither `hmac` nor `capability` was sent.
+    case missingAuthorization = "missing_authorization"
+    /// 400: APNs refused the device token itself (`BadDeviceToken`, `DeviceTokenNotForTopic`);
+    /// give up on this push. Not 410: a gateway pointed at the wrong host or topic would
+    /// otherwise make every plugin prune every device.
+    case deviceTokenRejected = "device_token_rejected"
     /// 410: APNs says the device token is gone; prune it.
     case deviceTokenInactive = "device_token_inactive"
     /// 429: the gateway's own rate limit; retry later.
@@ -19,19 +25,25 @@ public enum HermesGatewayErrorCode: String, Sendable, Hashable, CaseIterable {
     case apnsRejected = "apns_rejected"
     /// 503: APNs could not be reached or kept failing after bounded retries.
     case apnsUnavailable = "apns_unavailable"
-    /// 404/405: no such endpoint or method.
+    /// 404: no such endpoint.
     case notFound = "not_found"
+    /// 405: the endpoint exists, the method does not.
+    case methodNotAllowed = "method_not_allowed"
+    /// 413: the body is larger than the gateway reads.
+    case bodyTooLarge = "body_too_large"
 
     /// The HTTP status the gateway answers with this code.
     public var status: Int {
         switch self {
-        case .invalidRequest: 400
-        case .invalidCapability, .invalidHMAC, .authModeDisabled: 403
+        case .invalidRequest, .deviceTokenRejected: 400
+        case .invalidCapability, .invalidHMAC, .authModeDisabled, .missingAuthorization: 403
         case .deviceTokenInactive: 410
         case .rateLimited: 429
         case .apnsRejected: 502
         case .apnsUnavailable: 503
         case .notFound: 404
+        case .methodNotAllowed: 405
+        case .bodyTooLarge: 413
         }
     }
 

@@ -6,18 +6,20 @@ struct PushLogObserver: PushObserver {
     let logger: Logger
 
     func pushAnswered(_ request: PushRequest, details: PushDetails, outcome: PushOutcome, faults: [String]) {
-        var metadata = [
-            "push.env": request.environment.rawValue,
-            "push.connection": String(request.connectionID),
-            "push.status": String(outcome.status),
-            "push.apns-id": outcome.apnsID,
+        guard logger.logLevel <= .info else { return }
+        var fields: [(String, String)] = [
+            ("push.env", request.environment.rawValue),
+            ("push.connection", String(request.connectionID)),
+            ("push.status", String(outcome.status)),
+            ("push.apns-id", outcome.apnsID),
         ]
-        if let token = details.deviceToken { metadata["push.device"] = token.masked }
-        if let topic = details.topic { metadata["push.topic"] = topic }
-        if let type = details.pushType { metadata["push.type"] = type.rawValue }
-        if let reason = outcome.reason { metadata["push.reason"] = reason.wireValue }
-        if !details.lintWarnings.isEmpty { metadata["push.lints"] = String(details.lintWarnings.count) }
-        if !faults.isEmpty { metadata["push.faults"] = String(faults.count) }
-        logger.info(outcome.isAccepted ? "push accepted" : "push rejected", metadata: metadata)
+        fields.reserveCapacity(10)
+        if let token = details.deviceToken { fields.append(("push.device", token.masked)) }
+        if let topic = details.topic { fields.append(("push.topic", topic)) }
+        if let type = details.pushType { fields.append(("push.type", type.rawValue)) }
+        if let reason = outcome.reason { fields.append(("push.reason", reason.wireValue)) }
+        if !details.lintWarnings.isEmpty { fields.append(("push.lints", String(details.lintWarnings.count))) }
+        if !faults.isEmpty { fields.append(("push.faults", String(faults.count))) }
+        logger.log(level: .info, outcome.isAccepted ? "push accepted" : "push rejected", fields: fields)
     }
 }

@@ -26,26 +26,7 @@ func standardOutput(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 
-func usageFailure(_ message: String) -> Never {
-    FileHandle.standardError.write(Data(parser.errorText(CommandLineError(message)).utf8))
-    exit(2)
-}
-
-let arguments: ParsedArguments
-do {
-    switch try parser.parse(CommandLine.arguments.dropFirst()) {
-    case .help:
-        standardOutput(parser.helpText)
-        exit(0)
-    case .version:
-        standardOutput(version + "\n")
-        exit(0)
-    case let .run(parsed):
-        arguments = parsed
-    }
-} catch {
-    usageFailure(error.message)
-}
+let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version)
 
 let certsDirectory = ProcessInfo.processInfo.environment["APNS_MOCK_CERTS"] ?? "certs"
 var configuration: MockConfiguration
@@ -65,9 +46,9 @@ do {
     for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
     if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
 } catch let error as CommandLineError {
-    usageFailure(error.message)
+    parser.exitWithUsageError(error.message)
 } catch {
-    usageFailure("\(error)")
+    parser.exitWithUsageError("\(error)")
 }
 
 signal(SIGPIPE, SIG_IGN)

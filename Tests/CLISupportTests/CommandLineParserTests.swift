@@ -61,4 +61,14 @@ import Testing
         #expect(lines[1].hasSuffix(" debug apns-mock: env=sandbox kept\n"))
         #expect(Logger.Level.warning > .info && Logger.Level(rawValue: "error") == .error)
     }
+
+    @Test func fieldsKeepTheirOrderAfterTheLoggersOwnMetadata() {
+        let sink = LogSink.memory()
+        var logger = Logger(label: "apns-mock", sink: sink)
+        logger[metadataKey: "env"] = "sandbox"
+        logger.log(level: .info, "push rejected", fields: [("push.status", "400"), ("push.apns-id", "x")])
+        logger.log(level: .debug, "dropped", fields: [("a", "b")])
+        #expect(sink.recorded.count == 1)
+        #expect(sink.recorded.first?.hasSuffix(" info apns-mock: env=sandbox push.status=400 push.apns-id=x push rejected\n") == true)
+    }
 }

@@ -107,7 +107,12 @@ import Testing
                     group.addTask { await task.value }
                 }
                 group.addTask {
-                    try? await Task.sleep(for: .milliseconds(25))
+                    // Close while requests are still racing, but only once an answer and a
+                    // timeout have happened: a fixed delay saw neither on a loaded machine.
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while outcomes.count("answered") == 0 || outcomes.count("timed out") == 0, ContinuousClock.now < deadline {
+                        try? await Task.sleep(for: .milliseconds(1))
+                    }
                     await client.close()
                 }
             }

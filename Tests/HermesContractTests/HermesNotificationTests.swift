@@ -50,6 +50,11 @@ import Testing
         #expect(HermesPushType(category: "HERMES_OTHER") == nil)
         #expect(HermesNotification(type: .approval, sessionID: "s").expiration(sentAt: 1_000) == 4_600)
         #expect(HermesGatewayErrorCode.invalidCapability.status == 403)
+        let statuses = Dictionary(uniqueKeysWithValues: HermesGatewayErrorCode.allCases.map { ($0.rawValue, $0.status) })
+        #expect(statuses == ["invalid_request": 400, "device_token_rejected": 400, "invalid_capability": 403,
+                             "invalid_hmac": 403, "auth_mode_disabled": 403, "missing_authorization": 403,
+                             "device_token_inactive": 410, "rate_limited": 429, "apns_rejected": 502,
+                             "apns_unavailable": 503, "not_found": 404, "method_not_allowed": 405, "body_too_large": 413])
         #expect(String(decoding: HermesGatewayErrorCode.invalidCapability.body(message: "m"), as: UTF8.self) == #"{"error":"invalid_capability","message":"m"}"#)
     }
 }

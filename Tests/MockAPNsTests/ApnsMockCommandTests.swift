@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import Testing
 
 /// The `apns-mock` command on its defaults, driven by independent clients: curl over TLS
@@ -21,25 +22,14 @@ struct ApnsMockCommandTests {
     /// A running `apns-mock` and the URLs its banner printed.
     final class RunningMock: @unchecked Sendable {
         // Unchecked: written once during start, then only read.
-        let process = Process()
+        let process: BackgroundProcess
         var urls: [String: String] = [:]
-        let output = Pipe()
 
         init(arguments: [String]) throws {
-            process.executableURL = ApnsMockCommandTests.executable
-            process.arguments = arguments
-            process.environment = ["APNS_MOCK_CERTS": ApnsMockCommandTests.certs]
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var text = ""
-            let deadline = Date().addingTimeInterval(20)
-            while !text.contains("topics"), Date() < deadline {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            for line in text.split(separator: "\n") {
+            process = try BackgroundProcess(
+                ApnsMockCommandTests.executable.path, arguments, environment: ["APNS_MOCK_CERTS": ApnsMockCommandTests.certs])
+            let banner = process.waitForOutput(containing: "topics", timeout: 20) ?? process.standardOutput
+            for line in banner.split(separator: "\n") {
                 let parts = line.split(separator: " ", omittingEmptySubsequences: true)
                 if parts.count == 2 { urls[String(parts[0])] = String(parts[1]) }
             }
@@ -47,22 +37,17 @@ struct ApnsMockCommandTests {
 
         func stop() -> Int32 {
             process.terminate()
-            process.waitUntilExit()
-            return process.terminationStatus
+        }
+
+        /// The log lines (standard error) written so far.
+        func takeLog() -> [String] {
+            process.standardError.split(separator: "\n").map(String.init)
         }
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try SpawnedProcess.run(tool, arguments, timeout: 300)
+        return (result.status, result.stdout + result.stderr)
     }
 
     struct CommandFailure: Error { var output: String }
@@ -86,6 +71,7 @@ struct ApnsMockCommandTests {
         var exitStatus: Int32
         var lines: [String]
         var signature: String
+        var log: [String]
     }
 
     @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() async throws {
@@ -103,6 +89,14 @@ struct ApnsMockCommandTests {
         }
         #expect(ids.count == 100_001, "each push is captured exactly once, by apns-id")
         #expect(!seen.lines.contains { $0.contains(seen.signature) }, "the token's signature is never captured")
+
+        let pushLines = seen.log.filter { $0.contains(" push accepted") || $0.contains(" push rejected") }
+        #expect(pushLines.count == 100_001, "one info line per push")
+        let curlLine = try #require(pushLines.first)
+        #expect(curlLine.contains(" info apns-mock: ") && curlLine.contains("push.status=200"), "\(curlLine)")
+        #expect(curlLine.contains("push.device=abab…abab") && curlLine.contains("push.topic=com.example.app"), "\(curlLine)")
+        #expect(!seen.log.contains { $0.contains("hello") || $0.contains("Build finished") || $0.contains(Self.device) },
+                "no payload content and no full device token in the log")
     }
 
     /// Blocking throughout (child processes), so it runs on a thread of its own.
@@ -126,7 +120,7 @@ struct ApnsMockCommandTests {
         let status = mock.stop()
         let lines = try String(contentsOf: capture, encoding: .utf8).split(separator: "\n").map(String.init)
         return Observations(urls: mock.urls, curl: curl.output, h2load: h2load.output, exitStatus: status, lines: lines,
-                            signature: String(token.split(separator: ".")[2]))
+                            signature: String(token.split(separator: ".")[2]), log: mock.takeLog())
     }
 
     @Test func usageErrorsExitWithTwo() async throws {

@@ -96,6 +96,20 @@ enum CaptureFixtures {
         }
     }
 
+    @Test func aPayloadSpreadOverLinesStaysOnOneCaptureLine() throws {
+        let body = Array("{\n  \"aps\" : {\"alert\":\"two  spaces \\\" and\\\\ \\n\"},\r\n\t\"n\": [1 , 2]\n}\n".utf8)
+        let payload = try JSONParser.parse(body)
+        var record = CaptureRecord(
+            request: CaptureFixtures.request(body: body),
+            details: CaptureFixtures.details(payload: payload), outcome: .accepted(apnsID: "A", uniqueID: nil))
+        record.sequence = 1
+        let line = CaptureRecordEncoder.line(record)
+        #expect(line.dropLast().contains(UInt8(ascii: "\n")) == false)
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.contains(#""parsed":{"aps":{"alert":"two  spaces \" and\\ \n"},"n":[1,2]}"#), "\(text)")
+        #expect(try CaptureRecordDecoder.decode(Array(line.dropLast())) == record)
+    }
+
     @Test func aMinimalRecordAndABinaryPayloadRoundTrip() throws {
         let request = PushRequest(
             method: "GET", path: "/3/device/zz", headers: [:], body: [0xFF, 0x00, 0xC3, 0x28, 0x41],

@@ -170,6 +170,22 @@ enum ConfigurationFixtures {
         try expectError("[]", path: "", "expected an object, found an array")
     }
 
+    @Test func theValidationSectionSetsTheChoicesWhereAppleIsSilent() throws {
+        let file = try Fixtures.write(#"""
+        {"validation":{"acceptMissingPushType":false,"rejectImmediateBackgroundPushes":false,
+                       "rejectMalformedPayloads":false,"payloadNestingLimit":8,
+                       "goAwayReasons":["BadCertificate","ExpiredProviderToken"]}}
+        """#)
+        let validation = try MockConfiguration.load(path: file).validation
+        #expect(!validation.acceptsMissingPushType && !validation.rejectsImmediateBackgroundPushes)
+        #expect(!validation.rejectsMalformedPayloads && validation.payloadNestingLimit == 8)
+        #expect(validation.goAwayReasons == [.badCertificate, .expiredProviderToken])
+        #expect(try MockConfiguration.load(path: Fixtures.write("{}")).validation == .makeDefault())
+        try expectError(#"{"validation":{"goAwayReasons":["Nope"]}}"#, path: "validation.goAwayReasons[0]", "expected an APNs reason")
+        try expectError(#"{"validation":{"payloadNestingLimit":0}}"#, path: "validation.payloadNestingLimit", "1-512")
+        try expectError(#"{"validation":{"strict":true}}"#, code: .unknownField, path: "validation.strict", "unknown field")
+    }
+
     @Test func errorsNameTheJSONPath() throws {
         let key = #""keyId":"ABC123DEFG","teamId":"TEAM000001","path":"\#(Fixtures.certs)/AuthKey_ABC123DEFG.p8""#
         let device = #""token":"\#(Self.token)","bundleId":"com.example.app","environment":"sandbox""#

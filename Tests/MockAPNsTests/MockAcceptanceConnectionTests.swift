@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import HTTPTransport
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// The mock's connection behaviour at the HTTP/2 frame level, seen by python's `h2` and
@@ -112,6 +113,41 @@ c.report(before=before)
         #expect([1, 3, 5, 7].map { id in output.responses.first { $0.stream == id }?.status } == [403, 200, 400, 200],
                 "\(output.responses.map { ($0.stream, $0.status) })")
         #expect(!output.timed_out)
+    }
+
+    @Test func goAwayReasonsFromTheConfigurationCloseTheConnection() async throws {
+        let token = try #require(DeviceToken(Acceptance.deviceToken))
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) {
+            $0.server.tlsEnabled = false
+            $0.validation.goAwayReasons = [.unregistered]
+            $0.registry.devices[token] = RegisteredDevice(
+                token: token, bundleID: Acceptance.topic, environment: .production,
+                state: .unregistered(since: Date(timeIntervalSince1970: 1_700_000_000)))
+        }
+        defer { mock.stop() }
+
+        let report = try await Self.onePushOverH2c(to: mock)
+
+        #expect(report.frames.first { $0.type == "HeadersFrame" && $0.stream == 1 }?.status == "410")
+        let goAway = try #require(report.frames.first { $0.type == "GoAwayFrame" }, "\(report.frames)")
+        #expect(goAway.debug == #"{"reason":"Unregistered"}"#)
+        #expect(report.closed_at != nil)
+    }
+
+    @Test func anIdleConnectionIsClosedWithGOAWAYIdleTimeout() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) {
+            $0.server.tlsEnabled = false
+            $0.server.idleTimeout = .milliseconds(500)
+        }
+        defer { mock.stop() }
+
+        let report = try await Self.onePushOverH2c(to: mock)
+
+        #expect(report.frames.first { $0.type == "HeadersFrame" && $0.stream == 1 }?.status == "200")
+        let goAway = try #require(report.frames.first { $0.type == "GoAwayFrame" }, "\(report.frames)")
+        #expect(goAway.debug == #"{"reason":"IdleTimeout"}"#)
+        #expect(goAway.error == 0)
+        #expect(report.closed_at != nil)
     }
 
     @Test func aFatalRejectionIsAnsweredOnItsStreamThenGOAWAYWithTheReason() async throws {

@@ -3,12 +3,13 @@ import Foundation
 import HTTPTransport
 import JWTVerify
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// Every reason the mock can answer with, reached over real HTTP/2 and TLS with our client.
 ///
-/// Not reached: `IdleTimeout` (validation never produces it, and an idle connection is
-/// closed by the transport without an answer to carry it) and `Forbidden` from validation
+/// Not reached here: `IdleTimeout`, which is GOAWAY debug data on an idle connection, not an
+/// answer (MockAcceptanceConnectionTests covers it), and `Forbidden` from validation
 /// (no check produces it); `Forbidden` is reached through a status fault rule instead.
 @Suite(.timeLimit(.minutes(3)))
 struct MockAcceptanceReasonTests {

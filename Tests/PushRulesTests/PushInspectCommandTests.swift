@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import HermesContract
+import PushTestSupport
 import StrictJSON
 import Testing
 
@@ -190,14 +191,8 @@ struct PushInspectFollowTests {
 
     @Test func followReportsNewLinesAndSummarisesOnInterrupt() async throws {
         let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
-        let outputPath = try P.file("", suffix: ".out")
-        let process = Process()
-        process.executableURL = P.executable
-        process.arguments = ["check", "--profile", "hermes", "--follow", capture]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try BackgroundProcess(P.executable.path, ["check", "--profile", "hermes", "--follow", capture])
+        defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
 
         // A line written in two parts, as a writer mid-flush leaves it: held back until whole.
         let leaky = P.hermesLine(seq: 2, type: .complete) {
@@ -210,21 +205,13 @@ struct PushInspectFollowTests {
         try handle.write(contentsOf: Data(leaky.dropFirst(100).utf8))
         try handle.close()
 
-        var output = ""
-        for _ in 0..<300 where !output.contains("hermes.leaks") {
-            try await Task.sleep(for: .milliseconds(100))
-            output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        }
+        let output = try await onThread { process.waitForOutput(containing: "hermes.leaks", timeout: 30) ?? process.standardOutput }
         #expect(output.contains("FAIL \(capture)#2"))
         #expect(output.contains("hermes.leaks[file-path] aps.alert.body"))
 
-        process.interrupt()
-        let status = try await onThread { () -> Int32 in
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        process.signal(SIGINT)
+        let status = try await onThread { process.wait(timeout: 30) }
         #expect(status == 1)
-        let final = try String(contentsOfFile: outputPath, encoding: .utf8)
-        #expect(final.contains("checked 2 pushes: 1 passed, 1 failed"))
+        #expect(process.standardOutput.contains("checked 2 pushes: 1 passed, 1 failed"))
     }
 }

@@ -68,6 +68,14 @@ public final class HTTP2Client: Sendable {
     /// The last GOAWAY the server sent, if any: its error code, last stream and debug data.
     public var lastGoAway: HTTP2GoAway? { connection.shared.withLock { $0.lastGoAway } }
 
+    /// The server's current SETTINGS_MAX_CONCURRENT_STREAMS: how many requests it lets run at once.
+    ///
+    /// Nil until the server's first SETTINGS frame (the client then assumes HTTP/2's 100).
+    /// Servers may change it at any time; APNs announces 1 until a request carries a valid
+    /// provider token, and lowers it to 1 after a rejected push. Requests beyond it wait
+    /// in the client until a stream frees up.
+    public var peerMaxConcurrentStreams: Int? { connection.shared.withLock { $0.peerMaxConcurrentStreams } }
+
     /// Requests handed to the connection whose callers have not been answered yet.
     var outstandingRequests: Int { connection.outstanding.load(ordering: .relaxed) }
 
@@ -102,6 +110,21 @@ public final class HTTP2Client: Sendable {
             }
         } onCancel: {
             connection.cancel(stream)
+        }
+        return try result.get()
+    }
+
+    /// Sends an HTTP/2 PING, connecting first if needed, and waits for the server's acknowledgement.
+    ///
+    /// Use it to keep an idle connection alive and to check that it still works.
+    ///
+    /// - Returns: the round-trip time.
+    /// - Throws: `HTTPClientError`: the error that ended the connection, or the connect failure.
+    @discardableResult
+    public func ping() async throws(HTTPClientError) -> Duration {
+        let connection = connection
+        let result = await withCheckedContinuation { (waiter: HTTP2PingWaiter) in
+            connection.ping(waiter)
         }
         return try result.get()
     }

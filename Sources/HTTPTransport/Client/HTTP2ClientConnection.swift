@@ -15,6 +15,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     struct Shared {
         var state: HTTP2ClientState = .idle
         var lastGoAway: HTTP2GoAway?
+        /// The server's SETTINGS_MAX_CONCURRENT_STREAMS as last announced; nil until its first SETTINGS frame.
+        var peerMaxConcurrentStreams: Int?
+        var pingWaiters: [HTTP2PingWaiter] = []
         /// What new requests fail with once the state is `.goingAway` or `.closed`.
         var terminalError: HTTPClientError = .closed
         var inbox: [(HTTP2ClientStream, HTTP2ClientContinuation)] = []
@@ -31,8 +34,6 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
 
     /// A server that keeps refusing a stream before processing it is not worth retrying forever.
     static let maxRefusals = 8
-    /// Streams we may open before the server's SETTINGS say how many it allows (RFC 9113 section 5.1.2).
-    static let initialPeerMaxConcurrentStreams: UInt32 = 100
 
     let configuration: HTTP2ClientConfiguration
     let address: SocketAddress
@@ -57,6 +58,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     private var refused: [HTTP2ClientStream] = []
     private var connectWaiters: [CheckedContinuation<Result<Void, HTTPClientError>, Never>] = []
     private var connectTimer: ScheduledTask?
+    /// PINGs sent (or waiting for the connection), answered in order by the server's ACKs.
+    private var pingsAwaitingConnection: [HTTP2PingWaiter] = []
+    private var pingsInFlight: [(waiter: HTTP2PingWaiter, sentAt: ContinuousClock.Instant)] = []
 
     init(configuration: HTTP2ClientConfiguration, address: SocketAddress, tlsContext: TLSContext?, eventLoop: EventLoop) {
         self.configuration = configuration
@@ -110,6 +114,17 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         }
     }
 
+    /// Sends a PING once connected; `waiter` hears the round-trip time or why it failed.
+    func ping(_ waiter: HTTP2PingWaiter) {
+        let (rejection, schedule) = shared.withLock { shared -> (HTTPClientError?, Bool) in
+            if let rejection = shared.rejection { return (rejection, false) }
+            shared.pingWaiters.append(waiter)
+            return (nil, Self.claimDrain(&shared))
+        }
+        if let rejection { waiter.resume(returning: .failure(rejection)) }
+        if schedule { scheduleDrain() }
+    }
+
     /// Fails everything pending with `.closed`, says GOAWAY, closes; `waiter` hears when done.
     ///
     /// New requests are refused from the moment this is called.
@@ -142,18 +157,21 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
 
     /// Takes everything callers handed over since the last drain, then writes once.
     private func drain() {
-        let (inbox, cancellations, waiters, closeWaiters, closeRequested) = shared.withLock { shared in
+        let (inbox, cancellations, waiters, closeWaiters, closeRequested, pings) = shared.withLock { shared in
             shared.drainScheduled = false
             defer {
                 shared.inbox = []
                 shared.cancellations = []
                 shared.connectWaiters = []
                 shared.closeWaiters = []
+                shared.pingWaiters = []
             }
-            return (shared.inbox, shared.cancellations, shared.connectWaiters, shared.closeWaiters, shared.closeRequested)
+            return (shared.inbox, shared.cancellations, shared.connectWaiters, shared.closeWaiters, shared.closeRequested,
+                    shared.pingWaiters)
         }
         if closeRequested { closeByClient() }
         for waiter in waiters { addConnectWaiter(waiter) }
+        for waiter in pings { addPing(waiter) }
         for (stream, continuation) in inbox { accept(stream, continuation) }
         for stream in cancellations {
             stream.isCancelled = true
@@ -170,6 +188,23 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         case .active: waiter.resume(returning: .success(()))
         case .idle, .goingAway, .closed: waiter.resume(returning: .failure(terminalError))
         }
+    }
+
+    private func addPing(_ waiter: HTTP2PingWaiter) {
+        if phase == .idle { startConnecting() }
+        switch phase {
+        case .connecting: pingsAwaitingConnection.append(waiter)
+        case .active: submitPing(waiter)
+        case .idle, .goingAway, .closed: waiter.resume(returning: .failure(terminalError))
+        }
+    }
+
+    private func submitPing(_ waiter: HTTP2PingWaiter) {
+        guard let session, nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) == 0 else {
+            waiter.resume(returning: .failure(.protocolError("nghttp2 refused to queue a PING")))
+            return
+        }
+        pingsInFlight.append((waiter, ContinuousClock.now))
     }
 
     private func accept(_ stream: HTTP2ClientStream, _ continuation: HTTP2ClientContinuation) {
@@ -269,6 +304,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         let waiting = awaitingConnection
         awaitingConnection = []
         for request in waiting where !request.isFinished { submit(request) }
+        let pings = pingsAwaitingConnection
+        pingsAwaitingConnection = []
+        for waiter in pings { submitPing(waiter) }
         sendNow()
     }
 
@@ -286,7 +324,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         var option: OpaquePointer?
         guard nghttp2_option_new(&option) == 0, let option else { return false }
         defer { nghttp2_option_del(option) }
-        nghttp2_option_set_peer_max_concurrent_streams(option, Self.initialPeerMaxConcurrentStreams)
+        nghttp2_option_set_peer_max_concurrent_streams(
+            option, UInt32(clamping: max(1, configuration.initialPeerMaxConcurrentStreams)))
 
         var created: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()
@@ -445,6 +484,10 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         let waiters = connectWaiters
         connectWaiters = []
         for waiter in waiters { waiter.resume(returning: .failure(reason)) }
+        let pings = pingsAwaitingConnection + pingsInFlight.map(\.waiter)
+        pingsAwaitingConnection = []
+        pingsInFlight = []
+        for waiter in pings { waiter.resume(returning: .failure(reason)) }
         if let session {
             // nghttp2_session_del reports no open stream; they were all failed above.
             nghttp2_session_del(session)
@@ -496,6 +539,17 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             let debugData = goaway.opaque_data.map { Array(UnsafeBufferPointer(start: $0, count: goaway.opaque_data_len)) } ?? []
             receivedGoAway(HTTP2GoAway(errorCode: HTTP2ErrorCode(rawValue: goaway.error_code),
                                        lastStreamID: goaway.last_stream_id, debugData: debugData))
+            return
+        }
+        let isAck = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
+        if type == UInt8(NGHTTP2_SETTINGS.rawValue), !isAck, let session {
+            let limit = Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
+            publish { $0.peerMaxConcurrentStreams = limit }
+            return
+        }
+        if type == UInt8(NGHTTP2_PING.rawValue), isAck, !pingsInFlight.isEmpty {
+            let (waiter, sentAt) = pingsInFlight.removeFirst()
+            waiter.resume(returning: .success(sentAt.duration(to: ContinuousClock.now)))
             return
         }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),

@@ -1,6 +1,9 @@
 /// How a request's caller waits: resumed exactly once, on the event loop.
 typealias HTTP2ClientContinuation = CheckedContinuation<Result<HTTPClientResponse, HTTPClientError>, Never>
 
+/// How a `ping()` caller waits for the round-trip time.
+typealias HTTP2PingWaiter = CheckedContinuation<Result<Duration, HTTPClientError>, Never>
+
 /// One request from `send(_:)` until its caller is resumed.
 ///
 /// The caller's thread creates it; from the moment it is handed to the event loop

@@ -16,6 +16,9 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var maxBodySize: Int
     /// A connection with no open stream and no traffic for this long is closed.
     public var idleTimeout: Duration
+    /// Debug data of the GOAWAY that closes an idle HTTP/2 connection, so a server can say
+    /// why in its own words (APNs sends `{"reason":"IdleTimeout"}`).
+    public var idleGoAwayDebugData: [UInt8]
     /// TLS handshake and protocol detection must finish within this.
     public var handshakeTimeout: Duration
     /// HTTP/2 flow-control window per stream and for the connection.
@@ -39,6 +42,7 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
         maxHeaderListSize = Self.defaultMaxHeaderListSize
         maxBodySize = Self.defaultMaxBodySize
         idleTimeout = Self.defaultIdleTimeout
+        idleGoAwayDebugData = Array("idle timeout".utf8)
         handshakeTimeout = Self.defaultHandshakeTimeout
         initialWindowSize = Self.defaultInitialWindowSize
     }

@@ -103,7 +103,7 @@ final class ServerConnection: ByteStreamDelegate {
         let timeout = context.configuration.idleTimeout
         let quiet = stream.lastActivity.duration(to: .now)
         if quiet >= timeout && !session.hasOpenStreams {
-            session.sendGoAway(errorCode: .noError, debugData: Array("idle timeout".utf8))
+            session.sendGoAway(errorCode: .noError, debugData: context.configuration.idleGoAwayDebugData)
             stream.closeAfterFlush()
         } else {
             armIdleTimer(after: max(timeout - quiet, .milliseconds(100)))

@@ -55,26 +55,92 @@ enum CaptureJSONOutput {
     }
 
     /// Appends UTF-8 `bytes` escaped as the inside of a JSON string.
+    ///
+    /// Text without special bytes (most header values) is one append. A payload is full of
+    /// quotes, and an `append` per escape cost more than the rest of the line, so escaped
+    /// text is written into a scratch buffer (on the stack when small) and appended once.
     static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        var runStart = 0
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            runStart = index + 1
-            output.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
-            case 0x0A: output.append(UInt8(ascii: "n"))
-            case 0x0D: output.append(UInt8(ascii: "r"))
-            case 0x09: output.append(UInt8(ascii: "t"))
-            default:
-                output.append(contentsOf: "u00".utf8)
-                output.append(hexDigit(byte >> 4))
-                output.append(hexDigit(byte & 0x0F))
-            }
+        var firstSpecial = 0
+        while firstSpecial < bytes.count, !needsEscape(bytes[firstSpecial]) { firstSpecial += 1 }
+        if firstSpecial == bytes.count {
+            output.append(contentsOf: bytes)
+            return
         }
-        if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        // At most six bytes (`\u00XX`) per input byte.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: (bytes.count - firstSpecial) * 6) { scratch in
+            var written = 0
+            for index in firstSpecial..<bytes.count {
+                let byte = bytes[index]
+                guard needsEscape(byte) else {
+                    scratch[written] = byte
+                    written += 1
+                    continue
+                }
+                scratch[written] = UInt8(ascii: "\\")
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    scratch[written + 1] = byte
+                    written += 2
+                case 0x0A:
+                    scratch[written + 1] = UInt8(ascii: "n")
+                    written += 2
+                case 0x0D:
+                    scratch[written + 1] = UInt8(ascii: "r")
+                    written += 2
+                case 0x09:
+                    scratch[written + 1] = UInt8(ascii: "t")
+                    written += 2
+                default:
+                    scratch[written + 1] = UInt8(ascii: "u")
+                    scratch[written + 2] = UInt8(ascii: "0")
+                    scratch[written + 3] = UInt8(ascii: "0")
+                    scratch[written + 4] = hexDigit(byte >> 4)
+                    scratch[written + 5] = hexDigit(byte & 0x0F)
+                    written += 6
+                }
+            }
+            output.reserveCapacity(output.count + firstSpecial + written)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<firstSpecial]))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<written]))
+        }
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Appends JSON text that a strict parser accepted, without the whitespace between
+    /// tokens, so that a payload spread over several lines stays on one capture line.
+    static func writeCompacted(json: [UInt8], into output: inout [UInt8]) {
+        json.withUnsafeBufferPointer { bytes in
+            var inString = false
+            var escaped = false
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""):
+                    inString = true
+                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                    if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                    runStart = index + 1
+                default:
+                    break
+                }
+            }
+            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        }
     }
 
     /// Appends a signed integer in decimal.

@@ -45,9 +45,12 @@ public struct CaptureRecord: Sendable, Hashable {
     public var teamID: String?
     public var keyID: String?
     /// The body bytes as received.
-    public var payload: [UInt8]
+    public var payload: [UInt8] { didSet { parsedPayloadSource.isPayload = false } }
     /// The body as JSON, when validation parsed it.
-    public var parsedPayload: JSONValue?
+    public var parsedPayload: JSONValue? { didSet { parsedPayloadSource.isPayload = false } }
+    /// Whether ``parsedPayload`` is known to be the parse of ``payload``, so the encoder may
+    /// copy the bytes instead of walking the tree. Not part of the record's value.
+    var parsedPayloadSource = ParsedPayloadSource()
     /// The answer: status, reason, `apns-id`, `apns-unique-id`, 410 timestamp.
     public var outcome: PushOutcome
     public var lintWarnings: [PushLintWarning]
@@ -88,6 +91,8 @@ public struct CaptureRecord: Sendable, Hashable {
             pushType: details.pushType, priority: details.priority, expiration: details.expiration,
             collapseID: details.collapseID, teamID: details.teamID, keyID: details.keyID, payload: request.body,
             parsedPayload: details.payload, outcome: outcome, lintWarnings: details.lintWarnings, faults: faults)
+        // Validation parsed exactly `request.body` into `details.payload`.
+        parsedPayloadSource.isPayload = details.payload != nil
     }
 
     /// Builds a record field by field, as the file reader does.
@@ -134,4 +139,13 @@ public struct CaptureRecord: Sendable, Hashable {
         guard value.isFinite, abs(value) < 4.6e18 else { return 0 }
         return Int64(value)
     }
+}
+
+/// A fact about how a record was built that is not part of its value: two records with the
+/// same fields are equal however their parsed payload came about.
+struct ParsedPayloadSource: Sendable, Hashable {
+    var isPayload = false
+
+    static func == (lhs: Self, rhs: Self) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }

@@ -6,7 +6,21 @@ enum ConfigurationKey {
     static let devices = "devices"
     static let acceptUnknownDevices = "acceptUnknownDevices"
     static let faults = "faults"
-    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults]
+    static let validation = ValidationSettingsKey.section
+    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation]
+}
+
+/// Field names of the `validation` section: the choices where Apple is silent.
+enum ValidationSettingsKey {
+    static let section = "validation"
+    static let acceptMissingPushType = "acceptMissingPushType"
+    static let rejectImmediateBackgroundPushes = "rejectImmediateBackgroundPushes"
+    static let rejectMalformedPayloads = "rejectMalformedPayloads"
+    static let payloadNestingLimit = "payloadNestingLimit"
+    static let goAwayReasons = "goAwayReasons"
+    static let all = [
+        acceptMissingPushType, rejectImmediateBackgroundPushes, rejectMalformedPayloads, payloadNestingLimit, goAwayReasons,
+    ]
 }
 
 /// Field names of the `server` section.

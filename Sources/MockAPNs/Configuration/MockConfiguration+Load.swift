@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import StrictJSON
 
@@ -46,6 +47,9 @@ extension MockConfiguration {
         configuration.registry = try ConfigurationJSON.decodeRegistry(root, baseDirectory: baseDirectory, base: base.registry)
         if let faults = root.value(ConfigurationKey.faults) {
             configuration.faults = try FaultRule.decodeList(faults, path: root.path(ConfigurationKey.faults))
+        }
+        if let validation = root.value(ConfigurationKey.validation) {
+            configuration.validation = try decodeValidation(validation, base: base.validation)
         }
         try configuration.server.validate()
         return configuration
@@ -106,6 +110,35 @@ extension MockConfiguration {
         if let value = try path(ServerSettingsKey.captureFile) { settings.captureFilePath = value }
         if let value = try object.integer(ServerSettingsKey.captureRingSize, in: 0...Int64(Int32.max)) {
             settings.captureRingSize = Int(value)
+        }
+        return settings
+    }
+
+    private static func decodeValidation(
+        _ json: JSONValue, base: PushValidator.Settings
+    ) throws(ConfigurationError) -> PushValidator.Settings {
+        let object = try JSONObjectReader(json, path: ValidationSettingsKey.section, allowed: ValidationSettingsKey.all)
+        var settings = base
+        if let value = try object.bool(ValidationSettingsKey.acceptMissingPushType) { settings.acceptsMissingPushType = value }
+        if let value = try object.bool(ValidationSettingsKey.rejectImmediateBackgroundPushes) {
+            settings.rejectsImmediateBackgroundPushes = value
+        }
+        if let value = try object.bool(ValidationSettingsKey.rejectMalformedPayloads) { settings.rejectsMalformedPayloads = value }
+        if let value = try object.integer(ValidationSettingsKey.payloadNestingLimit, in: 1...512) {
+            settings.payloadNestingLimit = Int(value)
+        }
+        if let names = try object.stringArray(ValidationSettingsKey.goAwayReasons) {
+            var reasons: Set<APNsReason> = []
+            for (index, name) in names.enumerated() {
+                let reason = APNsReason(wireValue: name)
+                guard reason.status != nil else {
+                    throw ConfigurationError(
+                        .invalidValue, path: JSONField.path(object.path(ValidationSettingsKey.goAwayReasons), index),
+                        "expected an APNs reason such as \"BadCertificate\", found \"\(name)\"")
+                }
+                reasons.insert(reason)
+            }
+            settings.goAwayReasons = reasons
         }
         return settings
     }

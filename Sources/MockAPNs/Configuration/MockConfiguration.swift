@@ -17,6 +17,8 @@ public struct MockConfiguration: Sendable {
     public var registry: MockRegistry
     /// Fault rules, in evaluation order.
     public var faults: [FaultRule]
+    /// Validation choices where Apple is silent (docs/fidelity.md).
+    public var validation: PushValidator.Settings = .makeDefault()
 
     /// The bundle ID of the zero-configuration app.
     public static let defaultBundleID = "com.example.app"

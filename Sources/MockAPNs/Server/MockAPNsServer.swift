@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import HTTPTransport
 import JWTVerify
@@ -62,7 +63,7 @@ public final class MockAPNsServer: Sendable {
         }
         metrics = PushMetrics()
         services = MockServices(
-            validator: PushValidator(registry: configuration.registry, now: now), clock: now, faults: faults, metrics: metrics,
+            validator: PushValidator(registry: configuration.registry, settings: configuration.validation, now: now), clock: now, faults: faults, metrics: metrics,
             observers: [capture] + observers,
             streamPolicy: StreamLimitPolicy(
                 maxConcurrentStreams: settings.maxConcurrentStreams,
@@ -76,6 +77,7 @@ public final class MockAPNsServer: Sendable {
         // One stream until a request carries a valid token, as APNs does.
         listener.maxConcurrentStreams = 1
         listener.idleTimeout = settings.idleTimeout
+        listener.idleGoAwayDebugData = APNsErrorResponse(reason: .idleTimeout).jsonBytes
         listener.maxBodySize = 64 * 1024  // Far above APNs' 5120-byte limit: PayloadTooLarge, not 413 from the transport.
         if settings.tlsEnabled {
             var tls = TLSConfiguration.makeServerConfiguration(

@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 
 /// What a finished child process left behind.
 struct ProcessResult: Sendable {
@@ -21,49 +22,11 @@ enum ProcessRunner {
     /// Output goes to temporary files, so a chatty child can never block on a full pipe.
     static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
                     timeout: Duration = .seconds(20)) async throws -> ProcessResult {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("server-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("stdout")
-        let errURL = directory.appendingPathComponent("stderr")
-        let inURL = directory.appendingPathComponent("stdin")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let input = try FileHandle(forReadingFrom: inURL)
-        defer {
-            try? out.close()
-            try? err.close()
-            try? input.close()
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let result = try await onThread {
+            try SpawnedProcess.run(executable, arguments, input: stdin.map { Array($0) }, timeout: seconds)
         }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-
-        let deadline = ContinuousClock.now + timeout
-        var timedOut = false
-        while process.isRunning {
-            if ContinuousClock.now >= deadline {
-                timedOut = true
-                process.terminate()
-                break
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        process.waitUntilExit()
-        return ProcessResult(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
-            timedOut: timedOut)
+        return ProcessResult(status: result.status, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut)
     }
 }
 

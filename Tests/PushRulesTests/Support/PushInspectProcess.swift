@@ -1,5 +1,6 @@
 import Foundation
 import HermesContract
+import PushTestSupport
 import StrictJSON
 
 /// Runs the built `push-inspect` and writes the capture files it reads.
@@ -22,25 +23,12 @@ enum PushInspectProcess {
         var stderr: String
     }
 
-    /// Runs `push-inspect arguments…`, feeding `input` on standard input, on a thread of its own.
+    /// Runs `push-inspect arguments…`, feeding `input` on standard input, on a thread of its own
+    /// (with posix_spawn: Foundation's `Process` can crash a full test run, see `SpawnedProcess`).
     static func run(_ arguments: [String], input: String? = nil) async throws -> Result {
         try await onThread {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            let out = Pipe(), err = Pipe(), inPipe = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = inPipe
-            try process.run()
-            if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-            try inPipe.fileHandleForWriting.close()
-            // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
-            let errData = Thread.detachedRead(err.fileHandleForReading)
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData.value(), as: UTF8.self))
+            let result = try SpawnedProcess.run(executable.path, arguments, input: input.map { Array($0.utf8) }, timeout: 60)
+            return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
         }
     }
 
@@ -90,35 +78,5 @@ enum PushInspectProcess {
         ]
         return captureLine(seq: seq, headers: headers, payload: editPayload(String(decoding: notification.payload(), as: UTF8.self)),
                            time: "2026-11-30T10:00:00.000000Z")
-    }
-}
-
-extension Thread {
-    /// Reads a handle to its end on a thread of its own; `value()` waits for the result.
-    static func detachedRead(_ handle: FileHandle) -> PendingData {
-        let pending = PendingData()
-        Thread.detachNewThread { pending.set(handle.readDataToEndOfFile()) }
-        return pending
-    }
-}
-
-/// Data that another thread is still reading.
-final class PendingData: @unchecked Sendable {
-    // Unchecked: guarded by the condition lock.
-    private let condition = NSCondition()
-    private var data: Data?
-
-    func set(_ value: Data) {
-        condition.lock()
-        data = value
-        condition.signal()
-        condition.unlock()
-    }
-
-    func value() -> Data {
-        condition.lock()
-        defer { condition.unlock() }
-        while data == nil { condition.wait() }
-        return data ?? Data()
     }
 }

@@ -1,0 +1,150 @@
+import HTTPTransport
+import Synchronization
+
+/// The persistent HTTP/2 connections to one destination.
+///
+/// A push goes to the least busy connection that still has room under both the server's
+/// SETTINGS_MAX_CONCURRENT_STREAMS (taken as 1 until the server has sent it, as APNs allows
+/// one stream before authentication) and `maximumStreamsPerConnection`. A new connection is
+/// opened only when every open one is full and the pool is below its size; when the pool
+/// is full, the push waits in the least busy connection until a stream frees up (the
+/// transport never exceeds the server's limit). Connections that received GOAWAY or were
+/// lost leave the pool at once and are closed when their last push ends, so the next push
+/// reconnects.
+final class APNsConnectionPool: Sendable {
+    private struct State {
+        var connections: [APNsPooledConnection] = []
+        var nextID = 0
+        var isShutDown = false
+        var opened = 0
+    }
+
+    let destination: APNsDestination
+    private let transport: HTTP2ClientConfiguration
+    private let group: EventLoopGroup
+    private let maximumConnections: Int
+    private let maximumStreams: Int
+    private let state = Mutex(State())
+
+    init(destination: APNsDestination, transport: HTTP2ClientConfiguration, group: EventLoopGroup,
+         maximumConnections: Int, maximumStreams: Int) {
+        self.destination = destination
+        self.transport = transport
+        self.group = group
+        self.maximumConnections = maximumConnections
+        self.maximumStreams = maximumStreams
+    }
+
+    /// A connection for one push; the caller must `release` it.
+    func lease() throws(APNsClientError) -> APNsPooledConnection {
+        var toClose: [APNsPooledConnection] = []
+        defer { for connection in toClose { Self.close(connection) } }
+        let result: Result<APNsPooledConnection, APNsClientError> = state.withLock { state in
+            guard !state.isShutDown else { return .failure(.shutDown) }
+            toClose = Self.removeUnusable(&state)
+            var best: APNsPooledConnection?
+            var leastBusy: APNsPooledConnection?
+            for connection in state.connections {
+                if leastBusy.map({ connection.inFlight < $0.inFlight }) ?? true { leastBusy = connection }
+                // Until the server's SETTINGS arrive, assume APNs' one stream before authentication,
+                // so a burst spreads over new connections instead of queueing on the first.
+                let room = min(maximumStreams, connection.client.peerMaxConcurrentStreams ?? 1)
+                guard connection.inFlight < room else { continue }
+                if best.map({ connection.inFlight < $0.inFlight }) ?? true { best = connection }
+            }
+            if best == nil, state.connections.count < maximumConnections {
+                do throws(TransportError) {
+                    let client = try HTTP2Client(configuration: transport, group: group)
+                    let connection = APNsPooledConnection(client: client, id: state.nextID)
+                    state.nextID += 1
+                    state.opened += 1
+                    state.connections.append(connection)
+                    best = connection
+                } catch {
+                    if leastBusy == nil { return .failure(.transport(.connectFailed(error))) }
+                }
+            }
+            guard let chosen = best ?? leastBusy else { return .failure(.shutDown) }
+            chosen.inFlight += 1
+            return .success(chosen)
+        }
+        return try result.get()
+    }
+
+    /// Ends a push's use of `connection`; `retire` takes it out of the pool (after
+    /// ExpiredProviderToken, say) even if it still works.
+    func release(_ connection: APNsPooledConnection, retire: Bool = false) {
+        let closeNow = state.withLock { state -> Bool in
+            connection.inFlight -= 1
+            connection.lastActivity = .now
+            if retire || !connection.isUsable { Self.retire(connection, in: &state) }
+            return connection.isRetired && connection.inFlight == 0
+        }
+        if closeNow { Self.close(connection) }
+    }
+
+    /// Connections opened so far, including those since closed.
+    var connectionsOpened: Int { state.withLock { $0.opened } }
+
+    /// Connections in the pool now.
+    var openConnections: Int { state.withLock { $0.connections.count } }
+
+    /// PINGs every connection idle for `interval`; one whose PING fails leaves the pool.
+    func pingIdleConnections(idleFor interval: Duration) {
+        let now = ContinuousClock.now
+        let due: [APNsPooledConnection] = state.withLock { state in
+            state.connections.filter { connection in
+                guard connection.inFlight == 0, !connection.isPinging, connection.client.state == .active,
+                      connection.lastActivity.duration(to: now) >= interval else { return false }
+                connection.isPinging = true
+                return true
+            }
+        }
+        for connection in due {
+            Task {
+                var failed = false
+                do {
+                    try await connection.client.ping()
+                } catch {
+                    failed = true
+                }
+                let closeNow = self.state.withLock { state -> Bool in
+                    connection.isPinging = false
+                    connection.lastActivity = .now
+                    if failed || !connection.isUsable { Self.retire(connection, in: &state) }
+                    return connection.isRetired && connection.inFlight == 0
+                }
+                if closeNow { Self.close(connection) }
+            }
+        }
+    }
+
+    /// Closes every connection; later leases fail with `.shutDown`.
+    func shutdown() async {
+        let connections = state.withLock { state in
+            state.isShutDown = true
+            defer { state.connections = [] }
+            return state.connections
+        }
+        for connection in connections { await connection.client.close() }
+    }
+
+    private static func removeUnusable(_ state: inout State) -> [APNsPooledConnection] {
+        var idle: [APNsPooledConnection] = []
+        for connection in state.connections where !connection.isUsable {
+            retire(connection, in: &state)
+            if connection.inFlight == 0 { idle.append(connection) }
+        }
+        return idle
+    }
+
+    private static func retire(_ connection: APNsPooledConnection, in state: inout State) {
+        guard !connection.isRetired else { return }
+        connection.isRetired = true
+        state.connections.removeAll { $0 === connection }
+    }
+
+    private static func close(_ connection: APNsPooledConnection) {
+        Task { await connection.client.close() }
+    }
+}

@@ -1,0 +1,31 @@
+import HTTPTransport
+
+/// One connection of an `APNsConnectionPool` with the pool's bookkeeping.
+final class APNsPooledConnection: @unchecked Sendable {
+    // Unchecked: `client` and `id` are immutable; the `var`s are touched only under the
+    // owning pool's lock.
+    let client: HTTP2Client
+    let id: Int
+    /// Pushes leased on this connection and not yet released.
+    var inFlight = 0
+    /// When the last push on it ended (or it was opened), for idle PINGs.
+    var lastActivity: ContinuousClock.Instant
+    /// Taken out of the pool: no new pushes; closed once `inFlight` reaches 0.
+    var isRetired = false
+    /// A PING is under way.
+    var isPinging = false
+
+    init(client: HTTP2Client, id: Int) {
+        self.client = client
+        self.id = id
+        lastActivity = .now
+    }
+
+    /// Whether the connection can take new streams: not going away, not closed.
+    var isUsable: Bool {
+        switch client.state {
+        case .idle, .connecting, .active: true
+        case .goingAway, .closed: false
+        }
+    }
+}

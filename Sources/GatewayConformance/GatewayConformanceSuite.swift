@@ -1,0 +1,319 @@
+import Foundation
+import HermesContract
+import StrictJSON
+
+/// Judges a push gateway against contract §2–3 through the apns-mock it forwards to.
+///
+/// The checks, numbered as in issue 6:
+/// 1. Each trigger type delivers the right APNs request (contract §3).
+/// 2. A tampered HMAC, missing auth and a stale capability are refused (403), and nothing
+///    reaches the mock.
+/// 3. 410, 5xx and 429 answers from the mock map as the contract says.
+/// 4. Retries never duplicate a push: every attempt of one push has one apns-id, at most
+///    one is accepted.
+/// 5. An expired provider token is replaced by a freshly minted one and the push goes through.
+/// 6. The provider token keeps passing the mock's checks over time (simulated hours when
+///    the caller can advance the clocks, else a real-time soak).
+///
+/// Each check uses fresh random device tokens and fault rules matched to them, so a shared
+/// mock is not disturbed. The gateway must answer a plugin request within the HTTP timeout.
+///
+/// ```swift
+/// let suite = GatewayConformanceSuite(configuration: ConformanceConfiguration(
+///     gatewayURL: "http://127.0.0.1:8088/push", mockControlURL: "http://127.0.0.1:2199", credentials: .capability))
+/// let results = await suite.run()
+/// print(ConformanceReport.table(results))
+/// ```
+public struct GatewayConformanceSuite: Sendable {
+    public let configuration: ConformanceConfiguration
+    private let http = ConformanceHTTP()
+    private var sender: PluginSender { PluginSender(configuration: configuration, http: http) }
+    private var mock: MockControl { MockControl(baseURL: configuration.mockControlURL, http: http) }
+
+    public init(configuration: ConformanceConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// The checks' titles, by number.
+    public static let titles = [
+        1: "each trigger type delivers the contract's APNs request",
+        2: "tampered HMAC, missing auth, stale capability: 403, nothing reaches APNs",
+        3: "410, 5xx and 429 from APNs map as the contract says",
+        4: "retries never duplicate a push (one apns-id)",
+        5: "an expired provider token is minted afresh",
+        6: "the provider token keeps passing over time",
+    ]
+
+    /// Runs `numbers` (all six by default) in order; a check that throws fails with the error.
+    public func run(_ numbers: [Int] = Array(1...6)) async -> [ConformanceCheckResult] {
+        var results: [ConformanceCheckResult] = []
+        for number in numbers {
+            let started = ContinuousClock.now
+            var details: [String] = []
+            var passed: Bool
+            do {
+                switch number {
+                case 1: passed = try await checkTriggerTypes(&details)
+                case 2: passed = try await checkRefusals(&details)
+                case 3: passed = try await checkOutcomeMapping(&details)
+                case 4: passed = try await checkRetriesKeepOneAPNsID(&details)
+                case 5: passed = try await checkExpiredProviderToken(&details)
+                case 6: passed = try await checkTokenOverTime(&details)
+                default:
+                    passed = false
+                    details.append("there is no check \(number)")
+                }
+            } catch {
+                passed = false
+                details.append("error: \(error)")
+            }
+            let elapsed = started.duration(to: .now).components
+            results.append(ConformanceCheckResult(
+                number: number, title: Self.titles[number] ?? "unknown", passed: passed, details: details,
+                seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18))
+        }
+        http.invalidate()
+        return results
+    }
+
+    // MARK: 1
+
+    private func checkTriggerTypes(_ details: inout [String]) async throws -> Bool {
+        var passed = true
+        for type in HermesPushType.allCases {
+            let token = PluginSender.randomToken(), session = PluginSender.randomSession(type.rawValue)
+            let answer = try await sender.send(sender.request(type, token: token, session: session))
+            guard (200..<300).contains(answer.status) else {
+                details.append("\(type.rawValue): the gateway answered \(answer.status): \(answer.text.prefix(200))")
+                passed = false
+                continue
+            }
+            let pushes = try await mock.waitForPushes(to: token, count: 1, timeout: configuration.waitTimeout)
+            guard pushes.count == 1, let push = pushes.first else {
+                details.append("\(type.rawValue): \(pushes.count) pushes reached the mock, expected 1")
+                passed = false
+                continue
+            }
+            let problems = ContractSection3.problems(push, type: type, session: session, topic: configuration.topic)
+                + HermesProfileCheck.problems(push)
+            if push.environment != configuration.environment.rawValue {
+                details.append("\(type.rawValue): reached the \(push.environment ?? "?") listener, expected \(configuration.environment.rawValue)")
+                passed = false
+            }
+            for problem in problems { details.append("\(type.rawValue): \(problem)") }
+            passed = passed && problems.isEmpty
+        }
+        details.append(HermesProfileCheck.note)
+        return passed
+    }
+
+    // MARK: 2
+
+    private func checkRefusals(_ details: inout [String]) async throws -> Bool {
+        let token = PluginSender.randomToken(), session = PluginSender.randomSession("auth")
+        var tampered = sender.request(.approval, token: token, session: session)
+        tampered.hmac = try PluginSender.hexHMAC(Array("not the shared secret".utf8), tampered.canonicalBytes)
+        if case .hmac(let secret) = configuration.credentials {
+            // Signed correctly, then changed: the HMAC no longer covers the body.
+            tampered.hmac = try PluginSender.hexHMAC(secret, tampered.canonicalBytes)
+            tampered.type = .clarify
+            tampered.title = HermesPushType.clarify.title
+            tampered.body = HermesPushType.clarify.body
+        }
+        let missing = sender.request(.approval, token: token, session: session)
+        var stale = sender.request(.approval, token: token, session: session)
+        stale.capability = "v1." + String(repeating: "A", count: 43)
+        var passed = true
+        for (name, request) in [("tampered hmac", tampered), ("missing auth", missing), ("stale capability", stale)] {
+            let answer = try await sender.post(request)
+            if answer.status != 403 {
+                details.append("\(name): answered \(answer.status), expected 403")
+                passed = false
+            } else if !Self.isJSONError(answer.body) {
+                details.append("\(name): the 403 has no JSON body with an \"error\" member")
+                passed = false
+            }
+        }
+        // A valid push afterwards: if the refused ones had been forwarded, they would be there first.
+        let valid = try await sender.send(sender.request(.complete, token: token, session: session))
+        guard (200..<300).contains(valid.status) else {
+            details.append("the valid push after the refused ones answered \(valid.status)")
+            return false
+        }
+        let pushes = try await mock.waitForPushes(to: token, count: 1, timeout: configuration.waitTimeout)
+        try await Task.sleep(for: .milliseconds(300))
+        let all = try await mock.pushes(to: token)
+        if all.count != 1 || pushes.count != 1 {
+            details.append("\(all.count) pushes reached the mock, expected only the authorized one")
+            passed = false
+        }
+        return passed
+    }
+
+    // MARK: 3
+
+    private func checkOutcomeMapping(_ details: inout [String]) async throws -> Bool {
+        struct Case {
+            var name: String
+            var action: JSONValue
+            var accepts: (Int) -> Bool
+            var expected: String
+        }
+        let cases = [
+            Case(name: "410 Unregistered", action: MockControl.status(410, reason: "Unregistered"), accepts: { $0 == 410 }, expected: "410"),
+            Case(name: "410 ExpiredToken", action: MockControl.status(410, reason: "ExpiredToken"), accepts: { $0 == 410 }, expected: "410"),
+            Case(name: "500 InternalServerError", action: MockControl.status(500, reason: "InternalServerError"),
+                 accepts: { (500..<600).contains($0) }, expected: "5xx"),
+            Case(name: "503 ServiceUnavailable", action: .object(["type": "unavailable", "reason": "ServiceUnavailable"]),
+                 accepts: { (500..<600).contains($0) }, expected: "5xx"),
+            // The contract has no row for 429: the push must not count as delivered, and the
+            // device must not be pruned (no 410), nor the request called invalid (no 400).
+            Case(name: "429 TooManyRequests", action: MockControl.status(429, reason: "TooManyRequests"),
+                 accepts: { $0 == 429 || (500..<600).contains($0) }, expected: "429 or 5xx"),
+        ]
+        var passed = true
+        for (index, item) in cases.enumerated() {
+            let token = PluginSender.randomToken(), id = "conformance-3-\(index)-\(token.prefix(8))"
+            try await mock.addFault(id: id, deviceToken: token, action: item.action)
+            let answer = try await sender.send(sender.request(.approval, token: token, session: PluginSender.randomSession("map")))
+            await mock.removeFault(id: id)
+            if !item.accepts(answer.status) {
+                details.append("\(item.name): the gateway answered \(answer.status), expected \(item.expected)")
+                passed = false
+            } else if !Self.isJSONError(answer.body) {
+                details.append("\(item.name): \(answer.status) without a JSON error body")
+                passed = false
+            } else {
+                details.append("\(item.name) → \(answer.status) \(Self.errorCode(answer.body) ?? "")")
+            }
+        }
+        return passed
+    }
+
+    // MARK: 4
+
+    private func checkRetriesKeepOneAPNsID(_ details: inout [String]) async throws -> Bool {
+        var passed = true
+        let faults: [(String, JSONValue)] = [
+            ("503 once", .object(["type": "unavailable", "reason": "ServiceUnavailable"])),
+            ("500 once", MockControl.status(500, reason: "InternalServerError")),
+            ("connection dropped once", .object(["type": "closeConnection"])),
+        ]
+        for (index, (name, action)) in faults.enumerated() {
+            let token = PluginSender.randomToken(), id = "conformance-4-\(index)-\(token.prefix(8))"
+            try await mock.addFault(id: id, deviceToken: token, count: 1, action: action)
+            let answer = try await sender.send(sender.request(.approval, token: token, session: PluginSender.randomSession("retry")))
+            await mock.removeFault(id: id)
+            let expected = (200..<300).contains(answer.status) ? 2 : 1
+            let pushes = try await mock.waitForPushes(to: token, count: expected, timeout: configuration.waitTimeout)
+            let ids = Set(pushes.compactMap { $0.header("apns-id") ?? $0.apnsID })
+            let accepted = pushes.filter { $0.status == 200 }.count
+            if ids.count > 1 {
+                details.append("\(name): \(pushes.count) attempts carried \(ids.count) different apns-ids")
+                passed = false
+            }
+            if accepted > 1 {
+                details.append("\(name): delivered \(accepted) times")
+                passed = false
+            }
+            if (200..<300).contains(answer.status) {
+                details.append("\(name): retried, \(pushes.count) attempts, one apns-id")
+            } else {
+                details.append("\(name): not retried (answered \(answer.status)); nothing duplicated")
+            }
+        }
+        return passed
+    }
+
+    // MARK: 5
+
+    private func checkExpiredProviderToken(_ details: inout [String]) async throws -> Bool {
+        let token = PluginSender.randomToken(), id = "conformance-5-\(token.prefix(8))"
+        // First push: establishes the current token. Second: APNs calls it expired once.
+        let first = try await sender.send(sender.request(.complete, token: token, session: PluginSender.randomSession("jwt")))
+        guard (200..<300).contains(first.status) else {
+            details.append("the first push answered \(first.status)")
+            return false
+        }
+        try await mock.addFault(id: id, deviceToken: token, count: 1, action: MockControl.status(403, reason: "ExpiredProviderToken"))
+        let answer = try await sender.send(sender.request(.complete, token: token, session: PluginSender.randomSession("jwt")))
+        await mock.removeFault(id: id)
+        let pushes = try await mock.waitForPushes(to: token, count: 3, timeout: configuration.waitTimeout)
+        guard (200..<300).contains(answer.status) else {
+            details.append("after ExpiredProviderToken the gateway answered \(answer.status) instead of resending with a new token")
+            return false
+        }
+        guard pushes.count >= 3 else {
+            details.append("\(pushes.count) pushes reached the mock, expected the first, the refused one and a resend")
+            return false
+        }
+        let refused = pushes[1], resent = pushes[pushes.count - 1]
+        guard refused.reason == "ExpiredProviderToken", resent.status == 200 else {
+            details.append("expected ExpiredProviderToken then 200, got \(refused.reason ?? String(refused.status)) then \(resent.status)")
+            return false
+        }
+        guard let old = refused.tokenFingerprint, let new = resent.tokenFingerprint, old != new else {
+            details.append("the resend carried the same provider token (fingerprint \(resent.tokenFingerprint ?? "none"))")
+            return false
+        }
+        details.append("resent with a new provider token (\(old) → \(new))")
+        return true
+    }
+
+    // MARK: 6
+
+    private func checkTokenOverTime(_ details: inout [String]) async throws -> Bool {
+        var pushes: [CapturedPush] = []
+        var failures: [String] = []
+        func pushOnce(_ label: String) async throws {
+            let token = PluginSender.randomToken()
+            let answer = try await sender.send(sender.request(.complete, token: token, session: PluginSender.randomSession("soak")))
+            let captured = try await mock.waitForPushes(to: token, count: 1, timeout: configuration.waitTimeout)
+            if !(200..<300).contains(answer.status) {
+                failures.append("\(label): answered \(answer.status) \(captured.first?.reason ?? "")")
+            }
+            pushes += captured
+        }
+        if let advance = configuration.advanceClock {
+            var elapsed = Duration.zero
+            while elapsed <= configuration.simulatedDuration {
+                try await pushOnce("at +\(elapsed.components.seconds / 60) min")
+                await advance(configuration.simulatedStep)
+                elapsed += configuration.simulatedStep
+            }
+            details.append("simulated \(configuration.simulatedDuration.components.seconds / 3600) h in \(configuration.simulatedStep.components.seconds / 60)-minute steps")
+        } else {
+            let deadline = ContinuousClock.now + configuration.soakDuration
+            var index = 0
+            repeat {
+                try await pushOnce("push \(index)")
+                index += 1
+                try await Task.sleep(for: .milliseconds(500))
+            } while ContinuousClock.now < deadline
+            details.append("real time only (\(configuration.soakDuration.components.seconds) s): run in-process with an injected clock for hours")
+        }
+        let rejected = pushes.filter { $0.status != 200 }
+        for push in rejected { failures.append("the mock refused a push: \(push.status) \(push.reason ?? "")") }
+        let fingerprints = pushes.compactMap(\.tokenFingerprint)
+        var distinct: [String] = []
+        for fingerprint in fingerprints where distinct.last != fingerprint { distinct.append(fingerprint) }
+        details.append("\(pushes.count) pushes, \(distinct.count) provider token(s) in sequence")
+        if configuration.advanceClock != nil {
+            let hours = Int(configuration.simulatedDuration.components.seconds / 3600)
+            if distinct.count < hours {
+                failures.append("only \(distinct.count) tokens over \(hours) h: a token must be refreshed at least hourly")
+            }
+        }
+        details += failures
+        return failures.isEmpty
+    }
+
+    // MARK: Helpers
+
+    static func isJSONError(_ body: [UInt8]) -> Bool { errorCode(body) != nil }
+
+    static func errorCode(_ body: [UInt8]) -> String? {
+        guard case .object(let object)? = try? JSONParser.parse(body, maximumDepth: 8) else { return nil }
+        return object["error"]?.stringValue
+    }
+}

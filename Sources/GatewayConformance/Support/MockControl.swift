@@ -1,0 +1,47 @@
+import StrictJSON
+
+/// The apns-mock control API calls the checks need (docs/control-api.md).
+struct MockControl: Sendable {
+    let baseURL: String
+    let http: ConformanceHTTP
+
+    /// Every captured push to `deviceToken` so far.
+    func pushes(to deviceToken: String) async throws -> [CapturedPush] {
+        let answer = try await http.send("GET", "\(baseURL)/pushes?device_token=\(deviceToken)")
+        guard answer.status == 200 else { throw ConformanceHTTP.Failure(description: "GET /pushes answered \(answer.status)") }
+        return try CapturedPush.list(from: answer.body)
+    }
+
+    /// Waits until `count` pushes to `deviceToken` were captured, or `timeout` passes;
+    /// returns what was captured either way.
+    func waitForPushes(to deviceToken: String, count: Int, timeout: Duration) async throws -> [CapturedPush] {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let answer = try await http.send("GET", "\(baseURL)/pushes/wait?device_token=\(deviceToken)&count=\(count)&timeout=\(seconds)")
+        guard answer.status == 200 || answer.status == 408 else {
+            throw ConformanceHTTP.Failure(description: "GET /pushes/wait answered \(answer.status)")
+        }
+        return try CapturedPush.list(from: answer.body)
+    }
+
+    /// Adds a fault rule that fires only for `deviceToken`.
+    func addFault(id: String, deviceToken: String, count: Int? = nil, action: JSONValue) async throws {
+        var members: [(key: String, value: JSONValue)] = [("id", .string(id)), ("match", .object(["deviceToken": .string(deviceToken)]))]
+        if let count { members.append(("count", .integer(Int64(count)))) }
+        members.append(("action", action))
+        var body: [UInt8] = []
+        JSONWriter.writeObject(members, into: &body)
+        let answer = try await http.send("POST", "\(baseURL)/faults", json: body)
+        guard answer.status == 201 else {
+            throw ConformanceHTTP.Failure(description: "POST /faults answered \(answer.status): \(answer.text)")
+        }
+    }
+
+    func removeFault(id: String) async {
+        _ = try? await http.send("DELETE", "\(baseURL)/faults/\(id)")
+    }
+
+    /// A `status` fault action.
+    static func status(_ status: Int, reason: String) -> JSONValue {
+        .object(["type": .string("status"), "status": .integer(Int64(status)), "reason": .string(reason)])
+    }
+}

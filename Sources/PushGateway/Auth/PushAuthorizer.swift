@@ -1,0 +1,66 @@
+import APNsCore
+import HermesContract
+import JWTVerify
+
+/// Decides whether a parsed `/push` request may be sent, in the modes the gateway has on.
+///
+/// `hmac` is checked when the request carries one, else `capability`. A credential of a
+/// disabled mode is refused (`auth_mode_disabled`), never silently ignored.
+public struct PushAuthorizer: Sendable {
+    public let modes: Set<GatewayAuthMode>
+    private let hmacSecret: [UInt8]?
+    private let capabilities: CapabilityIssuer?
+
+    /// - Parameters:
+    ///   - modes: the modes accepted.
+    ///   - secrets: a mode without its secret accepts nothing.
+    public init(modes: Set<GatewayAuthMode>, secrets: GatewaySecrets) {
+        self.modes = modes
+        hmacSecret = secrets.hmacSecret
+        capabilities = secrets.capabilityKey.map(CapabilityIssuer.init(key:))
+    }
+
+    /// The issuer `/register` uses; nil when capability mode is off.
+    public var capabilityIssuer: CapabilityIssuer? { modes.contains(.capability) ? capabilities : nil }
+
+    /// Nil when `request` is authorized, else the 403 code to answer with.
+    public func refusal(for request: HermesPushRequest) -> HermesGatewayErrorCode? {
+        if let hmac = request.hmac {
+            guard modes.contains(.hmac), let secret = hmacSecret else { return .authModeDisabled }
+            guard let received = Self.bytes(fromLowercaseHex: hmac),
+                  HMACSHA256.isValidAuthenticationCode(received, for: request.canonicalBytes, using: secret)
+            else { return .invalidHMAC }
+            return nil
+        }
+        if let capability = request.capability {
+            guard let issuer = capabilityIssuer else { return .authModeDisabled }
+            guard let token = DeviceToken(request.deviceToken), issuer.isValid(capability, for: token) else {
+                return .invalidCapability
+            }
+            return nil
+        }
+        return .missingAuthorization
+    }
+
+    private static func bytes(fromLowercaseHex text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

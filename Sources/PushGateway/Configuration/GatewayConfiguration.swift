@@ -1,0 +1,104 @@
+import HermesContract
+
+/// Everything about the gateway except its secrets: where it listens, which app it pushes
+/// for with which key, where APNs is, which auth modes it accepts, and its limits.
+///
+/// Secrets (the HMAC secret, the capability key) are ``GatewaySecrets``, read only from the
+/// environment, never from flags or this configuration's file.
+///
+/// ```swift
+/// var configuration = GatewayConfiguration(topic: "com.example.hermes")
+/// configuration.providerKey = GatewayProviderKey(keyID: "ABC123DEFG", teamID: "TEAM000001", path: "AuthKey.p8")
+/// configuration.sandboxURL = mock.sandboxURL        // tests point APNs at the mock
+/// ```
+public struct GatewayConfiguration: Sendable, Hashable {
+    /// Address to listen on.
+    public var host: String
+    /// Port to listen on; 0 picks a free one.
+    public var port: Int
+    /// TLS certificate chain (PEM); nil serves cleartext HTTP/1.1 and h2c.
+    public var tlsCertificatePath: String?
+    /// TLS private key (PEM), with ``tlsCertificatePath``.
+    public var tlsPrivateKeyPath: String?
+    /// The app's bundle id: `apns-topic` of every push.
+    public var topic: String
+    /// The `.p8` key provider tokens are signed with; required to start.
+    public var providerKey: GatewayProviderKey?
+    /// APNs production base URL.
+    public var productionURL: String
+    /// APNs sandbox (development) base URL.
+    public var sandboxURL: String
+    /// CA certificates (PEM) to trust for APNs; nil uses the system's roots.
+    public var apnsCAPath: String?
+    /// The authorization modes `/push` accepts; `/register` answers only with `capability` on.
+    public var authModes: Set<GatewayAuthMode>
+    /// Per device token.
+    public var perDeviceRateLimit: GatewayRateLimit
+    /// For the whole gateway.
+    public var totalRateLimit: GatewayRateLimit
+    /// How many times one push is tried against APNs (5xx, 429 and lost connections only).
+    public var apnsAttempts: Int
+    /// Largest request body read; bigger ones get 413.
+    public var maximumBodySize: Int
+
+    public static let defaultHost = "127.0.0.1"
+    public static let defaultPort = 8088
+    /// Apple's production host.
+    public static let appleProductionURL = "https://api.push.apple.com"
+    /// Apple's sandbox host.
+    public static let appleSandboxURL = "https://api.sandbox.push.apple.com"
+    public static let defaultAPNsAttempts = 3
+    public static let maximumAPNsAttempts = 10
+
+    /// A configuration for `topic` with every other setting at its default: Apple's
+    /// endpoints, both auth modes, the default rate limits, a 4 KB body limit.
+    public init(topic: String) {
+        host = Self.defaultHost
+        port = Self.defaultPort
+        self.topic = topic
+        productionURL = Self.appleProductionURL
+        sandboxURL = Self.appleSandboxURL
+        authModes = Set(GatewayAuthMode.allCases)
+        perDeviceRateLimit = .defaultPerDevice
+        totalRateLimit = .defaultTotal
+        apnsAttempts = Self.defaultAPNsAttempts
+        maximumBodySize = HermesPushRequest.maximumBodySize
+    }
+
+    /// The base URL for `environment`.
+    public func url(for environment: HermesAPNsEnvironment) -> String {
+        environment == .production ? productionURL : sandboxURL
+    }
+
+    /// Checks that the gateway can serve with these settings and `secrets`. (The provider
+    /// key is checked where it is used: by the APNs delivery that signs with it.)
+    ///
+    /// - Throws: ``GatewayConfigurationError`` naming the first setting that is missing or wrong.
+    public func validate(secrets: GatewaySecrets) throws(GatewayConfigurationError) {
+        guard !topic.isEmpty else { throw GatewayConfigurationError("topic: set the app's bundle id (--topic BUNDLE_ID)") }
+        guard (0...65535).contains(port) else { throw GatewayConfigurationError("port: expected 0 to 65535, got \(port)") }
+        guard (tlsCertificatePath == nil) == (tlsPrivateKeyPath == nil) else {
+            throw GatewayConfigurationError("tls: give both a certificate (--tls-cert) and a key (--tls-key), or neither")
+        }
+        guard !authModes.isEmpty else { throw GatewayConfigurationError("auth modes: enable at least one of hmac, capability") }
+        if authModes.contains(.hmac), secrets.hmacSecret == nil {
+            throw GatewayConfigurationError(
+                "hmac mode is on but no secret is set: export \(GatewaySecrets.hmacSecretVariable) or \(GatewaySecrets.hmacSecretVariable)_FILE")
+        }
+        if authModes.contains(.capability), secrets.capabilityKey == nil {
+            throw GatewayConfigurationError(
+                "capability mode is on but no key is set: export \(GatewaySecrets.capabilityKeyVariable) or \(GatewaySecrets.capabilityKeyVariable)_FILE")
+        }
+        guard (1...Self.maximumAPNsAttempts).contains(apnsAttempts) else {
+            throw GatewayConfigurationError("apns attempts: expected 1 to \(Self.maximumAPNsAttempts), got \(apnsAttempts)")
+        }
+        guard (256...65_536).contains(maximumBodySize) else {
+            throw GatewayConfigurationError("maximum body size: expected 256 to 65536 bytes, got \(maximumBodySize)")
+        }
+        for (name, url) in [("apns production", productionURL), ("apns sandbox", sandboxURL)] {
+            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                throw GatewayConfigurationError("\(name): expected an http:// or https:// URL, got \"\(url)\"")
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import APNsClient
+import Foundation
+import HermesContract
+import JWTVerify
+
+/// The real ``APNsDelivering``: an `APNsClient` with the gateway's key, endpoints and CA.
+///
+/// The client owns what the HTTP side must not: pooled HTTP/2 connections, the provider
+/// token (reused, refreshed, re-signed at once after `ExpiredProviderToken`) and the
+/// retries Apple allows, with the gateway's `apns-id` on every attempt.
+public final class APNsClientDelivery: APNsDelivering {
+    /// The client pushes go through.
+    public let client: APNsClient
+
+    /// A delivery over `client`.
+    public init(client: APNsClient) {
+        self.client = client
+    }
+
+    /// A client for `configuration`: its provider key, APNs URLs, CA and attempt count.
+    ///
+    /// - Parameters:
+    ///   - now: the wall clock provider tokens are dated by; tests inject one.
+    ///   - adjust: a last look at the client configuration (pool sizes, backoff in tests).
+    /// - Throws: ``PushGatewayError`` when the key cannot be loaded or a URL is malformed.
+    public convenience init(
+        configuration: GatewayConfiguration, now: @escaping @Sendable () -> Date = { Date() },
+        adjust: (inout APNsClientConfiguration) -> Void = { _ in }
+    ) throws(PushGatewayError) {
+        guard let key = configuration.providerKey else {
+            throw PushGatewayError(context: "auth key", underlying: "set the signing key (--auth-key KEY_ID:TEAM_ID:P8_PATH)")
+        }
+        do {
+            var client = APNsClientConfiguration(authentication: try .token(p8Path: key.path, keyID: key.keyID, teamID: key.teamID))
+            client.production = try APNsDestination(url: configuration.productionURL)
+            client.sandbox = try APNsDestination(url: configuration.sandboxURL)
+            client.trustRootsPath = configuration.apnsCAPath
+            client.retryPolicy.maximumAttempts = configuration.apnsAttempts
+            adjust(&client)
+            self.init(client: try APNsClient(configuration: client, now: now))
+        } catch {
+            throw PushGatewayError(context: "APNs client", underlying: error.description)
+        }
+    }
+
+    public func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment) async -> APNsDeliveryResult {
+        let notification = APNsNotification(
+            deviceToken: request.deviceToken.hex, pushType: request.pushType, topic: request.topic, priority: request.priority,
+            expiration: APNsExpiration(unixSeconds: request.expiration), collapseID: request.collapseID,
+            apnsID: request.apnsID, payload: request.payload)
+        do {
+            let response = try await client.send(notification, environment: environment == .production ? .production : .sandbox)
+            return .accepted(apnsID: response.apnsID)
+        } catch {
+            if let rejection = error.rejection {
+                return .rejected(status: rejection.status, reason: rejection.reason, timestamp: rejection.timestampMilliseconds)
+            }
+            return .unreachable(error.description)
+        }
+    }
+
+    public func shutdown() async {
+        await client.shutdown()
+    }
+}

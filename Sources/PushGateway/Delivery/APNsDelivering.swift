@@ -1,0 +1,17 @@
+import HermesContract
+
+/// Sends one APNs request to one environment: the gateway's only way out.
+///
+/// The HTTP side depends on this seam alone, so its tests run against a fake, and the
+/// real implementation (`APNsClientDelivery`, on APNsClient) owns connections, provider
+/// tokens and the bounded retries Apple allows (5xx, 429, a connection lost before the
+/// answer), reusing the request's `apns-id` on every attempt.
+public protocol APNsDelivering: Sendable {
+    /// Sends `request` to `environment`'s APNs host and reports the final answer.
+    ///
+    /// Never throws: a failure to reach APNs is ``APNsDeliveryResult/unreachable(_:)``.
+    func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment) async -> APNsDeliveryResult
+
+    /// Closes connections; called once when the gateway stops.
+    func shutdown() async
+}

@@ -1,0 +1,104 @@
+import Synchronization
+
+/// Token buckets per device token and for the whole gateway.
+///
+/// A push takes one token from its device's bucket and one from the total bucket; if
+/// either is empty it is refused with 429 and takes nothing. Buckets of idle devices are
+/// forgotten when the table grows past ``maximumTrackedDevices``, so memory stays bounded.
+public final class GatewayRateLimiter: Sendable {
+    /// Which limit refused a request.
+    public enum Refusal: Sendable, Hashable {
+        case device
+        case total
+    }
+
+    /// Device buckets kept before idle ones are dropped.
+    public static let maximumTrackedDevices = 100_000
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: Double
+    }
+
+    private struct State {
+        var devices: [String: Bucket] = [:]
+        var total: Bucket
+    }
+
+    private let perDevice: GatewayRateLimit
+    private let total: GatewayRateLimit
+    private let now: @Sendable () -> Double
+    private let state: Mutex<State>
+
+    /// - Parameter now: a monotonic clock in seconds; tests inject one.
+    public init(perDevice: GatewayRateLimit, total: GatewayRateLimit, now: @escaping @Sendable () -> Double = GatewayRateLimiter.monotonicSeconds) {
+        self.perDevice = perDevice
+        self.total = total
+        self.now = now
+        state = Mutex(State(total: Bucket(tokens: Double(total.burst), updated: now())))
+    }
+
+    /// Takes a token for `device` (lowercase hex) and one from the total; nil when admitted.
+    public func admit(device: String) -> Refusal? {
+        let time = now()
+        return state.withLock { state in
+            var totalBucket = Self.refilled(state.total, limit: total, at: time)
+            var deviceBucket = state.devices[device].map { Self.refilled($0, limit: perDevice, at: time) }
+                ?? Bucket(tokens: Double(perDevice.burst), updated: time)
+            defer { state.total = totalBucket }
+            guard deviceBucket.tokens >= 1 else {
+                state.devices[device] = deviceBucket
+                return .device
+            }
+            guard totalBucket.tokens >= 1 else { return .total }
+            deviceBucket.tokens -= 1
+            totalBucket.tokens -= 1
+            if state.devices.count >= Self.maximumTrackedDevices, state.devices[device] == nil {
+                Self.forgetIdle(&state.devices, limit: perDevice, at: time)
+            }
+            state.devices[device] = deviceBucket
+            return nil
+        }
+    }
+
+    /// Takes one token from the total bucket only (for `/register`); nil when admitted.
+    public func admitUnattributed() -> Refusal? {
+        let time = now()
+        return state.withLock { state in
+            var bucket = Self.refilled(state.total, limit: total, at: time)
+            defer { state.total = bucket }
+            guard bucket.tokens >= 1 else { return .total }
+            bucket.tokens -= 1
+            return nil
+        }
+    }
+
+    /// Seconds until `limit` has a token again after a refusal, rounded up: `retry-after`.
+    public func retryAfterSeconds(for refusal: Refusal) -> Int {
+        let rate = refusal == .device ? perDevice.perSecond : total.perSecond
+        return max(1, Int((1 / rate).rounded(.up)))
+    }
+
+    private static func refilled(_ bucket: Bucket, limit: GatewayRateLimit, at time: Double) -> Bucket {
+        let elapsed = max(0, time - bucket.updated)
+        return Bucket(tokens: min(Double(limit.burst), bucket.tokens + elapsed * limit.perSecond), updated: time)
+    }
+
+    /// Drops buckets that have refilled completely: forgetting them changes nothing. If
+    /// every device is busy, the oldest half goes (a flood of authorized devices, not a bypass).
+    private static func forgetIdle(_ devices: inout [String: Bucket], limit: GatewayRateLimit, at time: Double) {
+        devices = devices.filter { refilled($0.value, limit: limit, at: time).tokens < Double(limit.burst) }
+        if devices.count >= maximumTrackedDevices {
+            let cutoff = devices.values.map(\.updated).sorted()[devices.count / 2]
+            devices = devices.filter { $0.value.updated > cutoff }
+        }
+    }
+
+    private static let start = ContinuousClock.now
+
+    /// Seconds on the continuous clock since the first use.
+    @Sendable public static func monotonicSeconds() -> Double {
+        let elapsed = start.duration(to: .now).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
+}

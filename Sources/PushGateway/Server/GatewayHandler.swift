@@ -1,0 +1,189 @@
+import APNsCore
+import CLISupport
+import HTTPTransport
+import HermesContract
+import StrictJSON
+
+/// The gateway's HTTP side: routes, validates, authorizes and rate-limits on the event
+/// loop, then hands the one APNs request to the delivery in a task and answers when it
+/// returns. Nothing reaches the delivery before authorization and the rate limits pass.
+struct GatewayHandler: HTTPServerHandler {
+    let authorizer: PushAuthorizer
+    let limiter: GatewayRateLimiter
+    let delivery: any APNsDelivering
+    let metrics: GatewayMetrics
+    let logger: Logger
+    let topic: String
+    let ids: APNsIDGenerator
+    /// UNIX seconds, for `apns-expiration`.
+    let wallClock: @Sendable () -> Int64
+
+    func handle(_ request: HTTPRequest, responder: HTTPResponder) {
+        guard let route = GatewayRoute(path: request.path) else {
+            respond(responder, route: nil, GatewayOutcome(code: .notFound, message: "no such endpoint; use POST /push or POST /register"))
+            return
+        }
+        guard request.method == route.method else {
+            var outcome = GatewayOutcome(code: .methodNotAllowed, message: "\(route.rawValue) answers \(route.method) only")
+            outcome.allow = route.method
+            respond(responder, route: route, outcome)
+            return
+        }
+        switch route {
+        case .push: push(request, responder: responder)
+        case .register: register(request, responder: responder)
+        case .health:
+            responder.respond(HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Array(#"{"status":"ok"}"#.utf8)))
+        case .metrics:
+            responder.respond(HTTPResponse(status: 200, text: metrics.prometheusText(), contentType: "text/plain; version=0.0.4; charset=utf-8"))
+        }
+    }
+
+    func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
+        let route = GatewayRoute(path: request.path)
+        let outcome = GatewayOutcome(code: .bodyTooLarge, message: "the body is larger than \(limit) bytes")
+        metrics.recordRequest(endpoint: route?.name ?? "other", outcome: HermesGatewayErrorCode.bodyTooLarge.rawValue)
+        logger.info("request refused", metadata: ["gateway.endpoint": route?.name ?? "other", "gateway.status": "413",
+                                                  "gateway.outcome": HermesGatewayErrorCode.bodyTooLarge.rawValue])
+        return outcome.response
+    }
+
+    // MARK: POST /push
+
+    private func push(_ request: HTTPRequest, responder: HTTPResponder) {
+        let started = ContinuousClock.now
+        let push: HermesPushRequest
+        do {
+            push = try HermesPushRequest(body: request.body)
+        } catch .missingAuthorization {
+            refuse(responder, .push, code: .missingAuthorization, message: "send `hmac` or `capability`", metadata: [:])
+            return
+        } catch {
+            refuse(responder, .push, code: .invalidRequest, message: error.description, metadata: Self.logFields(of: error))
+            return
+        }
+        guard let token = DeviceToken(push.deviceToken) else {
+            refuse(responder, .push, code: .invalidRequest, message: "`device_token` must be hex", metadata: [:])
+            return
+        }
+        var metadata = ["push.device": token.masked, "push.env": push.environment.rawValue, "push.type": push.type.rawValue,
+                        "push.auth": push.hmac != nil ? GatewayAuthMode.hmac.rawValue : GatewayAuthMode.capability.rawValue]
+        if let refusal = authorizer.refusal(for: push) {
+            refuse(responder, .push, code: refusal, message: Self.message(for: refusal), metadata: metadata)
+            return
+        }
+        if let limited = limiter.admit(device: token.hex) {
+            metadata["gateway.limit"] = limited == .device ? "device" : "total"
+            refuse(responder, .push, code: .rateLimited, message: limited == .device
+                       ? "too many pushes to this device; try later" : "the gateway is at its push rate limit; try later",
+                   metadata: metadata, retryAfter: limiter.retryAfterSeconds(for: limited))
+            return
+        }
+        let apnsRequest = GatewayAPNsRequest(
+            notification: HermesNotification(type: push.type, sessionID: push.sessionID), deviceToken: token,
+            topic: topic, apnsID: ids.next(), sentAt: wallClock())
+        metadata["push.apns-id"] = apnsRequest.apnsID
+        let environment = push.environment
+        let delivery = delivery, metrics = metrics, logger = logger
+        Task {
+            let result = await delivery.deliver(apnsRequest, to: environment)
+            let outcome = GatewayOutcome(result)
+            responder.respond(outcome.response)
+            metrics.recordAPNs(result, latency: started.duration(to: .now))
+            metrics.recordRequest(endpoint: GatewayRoute.push.name, outcome: outcome.code?.rawValue ?? "ok")
+            var fields = metadata
+            fields["gateway.endpoint"] = GatewayRoute.push.name
+            fields["gateway.status"] = String(outcome.status)
+            fields["gateway.outcome"] = outcome.code?.rawValue ?? "ok"
+            switch result {
+            case .accepted: break
+            case .rejected(let status, let reason, _):
+                fields["apns.status"] = String(status)
+                fields["apns.reason"] = reason.wireValue
+            case .unreachable(let detail):
+                fields["apns.error"] = detail
+            }
+            logger.info(outcome.code == nil ? "push sent" : "push failed", metadata: fields)
+        }
+    }
+
+    // MARK: POST /register
+
+    private func register(_ request: HTTPRequest, responder: HTTPResponder) {
+        guard let issuer = authorizer.capabilityIssuer else {
+            refuse(responder, .register, code: .authModeDisabled, message: "capability mode is disabled on this gateway", metadata: [:])
+            return
+        }
+        let token: DeviceToken
+        do {
+            token = try HermesRegistration.deviceToken(fromRequestBody: request.body)
+        } catch {
+            refuse(responder, .register, code: .invalidRequest, message: error.description, metadata: Self.logFields(of: error))
+            return
+        }
+        if let limited = limiter.admitUnattributed() {
+            refuse(responder, .register, code: .rateLimited, message: "the gateway is at its rate limit; try later",
+                   metadata: ["push.device": token.masked], retryAfter: limiter.retryAfterSeconds(for: limited))
+            return
+        }
+        guard let capability = try? issuer.capability(for: token) else {
+            respond(responder, route: .register, GatewayOutcome(code: .apnsUnavailable, message: "could not derive a capability"))
+            return
+        }
+        metrics.recordRequest(endpoint: GatewayRoute.register.name, outcome: "ok")
+        logger.info("capability issued", metadata: ["push.device": token.masked, "gateway.endpoint": "register"])
+        responder.respond(HTTPResponse(status: 200, headers: ["content-type": "application/json"],
+                                       body: HermesRegistration.responseBody(capability: capability)))
+    }
+
+    // MARK: Answers and logs
+
+    private func refuse(_ responder: HTTPResponder, _ route: GatewayRoute, code: HermesGatewayErrorCode, message: String,
+                        metadata: [String: String], retryAfter: Int? = nil) {
+        var outcome = GatewayOutcome(code: code, message: message)
+        outcome.retryAfter = retryAfter
+        var fields = metadata
+        fields["gateway.endpoint"] = route.name
+        fields["gateway.status"] = String(outcome.status)
+        fields["gateway.outcome"] = code.rawValue
+        logger.info("request refused", metadata: fields)
+        respond(responder, route: route, outcome)
+    }
+
+    private func respond(_ responder: HTTPResponder, route: GatewayRoute?, _ outcome: GatewayOutcome) {
+        metrics.recordRequest(endpoint: route?.name ?? "other", outcome: outcome.code?.rawValue ?? "ok")
+        responder.respond(outcome.response)
+    }
+
+    private static func message(for refusal: HermesGatewayErrorCode) -> String {
+        switch refusal {
+        case .invalidHMAC: "the hmac does not match the request under the shared secret"
+        case .invalidCapability: "the capability was not issued for this device token; register again"
+        case .authModeDisabled: "this authorization mode is disabled on this gateway"
+        default: "not authorized"
+        }
+    }
+
+    /// What a log line may say about a malformed body: the field, never the value (a title
+    /// that is not the fixed copy may be exactly the content that must not leak).
+    private static func logFields(of error: HermesRequestError) -> [String: String] {
+        switch error {
+        case .malformedJSON: ["gateway.problem": "malformed_json"]
+        case .notAnObject: ["gateway.problem": "not_an_object"]
+        case .missingField(let field): ["gateway.problem": "missing_field", "gateway.field": field]
+        case .notAString(let field): ["gateway.problem": "not_a_string", "gateway.field": field]
+        case .invalidValue(let field, _): ["gateway.problem": "invalid_value", "gateway.field": field]
+        case .missingAuthorization: ["gateway.problem": "missing_authorization"]
+        }
+    }
+}
+
+extension GatewayOutcome {
+    /// The HTTP response: status, JSON body, and `retry-after` / `allow` when set.
+    var response: HTTPResponse {
+        var headers: HTTPHeaders = ["content-type": "application/json"]
+        if let retryAfter { headers.add(name: "retry-after", value: String(retryAfter)) }
+        if let allow { headers.add(name: "allow", value: allow) }
+        return HTTPResponse(status: status, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,74 @@
+import APNsCore
+import CLISupport
+import Foundation
+import HTTPTransport
+
+/// A running push gateway: `POST /push`, `POST /register`, `/healthz` and `/metrics` over
+/// HTTP/1.1 and HTTP/2, TLS or cleartext, forwarding authorized pushes through `delivery`.
+///
+/// ```swift
+/// let secrets = try GatewaySecrets.fromEnvironment()
+/// let gateway = try PushGatewayServer(configuration: configuration, secrets: secrets,
+///                                     delivery: try APNsClientDelivery(configuration: configuration))
+/// print(gateway.url)          // http://127.0.0.1:8088
+/// await gateway.shutdown()
+/// ```
+public final class PushGatewayServer: Sendable {
+    /// The configuration it serves with.
+    public let configuration: GatewayConfiguration
+    /// `http://host:port` or `https://host:port`, with the port actually bound.
+    public let url: String
+    /// The counters behind `/metrics`.
+    public let metrics: GatewayMetrics
+    private let server: HTTPServer
+    private let delivery: any APNsDelivering
+
+    /// Validates the configuration and starts listening.
+    ///
+    /// - Parameters:
+    ///   - delivery: where authorized pushes go; the gateway shuts it down with itself.
+    ///   - logger: one line per request, never with titles, bodies, full tokens or secrets.
+    ///   - wallClock: UNIX seconds for `apns-expiration`; tests inject one.
+    ///   - rateClock: monotonic seconds for the rate limits; tests inject one.
+    /// - Throws: ``PushGatewayError`` for an invalid configuration or a listener that cannot start.
+    public init(
+        configuration: GatewayConfiguration, secrets: GatewaySecrets, delivery: any APNsDelivering,
+        logger: Logger = Logger(label: "push-gateway"),
+        wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        rateClock: @escaping @Sendable () -> Double = GatewayRateLimiter.monotonicSeconds
+    ) throws(PushGatewayError) {
+        do {
+            try configuration.validate(secrets: secrets)
+        } catch {
+            throw PushGatewayError(context: "configuration", underlying: error.message)
+        }
+        self.configuration = configuration
+        self.delivery = delivery
+        metrics = GatewayMetrics()
+        let handler = GatewayHandler(
+            authorizer: PushAuthorizer(modes: configuration.authModes, secrets: secrets),
+            limiter: GatewayRateLimiter(perDevice: configuration.perDeviceRateLimit, total: configuration.totalRateLimit, now: rateClock),
+            delivery: delivery, metrics: metrics, logger: logger, topic: configuration.topic, ids: APNsIDGenerator(),
+            wallClock: wallClock)
+        var listener = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
+        listener.maxBodySize = configuration.maximumBodySize
+        listener.maxHeaderListSize = 16 * 1024
+        listener.idleTimeout = .seconds(60)
+        if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsPrivateKeyPath {
+            listener.tls = .makeServerConfiguration(certificateChainPath: certificate, privateKeyPath: key)
+        }
+        do {
+            server = try HTTPServer(configuration: listener, handler: handler)
+        } catch {
+            throw PushGatewayError(context: "listener on \(configuration.host):\(configuration.port)", underlying: "\(error)")
+        }
+        url = "\(listener.tls == nil ? "http" : "https")://\(server.localAddress)"
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to `gracePeriod`), then closes
+    /// the APNs connections.
+    public func shutdown(gracePeriod: Duration = .seconds(5)) async {
+        await server.shutdown(gracePeriod: gracePeriod)
+        await delivery.shutdown()
+    }
+}

@@ -1,0 +1,107 @@
+import CLISupport
+import Foundation
+import PushGateway
+
+let version = "0.1.0"
+let parser = CommandLineParser(
+    command: "push-gateway",
+    overview: "The Hermes push gateway: POST /push and /register (docs/push-gateway.md), forwarded to APNs.",
+    usage: "push-gateway --topic BUNDLE_ID --auth-key KEY_ID:TEAM_ID:P8_PATH [--config FILE] [--host ADDR] [--port N] "
+        + "[--tls-cert PEM --tls-key PEM] [--apns-production URL] [--apns-sandbox URL] [--apns-ca PEM] [--auth-modes LIST]",
+    options: [
+        .value("config", "FILE", help: "Read the JSON configuration file first; flags override it."),
+        .value("host", "ADDR", help: "Address to listen on (default \(GatewayConfiguration.defaultHost))."),
+        .value("port", "N", help: "Port to listen on (default \(GatewayConfiguration.defaultPort); 0 picks a free port)."),
+        .value("tls-cert", "PEM", help: "Serve HTTPS with this certificate chain (with --tls-key)."),
+        .value("tls-key", "PEM", help: "The TLS private key."),
+        .value("auth-key", "KEY_ID:TEAM_ID:P8_PATH", help: "The .p8 key provider tokens are signed with."),
+        .value("topic", "BUNDLE_ID", help: "The app's bundle id (apns-topic)."),
+        .value("apns-production", "URL", help: "APNs production (default \(GatewayConfiguration.appleProductionURL))."),
+        .value("apns-sandbox", "URL", help: "APNs sandbox (default \(GatewayConfiguration.appleSandboxURL))."),
+        .value("apns-ca", "PEM", help: "Trust these CAs for APNs instead of the system's (e.g. the mock's certs/ca.pem)."),
+        .value("auth-modes", "LIST", help: "Accepted auth modes: hmac, capability or hmac,capability (default both)."),
+        .value("apns-attempts", "N", help: "Tries per push for 5xx, 429 and lost connections (default \(GatewayConfiguration.defaultAPNsAttempts))."),
+        .value("log-level", "LEVEL", help: "trace, debug, info (default), notice, warning, error or critical."),
+    ])
+
+func standardOutput(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nSECRETS (environment only, never flags):\n"
+    + "  \(GatewaySecrets.hmacSecretVariable) or \(GatewaySecrets.hmacSecretVariable)_FILE      shared secret of hmac mode\n"
+    + "  \(GatewaySecrets.capabilityKeyVariable) or \(GatewaySecrets.capabilityKeyVariable)_FILE  key capabilities are derived from\n")
+
+var configuration = GatewayConfiguration(topic: "")
+let secrets: GatewaySecrets
+var logger = Logger(label: "push-gateway")
+do {
+    if let path = arguments.value("config") { configuration = try GatewayConfiguration.load(path: path, base: configuration) }
+    if let host = arguments.value("host") { configuration.host = host }
+    if let port = try arguments.integer("port", in: 0...65535) { configuration.port = port }
+    if let path = arguments.value("tls-cert") { configuration.tlsCertificatePath = path }
+    if let path = arguments.value("tls-key") { configuration.tlsPrivateKeyPath = path }
+    if let spec = arguments.value("auth-key") { configuration.providerKey = try GatewayProviderKey(commandLineSpec: spec) }
+    if let topic = arguments.value("topic") { configuration.topic = topic }
+    if let url = arguments.value("apns-production") { configuration.productionURL = url }
+    if let url = arguments.value("apns-sandbox") { configuration.sandboxURL = url }
+    if let path = arguments.value("apns-ca") { configuration.apnsCAPath = path }
+    if let modes = arguments.value("auth-modes") { configuration.authModes = try GatewayAuthMode.parseList(modes) }
+    if let attempts = try arguments.integer("apns-attempts", in: 1...GatewayConfiguration.maximumAPNsAttempts) {
+        configuration.apnsAttempts = attempts
+    }
+    if let level = arguments.value("log-level") {
+        guard let parsed = Logger.Level(rawValue: level) else {
+            throw CommandLineError("--log-level expects one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(level)'")
+        }
+        logger.logLevel = parsed
+    }
+    secrets = try GatewaySecrets.fromEnvironment()
+    try configuration.validate(secrets: secrets)
+    if configuration.providerKey == nil {
+        throw GatewayConfigurationError("auth key: set the signing key (--auth-key KEY_ID:TEAM_ID:P8_PATH)")
+    }
+} catch let error as CommandLineError {
+    parser.exitWithUsageError(error.message)
+} catch let error as GatewayConfigurationError {
+    parser.exitWithUsageError(error.message)
+} catch {
+    parser.exitWithUsageError("\(error)")
+}
+
+signal(SIGPIPE, SIG_IGN)
+let gateway: PushGatewayServer
+do {
+    let delivery = try APNsClientDelivery(configuration: configuration)
+    gateway = try PushGatewayServer(configuration: configuration, secrets: secrets, delivery: delivery, logger: logger)
+} catch {
+    // A key that cannot be read is the person's input; a port in use is a runtime failure.
+    if error.context == "APNs client" || error.context == "auth key" || error.context == "configuration" {
+        parser.exitWithUsageError(error.description)
+    }
+    logger.error("cannot start: \(error)")
+    exit(1)
+}
+
+standardOutput("""
+    push-gateway \(version)
+      listening   \(gateway.url)
+      topic       \(configuration.topic)
+      auth modes  \(configuration.authModes.sorted().map(\.rawValue).joined(separator: ","))
+      production  \(configuration.productionURL)
+      sandbox     \(configuration.sandboxURL)
+
+    """)
+
+await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    let once = OnceFlag()
+    for sig in [SIGINT, SIGTERM] {
+        signal(sig, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler { if once.claim() { continuation.resume() } }
+        source.resume()
+        signalSources.append(source)
+    }
+}
+await gateway.shutdown()
+logger.info("stopped")

@@ -1,0 +1,144 @@
+import APNsClient
+import APNsCore
+import Foundation
+import HTTPTransport
+import JWTVerify
+import MockAPNs
+import Testing
+
+/// Retries only where Apple allows, bounded, and always with the push's own apns-id.
+@Suite(.timeLimit(.minutes(2)))
+struct APNsClientRetryTests {
+    static let quickRetries = APNsRetryPolicy(
+        maximumAttempts: 4, initialBackoff: .milliseconds(5), maximumBackoff: .milliseconds(40), multiplier: 2)
+
+    static func client(for mock: MockAPNsServer, policy: APNsRetryPolicy = quickRetries) throws -> APNsClient {
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.retryPolicy = policy
+        return try APNsClient(configuration: configuration)
+    }
+
+    static func attempts(_ mock: MockAPNsServer, _ apnsID: String) -> [CaptureRecord] {
+        mock.capture.records(matching: CaptureFilter(apnsID: apnsID))
+    }
+
+    @Test func serverErrorsAndRateLimitsAreRetriedWithTheSameApnsIDUntilAccepted() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let client = try Self.client(for: mock)
+        let actions: [FaultAction] = [
+            .status(500, reason: .internalServerError), .unavailable(.serviceUnavailable), .unavailable(.shutdown),
+            .status(429, reason: .tooManyRequests),
+        ]
+        for action in actions {
+            try mock.faults.replaceAll([FaultRule(id: "twice", count: 2, action: action)])
+            let apnsID = UUID().uuidString.lowercased()
+            let response = try await client.send(ClientFixtures.notification(apnsID: apnsID), environment: .sandbox)
+            #expect(response.attempts == 3, "\(action)")
+            #expect(response.apnsID == apnsID)
+            let records = Self.attempts(mock, apnsID)
+            #expect(records.map(\.outcome.status).last == 200, "\(action)")
+            #expect(records.count == 3, "\(action): three attempts, each with the same apns-id")
+        }
+        await client.shutdown()
+    }
+
+    @Test func finalRejectionsAreNeverRetried() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let client = try Self.client(for: mock)
+        let final: [APNsReason] = [
+            .badDeviceToken, .unregistered, .expiredToken, .payloadTooLarge, .deviceTokenNotForTopic, .forbidden,
+            .tooManyProviderTokenUpdates, .badTopic, .invalidProviderToken,
+        ]
+        for reason in final {
+            try mock.faults.replaceAll([FaultRule(id: "final", action: .status(reason.status ?? 400, reason: reason))])
+            let apnsID = UUID().uuidString.lowercased()
+            let result = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: apnsID))
+            #expect(result.failureRejection?.reason == reason, "\(reason)")
+            if case .failure(.retriesExhausted) = result { Issue.record("\(reason) was retried") }
+            #expect(Self.attempts(mock, apnsID).count == 1, "\(reason) is sent once")
+        }
+        await client.shutdown()
+    }
+
+    @Test func retriesAreBoundedByThePolicy() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        try mock.faults.add(FaultRule(id: "down", action: .unavailable(.serviceUnavailable)))
+        for maximumAttempts in [1, 2, 5] {
+            var policy = Self.quickRetries
+            policy.maximumAttempts = maximumAttempts
+            let client = try Self.client(for: mock, policy: policy)
+            let apnsID = UUID().uuidString.lowercased()
+            let result = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: apnsID))
+            await client.shutdown()
+            #expect(Self.attempts(mock, apnsID).count == maximumAttempts)
+            if maximumAttempts == 1 {
+                #expect(result.failureRejection?.reason == .serviceUnavailable)
+                if case .failure(.retriesExhausted) = result { Issue.record("one attempt is not a retry") }
+            } else if case let .failure(.retriesExhausted(attempts, _)) = result {
+                #expect(attempts == maximumAttempts)
+            } else {
+                Issue.record("expected retriesExhausted, got \(result)")
+            }
+        }
+    }
+
+    @Test func aConnectionLostBeforeTheAnswerIsRetriedOnANewConnectionWithTheSameApnsID() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let client = try Self.client(for: mock)
+        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        try mock.faults.add(FaultRule(id: "drop", count: 1, action: .closeConnection))
+        let apnsID = UUID().uuidString.lowercased()
+        let response = try await client.send(ClientFixtures.notification(apnsID: apnsID), environment: .sandbox)
+        #expect(response.attempts == 2)
+        let records = Self.attempts(mock, apnsID)
+        #expect(records.map(\.outcome.status) == [0, 200], "dropped unanswered, then accepted")
+        #expect(records.count == 2 && records[0].connectionID != records[1].connectionID)
+        #expect(client.connectionsOpened(to: .sandbox) == 2)
+        await client.shutdown()
+    }
+
+    @Test func resetStreamsAndTimeoutsAreNotRetried() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.retryPolicy = Self.quickRetries
+        configuration.requestTimeout = .milliseconds(300)
+        let client = try APNsClient(configuration: configuration)
+        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+
+        try mock.faults.replaceAll([FaultRule(id: "reset", count: 1, action: .resetStream(.internalError))])
+        let resetID = UUID().uuidString.lowercased()
+        let reset = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: resetID))
+        #expect(reset == .failure(.transport(.streamReset(errorCode: .internalError))))
+        #expect(Self.attempts(mock, resetID).count == 1)
+
+        try mock.faults.replaceAll([FaultRule(id: "slow", count: 1, action: .delay(.seconds(2)))])
+        let slowID = UUID().uuidString.lowercased()
+        let slow = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: slowID))
+        guard case .failure(.transport(.timedOut(.request, _))) = slow else {
+            Issue.record("expected a request timeout, got \(slow)")
+            return
+        }
+        // The mock captures when it answers, after the delay.
+        #expect(await eventually { Self.attempts(mock, slowID).count == 1 })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(Self.attempts(mock, slowID).count == 1, "a timed-out push may have been delivered: not retried")
+        await client.shutdown()
+    }
+
+    @Test func backoffGrowsExponentiallyWithinItsJitterAndIsCapped() {
+        let policy = APNsRetryPolicy(maximumAttempts: 10, initialBackoff: .milliseconds(100), maximumBackoff: .seconds(1), multiplier: 2)
+        var generator = SystemRandomNumberGenerator()
+        for (attempt, full) in [(1, 100), (2, 200), (3, 400), (4, 800), (5, 1000), (9, 1000)] {
+            for _ in 0..<50 {
+                let wait = policy.backoff(afterAttempt: attempt, using: &generator)
+                #expect(wait >= .milliseconds(full / 2) && wait <= .milliseconds(full), "attempt \(attempt): \(wait)")
+            }
+        }
+        #expect(APNsRetryPolicy.none.backoff(afterAttempt: 1, using: &generator) == .zero)
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+@testable import HTTPTransport
+
+@Suite struct HTTP2ClientPingAndSettingsTests {
+    @Test func pingIsAnsweredAndConnectsFirstWhenIdle() async throws {
+        let server = try HTTP2ClientFixtures.server(tls: true, handler: HTTP2ClientFixtures.echo)
+        let client = try HTTP2ClientFixtures.client(for: server)
+        try await withHTTP2ClientTimeout(.seconds(60)) {
+            #expect(client.state == .idle)
+            let roundTrip = try await client.ping()
+            #expect(roundTrip >= .zero)
+            #expect(client.state == .active)
+            // Several at once are each answered.
+            try await withThrowingTaskGroup(of: Duration.self) { group in
+                for _ in 0..<5 { group.addTask { try await client.ping() } }
+                var answered = 0
+                for try await _ in group { answered += 1 }
+                #expect(answered == 5)
+            }
+            let response = try await client.send(HTTPClientRequest(path: "/"))
+            #expect(response.status == 200)
+        }
+        await client.close()
+        await #expect(throws: HTTPClientError.closed) { try await client.ping() }
+        await server.shutdown(gracePeriod: .milliseconds(200))
+    }
+
+    @Test func pingFailsWithTheConnectError() async throws {
+        let server = try HTTP2ClientFixtures.server(tls: false, handler: HTTP2ClientFixtures.echo)
+        let port = server.localAddress.port
+        await server.shutdown(gracePeriod: .milliseconds(200))
+        let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(host: "127.0.0.1", port: port))
+        let result: Result<Duration, HTTPClientError>
+        do {
+            result = .success(try await client.ping())
+        } catch {
+            result = .failure(error)
+        }
+        guard case .failure(.connectFailed) = result else {
+            Issue.record("expected connectFailed, got \(result)")
+            return
+        }
+        await client.close()
+    }
+
+    @Test func peerMaxConcurrentStreamsFollowsTheServersSettings() async throws {
+        let server = try HTTP2ClientFixtures.server(tls: false, handler: ClosureHandler { request in
+            if request.path == "/lower" { request.connection.setMaxConcurrentStreams(2) }
+            return HTTPResponse(status: 200, text: "ok")
+        }) { $0.maxConcurrentStreams = 7 }
+        let client = try HTTP2ClientFixtures.client(for: server, host: "127.0.0.1")
+        try await withHTTP2ClientTimeout(.seconds(60)) {
+            #expect(client.peerMaxConcurrentStreams == nil, "nothing is known before the server's SETTINGS")
+            _ = try await client.send(HTTPClientRequest(path: "/"))
+            #expect(client.peerMaxConcurrentStreams == 7)
+            _ = try await client.send(HTTPClientRequest(path: "/lower"))
+            #expect(await eventually { client.peerMaxConcurrentStreams == 2 })
+        }
+        await client.close()
+        await server.shutdown(gracePeriod: .milliseconds(200))
+    }
+}

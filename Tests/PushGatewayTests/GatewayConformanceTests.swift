@@ -1,0 +1,144 @@
+import APNsClient
+import Foundation
+import GatewayConformance
+import MockAPNs
+import PushGateway
+import Synchronization
+import Testing
+
+/// Our gateway passes the conformance suite, in both auth modes, with five simulated hours
+/// for the provider-token check; and the suite does fail a gateway that breaks the contract.
+@Suite(.timeLimit(.minutes(3)))
+struct GatewayConformanceTests {
+    /// Wall time that tests move forward; shared by the mock and the gateway's token minting.
+    final class SimulatedClock: Sendable {
+        private let offset = Mutex<TimeInterval>(0)
+        var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+        func advance(_ duration: Duration) {
+            offset.withLock { $0 += Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18 }
+        }
+    }
+
+    struct Running {
+        let mock: MockAPNsServer
+        let gateway: PushGatewayServer
+        let clock: SimulatedClock
+    }
+
+    static func start(modes: Set<GatewayAuthMode> = Set(GatewayAuthMode.allCases), secrets: GatewaySecrets = GatewayFixture.secrets,
+                      wrongTopic: Bool = false) throws -> Running {
+        let clock = SimulatedClock()
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: GatewayFixture.certs, now: { clock.now })
+        var configuration = GatewayFixture.configuration(modes: modes)
+        configuration.productionURL = mock.productionURL
+        configuration.sandboxURL = mock.sandboxURL
+        configuration.apnsCAPath = mock.trustRootsPath
+        if wrongTopic { configuration.topic = "com.example.app.other" }
+        let delivery = try APNsClientDelivery(configuration: configuration, now: { clock.now }, adjust: { client in
+            client.retryPolicy.initialBackoff = .milliseconds(5)
+            client.retryPolicy.maximumBackoff = .milliseconds(20)
+        })
+        let gateway = try GatewayFixture.start(configuration, secrets: secrets, delivery: delivery,
+                                               wallClock: { Int64(clock.now.timeIntervalSince1970) })
+        return Running(mock: mock, gateway: gateway, clock: clock)
+    }
+
+    static func suite(_ running: Running, credentials: ConformanceConfiguration.Credentials) -> GatewayConformanceSuite {
+        var configuration = ConformanceConfiguration(gatewayURL: running.gateway.url + "/push", mockControlURL: running.mock.controlURL,
+                                                     credentials: credentials)
+        configuration.topic = GatewayFixture.topic
+        let clock = running.clock
+        configuration.advanceClock = { clock.advance($0) }
+        return GatewayConformanceSuite(configuration: configuration)
+    }
+
+    @Test(arguments: ["hmac", "capability"])
+    func ourGatewayPassesEveryCheck(mode: String) async throws {
+        let running = try Self.start()
+        let credentials: ConformanceConfiguration.Credentials = mode == "hmac"
+            ? .hmac(secret: Array(GatewayFixture.hmacSecret.utf8)) : .capability
+        let results = await Self.suite(running, credentials: credentials).run()
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        let table = ConformanceReport.table(results)
+        #expect(results.map(\.number) == [1, 2, 3, 4, 5, 6])
+        #expect(results.allSatisfy { $0.passed }, "\(table)")
+        #expect(table.contains("all 6 checks passed"))
+        let simulated = try #require(results.last?.details.first { $0.contains("provider token(s)") })
+        #expect(simulated.hasPrefix("31 pushes"), "\(simulated)")
+        let junit = ConformanceReport.junit(results)
+        #expect(junit.contains(#"tests="6" failures="0""#))
+    }
+
+    @Test func aGatewayThatBreaksTheContractFails() async throws {
+        // Wrong bundle id (check 1) and a shared secret the plugin does not have (every hmac push is refused).
+        let running = try Self.start(modes: [.hmac], secrets: GatewaySecrets(hmacSecret: Array("another-secret".utf8)), wrongTopic: true)
+        let results = await Self.suite(running, credentials: .hmac(secret: Array(GatewayFixture.hmacSecret.utf8))).run([1, 2])
+        await running.gateway.shutdown()
+        running.mock.stop()
+        #expect(results.map(\.passed) == [false, false], "\(ConformanceReport.table(results))")
+        #expect(results[0].details.contains { $0.contains("answered 403") })
+
+        let junit = ConformanceReport.junit(results)
+        #expect(junit.contains(#"failures="2""#) && junit.contains("<failure message="))
+    }
+
+    @Test func theTopicCheckCatchesAWrongBundleID() async throws {
+        let running = try Self.start()
+        var suite = Self.suite(running, credentials: .capability).configuration
+        suite.topic = "com.example.expected"
+        let results = await GatewayConformanceSuite(configuration: suite).run([1])
+        await running.gateway.shutdown()
+        running.mock.stop()
+        #expect(results.first?.passed == false)
+        #expect(results.first?.details.contains { $0.contains("apns-topic is com.example.app, expected com.example.expected") } == true,
+                "\(ConformanceReport.table(results))")
+    }
+}
+
+/// The `gateway-conformance` command: table on stdout, JUnit file, exit 0/1/2.
+@Suite(.timeLimit(.minutes(3)))
+struct GatewayConformanceCommandTests {
+    static var executable: URL {
+        PushGatewayCommandTests.executable.deletingLastPathComponent().appendingPathComponent("gateway-conformance")
+    }
+
+    @Test func itPassesOurGatewayAndWritesJUnit() async throws {
+        let running = try GatewayConformanceTests.start()
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+        let arguments = ["--gateway", running.gateway.url, "--mock-control", running.mock.controlURL, "--topic", GatewayFixture.topic,
+                         "--junit", junit.path, "--soak", "1"]
+        let passing = try await onThread {
+            try PushGatewayCommandTests.run(arguments, environment: ["HERMES_PUSH_HMAC_SECRET": GatewayFixture.hmacSecret],
+                                            executable: Self.executable)
+        }
+        let failing = try await onThread {
+            try PushGatewayCommandTests.run(arguments + ["--check", "1"], environment: ["HERMES_PUSH_HMAC_SECRET": "wrong"],
+                                            executable: Self.executable)
+        }
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        #expect(passing.status == 0, "\(passing.output)\(passing.errors)")
+        #expect(passing.output.contains(" 6  PASS") && passing.output.contains("all 6 checks passed"))
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="gateway-conformance" tests="1" failures="1""#), "the second run rewrote it: \(xml)")
+        #expect(failing.status == 1, "\(failing.output)")
+        #expect(failing.output.contains(" 1  FAIL"))
+    }
+
+    @Test func usageErrorsExit2() async throws {
+        let help = try await onThread { try PushGatewayCommandTests.run(["--help"], environment: [:], executable: Self.executable) }
+        #expect(help.status == 0 && help.output.contains("CHECKS:"))
+        for arguments in [["--mock-control", "http://x"], ["--gateway", "http://x"],
+                          ["--gateway", "ftp://x", "--mock-control", "http://x"],
+                          ["--gateway", "http://x", "--mock-control", "http://x", "--auth-mode", "hmac"],
+                          ["--gateway", "http://x", "--mock-control", "http://x", "--check", "7"]] {
+            let result = try await onThread { try PushGatewayCommandTests.run(arguments, environment: [:], executable: Self.executable) }
+            #expect(result.status == 2, "\(arguments): \(result.errors)")
+            #expect(result.errors.hasPrefix("Error: "))
+        }
+    }
+}

@@ -1,0 +1,302 @@
+import APNsCore
+import CLISupport
+import Foundation
+import HTTPTransport
+import HermesContract
+import PushGateway
+import Testing
+
+/// The gateway's HTTP side against a fake APNs delivery: routing, validation, both auth
+/// modes, outcome mapping and limits.
+@Suite(.timeLimit(.minutes(1)))
+struct GatewayHTTPTests {
+    @Test func anHMACSignedPushBecomesTheContractsAPNsRequest() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery, wallClock: { 1_800_000_000 })
+        let client = try GatewayFixture.client(for: gateway.url)
+
+        let request = try GatewayFixture.pushRequest(type: .approval, environment: .production, session: "20261130_a1")
+        let response = try await client.send(GatewayFixture.post("/push", request.encodedBody()))
+        await client.close()
+        await gateway.shutdown()
+
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "application/json")
+        let sent = try #require(delivery.requests.first)
+        #expect(delivery.requests.count == 1)
+        #expect(sent.environment == .production)
+        #expect(response.text == #"{"apns_id":"\#(sent.request.apnsID)"}"#)
+        #expect(APNsIDGenerator.isCanonicalUUID(sent.request.apnsID))
+        #expect(sent.request.deviceToken.hex == GatewayFixture.deviceToken)
+        #expect(sent.request.topic == GatewayFixture.topic)
+        #expect(sent.request.pushType == .alert && sent.request.priority == .immediately)
+        #expect(sent.request.expiration == 1_800_000_000 + 3_600)
+        #expect(sent.request.collapseID == "approval:20261130_a1")
+        let payload = #"{"aps":{"alert":{"title":"Approval needed","body":"Hermes needs your approval"},"sound":"default","thread-id":"20261130_a1","category":"HERMES_APPROVAL","badge":1},"session_id":"20261130_a1","type":"approval"}"#
+        #expect(String(decoding: sent.request.payload, as: UTF8.self) == payload)
+    }
+
+    @Test func everyPushGetsAFreshAPNsID() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+        for type in HermesPushType.allCases {
+            let response = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(type: type).encodedBody()))
+            #expect(response.status == 200)
+        }
+        await client.close()
+        await gateway.shutdown()
+        #expect(Set(delivery.requests.map(\.request.apnsID)).count == 4)
+        #expect(delivery.requests.map(\.request.payload).map { HermesNotification(payload: $0)?.type } == HermesPushType.allCases)
+    }
+
+    @Test func refusedCredentialsAnswer403AndNeverReachAPNs() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+
+        var tampered = try GatewayFixture.pushRequest(type: .approval)
+        tampered.hmac = try GatewayFixture.pushRequest(type: .clarify).hmac  // a valid hmac, of another request
+        var wrongSecret = try GatewayFixture.pushRequest(secret: "not-the-secret")
+        wrongSecret.capability = nil
+        var unsigned = HermesPushRequest(deviceToken: GatewayFixture.deviceToken, environment: .sandbox, type: .approval, sessionID: "s")
+        unsigned.threadID = nil
+        let otherToken = try await register(client, GatewayFixture.otherDeviceToken)
+        let borrowed = try GatewayFixture.pushRequest(capability: otherToken)
+        let stale = try GatewayFixture.pushRequest(capability: try CapabilityIssuer(key: Array("an old key, rotated away since".utf8))
+            .capability(for: try #require(DeviceToken(GatewayFixture.deviceToken))))
+
+        let cases: [(String, [UInt8], String)] = [
+            ("tampered hmac", tampered.encodedBody(), "invalid_hmac"),
+            ("wrong secret", wrongSecret.encodedBody(), "invalid_hmac"),
+            ("no auth", unsigned.encodedBody(), "missing_authorization"),
+            ("capability of another device", borrowed.encodedBody(), "invalid_capability"),
+            ("stale capability", stale.encodedBody(), "invalid_capability"),
+        ]
+        for (name, body, code) in cases {
+            let response = try await client.send(GatewayFixture.post("/push", body))
+            #expect(response.status == 403, "\(name)")
+            #expect(response.errorCode == code, "\(name): \(response.text)")
+        }
+        await client.close()
+        await gateway.shutdown()
+        #expect(delivery.requests.isEmpty)
+    }
+
+    @Test func aRegisteredCapabilityAuthorizesItsDeviceOnly() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+
+        let capability = try await register(client, GatewayFixture.deviceToken.uppercased())
+        #expect(capability.hasPrefix("v1."))
+        #expect(try await register(client, GatewayFixture.deviceToken) == capability, "derived, so stable and case-blind")
+        let response = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(capability: capability).encodedBody()))
+        #expect(response.status == 200, "\(response.text)")
+
+        // A second gateway with the same key accepts it: nothing was stored.
+        let replica = try GatewayFixture.start(delivery: delivery)
+        let replicaClient = try GatewayFixture.client(for: replica.url)
+        let again = try await replicaClient.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(capability: capability).encodedBody()))
+        #expect(again.status == 200)
+        await replicaClient.close()
+        await replica.shutdown()
+        await client.close()
+        await gateway.shutdown()
+        #expect(delivery.requests.count == 2)
+    }
+
+    @Test func disabledModesAreRefused() async throws {
+        let delivery = FakeDelivery()
+        let hmacOnly = try GatewayFixture.start(GatewayFixture.configuration(modes: [.hmac]), delivery: delivery)
+        let capabilityOnly = try GatewayFixture.start(GatewayFixture.configuration(modes: [.capability]), delivery: delivery)
+        let first = try GatewayFixture.client(for: hmacOnly.url)
+        let second = try GatewayFixture.client(for: capabilityOnly.url)
+
+        let registerBody = HermesRegistration.requestBody(deviceToken: GatewayFixture.deviceToken)
+        let noRegister = try await first.send(GatewayFixture.post("/register", registerBody))
+        #expect(noRegister.status == 403 && noRegister.errorCode == "auth_mode_disabled")
+        let capability = try await register(second, GatewayFixture.deviceToken)
+        let capabilityRefused = try await first.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(capability: capability).encodedBody()))
+        #expect(capabilityRefused.status == 403 && capabilityRefused.errorCode == "auth_mode_disabled")
+        let hmacRefused = try await second.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
+        #expect(hmacRefused.status == 403 && hmacRefused.errorCode == "auth_mode_disabled")
+        await first.close()
+        await second.close()
+        await hmacOnly.shutdown()
+        await capabilityOnly.shutdown()
+        #expect(delivery.requests.isEmpty)
+    }
+
+    @Test func invalidBodiesAnswer400WithAJSONError() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+        let valid = String(decoding: try GatewayFixture.pushRequest().encodedBody(), as: UTF8.self)
+
+        let bodies = [
+            "not json",
+            "[]",
+            valid.replacingOccurrences(of: #""type":"approval""#, with: #""type":"reminder""#),
+            valid.replacingOccurrences(of: #""apns_env":"sandbox""#, with: #""apns_env":"staging""#),
+            valid.replacingOccurrences(of: #""session_id":"sess-1""#, with: #""session_id":"""#),
+            valid.replacingOccurrences(of: #""session_id":"sess-1""#, with: #""session_id":"../etc/passwd""#),
+            valid.replacingOccurrences(of: #""session_id":"sess-1""#, with: #""session_id":42"#),
+            valid.replacingOccurrences(of: GatewayFixture.deviceToken, with: "not-hex"),
+            valid.replacingOccurrences(of: "Approval needed", with: "Delete /home? Reply YES"),
+            valid.replacingOccurrences(of: #""thread_id":"sess-1""#, with: #""thread_id":"other""#),
+            valid + "x",
+            #"{"device_token":"\#(GatewayFixture.deviceToken)"}"#,
+        ]
+        for body in bodies {
+            let response = try await client.send(GatewayFixture.post("/push", body))
+            #expect(response.status == 400, "\(body)")
+            #expect(response.errorCode == "invalid_request", "\(body): \(response.text)")
+            #expect(response.headers["content-type"] == "application/json")
+        }
+        let badRegister = try await client.send(GatewayFixture.post("/register", #"{"device_token":"zz"}"#))
+        #expect(badRegister.status == 400 && badRegister.errorCode == "invalid_request")
+        await client.close()
+        await gateway.shutdown()
+        #expect(delivery.requests.isEmpty)
+    }
+
+    @Test func bodiesOverTheLimitAnswer413AndUnknownRoutes404Or405() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+
+        let padded = #"{"pad":""# + String(repeating: "x", count: 5_000) + #""}"#
+        let large = try await client.send(GatewayFixture.post("/push", padded))
+        #expect(large.status == 413)
+        #expect(large.errorCode == "body_too_large", "\(large.text)")
+        let missing = try await client.send(GatewayFixture.post("/pushes", "{}"))
+        #expect(missing.status == 404 && missing.errorCode == "not_found")
+        let wrongMethod = try await client.send(HTTPClientRequest(path: "/push"))
+        #expect(wrongMethod.status == 405 && wrongMethod.errorCode == "method_not_allowed")
+        #expect(wrongMethod.headers["allow"] == "POST")
+        let health = try await client.send(HTTPClientRequest(path: "/healthz"))
+        #expect(health.status == 200 && health.text == #"{"status":"ok"}"#)
+        await client.close()
+        await gateway.shutdown()
+        #expect(delivery.requests.isEmpty)
+    }
+
+    @Test(arguments: [
+        (APNsDeliveryResult.rejected(status: 410, reason: .unregistered, timestamp: 1_700_000_000_000), 410, "device_token_inactive"),
+        (.rejected(status: 410, reason: .expiredToken, timestamp: nil), 410, "device_token_inactive"),
+        (.rejected(status: 400, reason: .badDeviceToken, timestamp: nil), 400, "device_token_rejected"),
+        (.rejected(status: 400, reason: .deviceTokenNotForTopic, timestamp: nil), 400, "device_token_rejected"),
+        (.rejected(status: 429, reason: .tooManyRequests, timestamp: nil), 429, "rate_limited"),
+        (.rejected(status: 503, reason: .serviceUnavailable, timestamp: nil), 503, "apns_unavailable"),
+        (.rejected(status: 500, reason: .internalServerError, timestamp: nil), 503, "apns_unavailable"),
+        (.rejected(status: 503, reason: .shutdown, timestamp: nil), 503, "apns_unavailable"),
+        (.rejected(status: 429, reason: .tooManyProviderTokenUpdates, timestamp: nil), 503, "apns_unavailable"),
+        (.rejected(status: 403, reason: .invalidProviderToken, timestamp: nil), 502, "apns_rejected"),
+        (.rejected(status: 400, reason: .badTopic, timestamp: nil), 502, "apns_rejected"),
+        (.rejected(status: 413, reason: .payloadTooLarge, timestamp: nil), 502, "apns_rejected"),
+        (.rejected(status: 400, reason: .unknown("Novel"), timestamp: nil), 502, "apns_rejected"),
+        (.rejected(status: 502, reason: .unknown("Gateway"), timestamp: nil), 503, "apns_unavailable"),
+        (.unreachable("connection refused"), 503, "apns_unavailable"),
+    ])
+    func apnsAnswersMapAsTheContractSays(result: APNsDeliveryResult, status: Int, code: String) async throws {
+        let delivery = FakeDelivery()
+        delivery.answer(with: result)
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+        let response = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
+        await client.close()
+        await gateway.shutdown()
+        #expect(response.status == status)
+        #expect(response.errorCode == code, "\(response.text)")
+    }
+
+    @Test func rateLimitsPerDeviceAndInTotalAnswer429BeforeAPNs() async throws {
+        let delivery = FakeDelivery()
+        let clock = ManualClock()
+        var configuration = GatewayFixture.configuration()
+        configuration.perDeviceRateLimit = GatewayRateLimit(burst: 2, perSecond: 0.1)
+        configuration.totalRateLimit = GatewayRateLimit(burst: 3, perSecond: 1)
+        let gateway = try GatewayFixture.start(configuration, delivery: delivery, rateClock: { clock.seconds })
+        let client = try GatewayFixture.client(for: gateway.url)
+        func push(_ token: String) async throws -> HTTPClientResponse {
+            try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(token: token).encodedBody()))
+        }
+
+        #expect(try await push(GatewayFixture.deviceToken).status == 200)
+        #expect(try await push(GatewayFixture.deviceToken).status == 200)
+        let deviceLimited = try await push(GatewayFixture.deviceToken)
+        #expect(deviceLimited.status == 429 && deviceLimited.errorCode == "rate_limited")
+        #expect(deviceLimited.headers["retry-after"] == "10")
+        #expect(try await push(GatewayFixture.otherDeviceToken).status == 200, "another device has its own budget")
+        let totalLimited = try await push(String(repeating: "ef", count: 32))
+        #expect(totalLimited.status == 429, "three pushes used the total burst")
+        clock.advance(by: 10)
+        #expect(try await push(GatewayFixture.deviceToken).status == 200, "both buckets refilled")
+        await client.close()
+        await gateway.shutdown()
+        #expect(delivery.requests.count == 4)
+    }
+
+    @Test func logsNeverHoldCopyFullTokensSecretsOrSignatures() async throws {
+        let delivery = FakeDelivery()
+        let log = LogSink.memory()
+        let gateway = try GatewayFixture.start(delivery: delivery, log: log)
+        let client = try GatewayFixture.client(for: gateway.url)
+
+        let signed = try GatewayFixture.pushRequest()
+        _ = try await client.send(GatewayFixture.post("/push", signed.encodedBody()))
+        let capability = try await register(client, GatewayFixture.deviceToken)
+        _ = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(capability: capability).encodedBody()))
+        var tampered = signed
+        tampered.hmac = String(repeating: "0", count: 64)
+        _ = try await client.send(GatewayFixture.post("/push", tampered.encodedBody()))
+        let leaky = String(decoding: signed.encodedBody(), as: UTF8.self).replacingOccurrences(of: "Approval needed", with: "SECRET PLAN")
+        _ = try await client.send(GatewayFixture.post("/push", leaky))
+        delivery.answer(with: .rejected(status: 410, reason: .unregistered, timestamp: 1))
+        _ = try await client.send(GatewayFixture.post("/push", signed.encodedBody()))
+        await client.close()
+        await gateway.shutdown()
+
+        let lines = log.recorded
+        #expect(lines.count >= 5, "one line per request")
+        let forbidden = ["Approval needed", "Hermes needs your approval", "SECRET PLAN", GatewayFixture.deviceToken,
+                         GatewayFixture.hmacSecret, GatewayFixture.capabilityKey, try #require(signed.hmac), capability,
+                         String(capability.dropFirst(3))]
+        for line in lines {
+            for text in forbidden { #expect(!line.contains(text), "log line leaks \(text): \(line)") }
+        }
+        #expect(lines.contains { $0.contains("push.device=abab…abab") && $0.contains("gateway.status=200") })
+        #expect(lines.contains { $0.contains("gateway.outcome=invalid_hmac") })
+        #expect(lines.contains { $0.contains("gateway.field=title") })
+        #expect(lines.contains { $0.contains("apns.reason=Unregistered") && $0.contains("gateway.status=410") })
+    }
+
+    @Test func metricsCountRequestsAPNsReasonsAndLatency() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+        _ = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
+        delivery.answer(with: .rejected(status: 410, reason: .unregistered, timestamp: nil))
+        _ = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(type: .error).encodedBody()))
+        _ = try await client.send(GatewayFixture.post("/push", "{}"))
+        let metrics = try await client.send(HTTPClientRequest(path: "/metrics"))
+        await client.close()
+        await gateway.shutdown()
+
+        let text = metrics.text
+        #expect(metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
+        #expect(text.contains(#"push_gateway_requests_total{endpoint="push",outcome="ok"} 1"#), "\(text)")
+        #expect(text.contains(#"push_gateway_requests_total{endpoint="push",outcome="device_token_inactive"} 1"#))
+        #expect(text.contains(#"push_gateway_requests_total{endpoint="push",outcome="invalid_request"} 1"#))
+        #expect(text.contains(#"push_gateway_apns_responses_total{outcome="accepted",reason=""} 1"#))
+        #expect(text.contains(#"push_gateway_apns_responses_total{outcome="rejected",reason="Unregistered"} 1"#))
+        #expect(text.contains("push_gateway_push_duration_seconds_count 2"))
+    }
+
+    private func register(_ client: HTTP2Client, _ token: String) async throws -> String {
+        let response = try await client.send(GatewayFixture.post("/register", HermesRegistration.requestBody(deviceToken: token)))
+        #expect(response.status == 200, "\(response.text)")
+        return try HermesRegistration.capability(fromResponseBody: response.body)
+    }
+}

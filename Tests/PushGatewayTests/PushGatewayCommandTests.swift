@@ -1,0 +1,135 @@
+import Foundation
+import MockAPNs
+import Testing
+
+/// The `push-gateway` command over TLS, driven by a python client that builds requests
+/// exactly as the public plugin does, forwarding to the mock.
+@Suite(.timeLimit(.minutes(3)))
+struct PushGatewayCommandTests {
+    /// The built `push-gateway`, in the build folder that holds the test bundle.
+    static var executable: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [bundle, bundle.deletingLastPathComponent(), Bundle.main.bundleURL]
+            .map { $0.appendingPathComponent("push-gateway") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    static let environment = [
+        "PUSH_GATEWAY_HMAC_SECRET": GatewayFixture.hmacSecret, "PUSH_GATEWAY_CAPABILITY_KEY": GatewayFixture.capabilityKey,
+    ]
+
+    static func arguments(for mock: MockAPNsServer) -> [String] {
+        let certs = GatewayFixture.certs
+        return ["--port", "0", "--topic", GatewayFixture.topic, "--auth-key", "ABC123DEFG:TEAM000001:\(certs)/AuthKey_ABC123DEFG.p8",
+                "--apns-production", mock.productionURL, "--apns-sandbox", mock.sandboxURL, "--apns-ca", "\(certs)/ca.pem",
+                "--tls-cert", "\(certs)/server.pem", "--tls-key", "\(certs)/server.key"]
+    }
+
+    /// A running `push-gateway` and the URL its banner printed.
+    final class RunningGateway: @unchecked Sendable {
+        // Unchecked: written once during start, then only read.
+        let process = Process()
+        var url = ""
+        let output = Pipe()
+        let errors = Pipe()
+
+        init(arguments: [String], environment: [String: String]) throws {
+            process.executableURL = PushGatewayCommandTests.executable
+            process.arguments = arguments
+            process.environment = environment
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            var text = ""
+            let deadline = Date().addingTimeInterval(20)
+            while !text.contains("sandbox"), Date() < deadline {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+                if parts.count == 2, parts[0] == "listening" { url = String(parts[1]) }
+            }
+        }
+
+        /// Stops it with SIGTERM; returns the exit status and what it logged.
+        func stop() -> (status: Int32, log: String) {
+            process.terminate()
+            process.waitUntilExit()
+            let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (process.terminationStatus, log)
+        }
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = environment, executable: URL = executable)
+        throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    @Test(arguments: ["hmac", "capability"])
+    func thePluginsOwnRequestsSucceedOverHTTP1AndTLS(mode: String) async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: GatewayFixture.certs)
+        defer { mock.stop() }
+        let gateway = try await onThread { try RunningGateway(arguments: Self.arguments(for: mock), environment: Self.environment) }
+        #expect(gateway.url.hasPrefix("https://127.0.0.1:"))
+        let plugin = try await onThread {
+            try ProcessRunner.python(PluginClient.script, arguments: [gateway.url, mode, "\(GatewayFixture.certs)/ca.pem"],
+                                     environment: ["HERMES_PUSH_SECRET": GatewayFixture.hmacSecret])
+        }
+        let captured = await mock.capture.wait(for: .all, count: 4, timeout: .seconds(10))
+        let stopped = try await onThread { gateway.stop() }
+
+        #expect(plugin.status == 0, "\(plugin.output)")
+        let lines = plugin.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(plugin.output)")
+        for line in lines { #expect(line.contains(#""status": 200"#), "\(line)") }
+        #expect(captured.records.count == 4)
+        #expect(captured.records.allSatisfy { $0.outcome.status == 200 })
+        #expect(stopped.status == 0, "SIGTERM stops it cleanly")
+        #expect(stopped.log.contains("gateway.status=200"))
+        #expect(!stopped.log.contains(GatewayFixture.deviceToken) && !stopped.log.contains("Approval needed"))
+        if mode == "capability" {
+            #expect(stopped.log.contains("gateway.outcome=invalid_capability"), "the stale capability was refused first")
+        }
+    }
+
+    @Test func helpVersionAndUsageErrors() async throws {
+        let help = try await onThread { try Self.run(["--help"]) }
+        #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW:") && help.output.contains("PUSH_GATEWAY_HMAC_SECRET"))
+        for flag in ["--config", "--host", "--port", "--tls-cert", "--tls-key", "--auth-key", "--topic", "--apns-production",
+                     "--apns-sandbox", "--apns-ca", "--auth-modes"] {
+            #expect(help.output.contains(flag), "\(flag) is documented")
+        }
+        let version = try await onThread { try Self.run(["--version"]) }
+        #expect(version.status == 0 && version.output == "0.1.0\n")
+
+        let key = "ABC123DEFG:TEAM000001:\(GatewayFixture.certs)/AuthKey_ABC123DEFG.p8"
+        let cases: [([String], [String: String], String)] = [
+            (["--hmac-secret", "s", "--topic", "t", "--auth-key", key], Self.environment, "unknown option '--hmac-secret'"),
+            (["--auth-key", key], Self.environment, "--topic"),
+            (["--topic", "t"], Self.environment, "--auth-key"),
+            (["--topic", "t", "--auth-key", key], [:], "PUSH_GATEWAY_HMAC_SECRET"),
+            (["--topic", "t", "--auth-key", key, "--auth-modes", "jwt"], Self.environment, "unknown mode"),
+            (["--topic", "t", "--auth-key", "ABC123DEFG:TEAM000001:/nonexistent.p8"], Self.environment, "nonexistent.p8"),
+            (["--topic", "t", "--auth-key", key, "--port", "70000"], Self.environment, "--port"),
+        ]
+        for (arguments, environment, message) in cases {
+            let result = try await onThread { try Self.run(arguments, environment: environment) }
+            #expect(result.status == 2, "\(arguments): \(result.errors)")
+            #expect(result.errors.hasPrefix("Error: ") && result.errors.contains(message), "\(arguments): \(result.errors)")
+            #expect(result.errors.contains("See 'push-gateway --help'."))
+        }
+    }
+}

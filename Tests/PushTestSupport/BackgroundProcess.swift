@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with `posix_spawn`, its standard output and error going to files
+/// that can be read while it runs. For servers under test (`apns-mock`, `push-gateway`) and,
+/// through ``SpawnedProcess``, for tools run to completion.
+///
+/// Not Foundation's `Process`: see ``SpawnedProcess``. Blocking calls (``waitForOutput(containing:timeout:)``,
+/// ``terminate(timeout:)``) belong on a thread of their own (`onThread`), not the test pool.
+public final class BackgroundProcess: @unchecked Sendable {
+    // Unchecked: `pid` and the paths never change; `exitStatus` is guarded by `lock`.
+    public let pid: pid_t
+    public let stdoutPath: String
+    public let stderrPath: String
+    private let folder: URL
+    private let lock = NSLock()
+    private var exitStatus: Int32?
+
+    /// Starts `path` (a file, or a name looked up in `PATH`).
+    ///
+    /// - Parameters:
+    ///   - environment: variables added to (or replacing) this process's environment.
+    ///   - input: bytes for standard input; `/dev/null` when nil.
+    public init(_ path: String, _ arguments: [String], environment extra: [String: String] = [:], input: [UInt8]? = nil) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        stdoutPath = folder.appendingPathComponent("out").path
+        stderrPath = folder.appendingPathComponent("err").path
+        var inputPath = "/dev/null"
+        if let input {
+            inputPath = folder.appendingPathComponent("in").path
+            guard FileManager.default.createFile(atPath: inputPath, contents: Data(input)) else {
+                throw SpawnedProcess.Failure(description: "cannot write the standard input of \(path)")
+            }
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        let environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }.map { "\($0.key)=\($0.value)" }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        // posix_spawnp searches PATH for a bare name, as /usr/bin/env would.
+        let spawned = posix_spawnp(&pid, path, &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            try? FileManager.default.removeItem(at: folder)
+            throw SpawnedProcess.Failure(description: "cannot run \(path): \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+    }
+
+    deinit {
+        if status() == nil {
+            kill(pid, SIGKILL)
+            _ = wait(timeout: 5)
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// What it has written to standard output so far.
+    public var standardOutput: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    /// What it has written to standard error so far.
+    public var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Whether it is still running.
+    public var isRunning: Bool { status() == nil }
+
+    /// Waits until standard output contains `text`; nil if the child exits or `timeout` passes first.
+    public func waitForOutput(containing text: String, timeout: TimeInterval = 20) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let output = standardOutput
+            if output.contains(text) { return output }
+            if status() != nil { return standardOutput.contains(text) ? standardOutput : nil }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    /// Sends `signal` (SIGTERM unless told otherwise).
+    public func signal(_ signal: Int32 = SIGTERM) {
+        if status() == nil { kill(pid, signal) }
+    }
+
+    /// Sends SIGTERM, waits up to `timeout` seconds, then SIGKILL; returns the exit status
+    /// (128 + the signal if one ended it).
+    @discardableResult
+    public func terminate(timeout: TimeInterval = 10) -> Int32 {
+        signal(SIGTERM)
+        if let status = wait(timeout: timeout) { return status }
+        signal(SIGKILL)
+        return wait(timeout: 5) ?? 128 + SIGKILL
+    }
+
+    /// Waits up to `timeout` seconds for it to exit; its exit status, or nil if it still runs.
+    public func wait(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let status = status() { return status }
+            if Date() >= deadline { return nil }
+            usleep(5_000)
+        }
+    }
+
+    /// The exit status once reaped; reaps without blocking.
+    private func status() -> Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let exitStatus { return exitStatus }
+        var raw: Int32 = 0
+        let waited = waitpid(pid, &raw, WNOHANG)
+        guard waited == pid else { return nil }
+        // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
+        let signal = raw & 0x7f
+        exitStatus = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+        return exitStatus
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a child process to completion with `posix_spawn`, its output captured in files.
+///
+/// Not Foundation's `Process`: on Linux, `Process.run()` lists `/proc/self/fd` with a
+/// `dirent` copy that can read past glibc's buffer and crash the whole test run, more
+/// likely the more descriptors are open (swift-corelibs-foundation PR #5472; seen here
+/// with Swift 6.3.1). Blocking: call it from a thread of its own, not the test pool.
+public enum SpawnedProcess {
+    /// How a child ended.
+    public struct Result: Sendable {
+        /// The exit status, or 128 + the signal that ended it.
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        /// Whether it was killed for running past its timeout.
+        public var timedOut: Bool
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs `path` (a file, or a name looked up in `PATH`) with `arguments`.
+    ///
+    /// - Parameters:
+    ///   - environment: Variables added to (or replacing) this process's environment.
+    ///   - timeout: Seconds before the child gets SIGTERM, then SIGKILL a second later.
+    ///   - input: Bytes for the child's standard input; none (`/dev/null`) when nil.
+    public static func run(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
+                           input: [UInt8]? = nil, timeout: TimeInterval = 60) throws -> Result {
+        let child = try BackgroundProcess(path, arguments, environment: extra, input: input)
+        var timedOut = false
+        var status = child.wait(timeout: timeout)
+        if status == nil {
+            timedOut = true
+            status = child.terminate(timeout: 1)
+        }
+        return Result(status: status ?? 128 + SIGKILL, stdout: child.standardOutput, stderr: child.standardError, timedOut: timedOut)
+    }
+}
