@@ -191,7 +191,8 @@ struct PushInspectFollowTests {
 
     @Test func followReportsNewLinesAndSummarisesOnInterrupt() async throws {
         let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
-        let process = try BackgroundProcess(P.executable.path, ["check", "--profile", "hermes", "--follow", capture])
+        // --timeout 60 ends the follower even if this test run dies before interrupting it.
+        let process = try BackgroundProcess(P.executable.path, ["check", "--profile", "hermes", "--follow", "--timeout", "60", capture])
         defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
 
         // A line written in two parts, as a writer mid-flush leaves it: held back until whole.
@@ -213,5 +214,12 @@ struct PushInspectFollowTests {
         let status = try await onThread { process.wait(timeout: 30) }
         #expect(status == 1)
         #expect(process.standardOutput.contains("checked 2 pushes: 1 passed, 1 failed"))
+    }
+
+    @Test func followStopsAfterTheQuietTimeout() async throws {
+        let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
+        let result = try await P.run(["check", "--profile", "hermes", "--follow", "--timeout", "1", capture])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("checked 1 push: 1 passed, 0 failed"))
     }
 }
