@@ -36,6 +36,7 @@ bench: release
 	bash scripts/bench-client.sh
 	bash scripts/bench-gateway.sh
 	bash scripts/bench-inspect.sh
+	bash scripts/bench-hermes.sh
 
 # The whole Hermes chain on one machine: agent -> gateway -> mock -> virtual device (docs/hermes.md).
 demo: setup

@@ -158,6 +158,11 @@ let package = Package(
             path: "Benchmarks/apns-client-load"
         ),
         .executableTarget(
+            name: "hermes-bench",
+            dependencies: ["HermesAgent", "HermesApp", "HermesContract", "JWTVerify"],
+            path: "Benchmarks/hermes-bench"
+        ),
+        .executableTarget(
             name: "jwt-bench",
             dependencies: ["JWTVerify"],
             path: "Benchmarks/jwt-bench"

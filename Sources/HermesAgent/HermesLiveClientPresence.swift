@@ -10,6 +10,7 @@ public protocol HermesLiveClientPresence: Sendable {
 public final class HermesViewedSessions: HermesLiveClientPresence {
     private let sessions = Mutex<[String: Int]>([:])
 
+    /// No client is viewing anything yet.
     public init() {}
 
     /// A client opened `sessionID` (several clients may show the same session).

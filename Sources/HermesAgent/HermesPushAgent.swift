@@ -13,8 +13,11 @@ import Synchronization
 /// await agent.waitUntilIdle()
 /// ```
 public final class HermesPushAgent: Sendable {
+    /// The registered devices; each trigger goes to all of them.
     public let store: HermesDeviceStore
+    /// Sends one push to one device.
     public let sender: HermesGatewaySender
+    /// The suppression gates.
     public let policy: HermesSuppressionPolicy
     private let presence: (any HermesLiveClientPresence)?
     private let onResult: @Sendable (HermesSendResult) -> Void

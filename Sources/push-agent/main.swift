@@ -34,10 +34,11 @@ func standardOutput(_ text: String) {
 }
 
 func usageFailure(_ parser: CommandLineParser?, _ message: String) -> Never {
-    let text = parser?.errorText(CommandLineError(message))
-        ?? "Error: \(message)\nUsage: \(topUsage)\nSee 'push-agent --help'.\n"
-    FileHandle.standardError.write(Data(text.utf8))
-    exit(2)
+    guard let parser else {
+        FileHandle.standardError.write(Data("Error: \(message)\nUsage: \(topUsage)\nSee 'push-agent --help'.\n".utf8))
+        exit(2)
+    }
+    parser.exitWithUsageError(message)
 }
 
 var rawArguments = Array(CommandLine.arguments.dropFirst())
@@ -63,21 +64,7 @@ default:
 guard let subcommand = Subcommand(rawValue: first) else { usageFailure(nil, "unknown subcommand '\(first)'") }
 rawArguments.removeFirst()
 
-let arguments: ParsedArguments
-do {
-    switch try subcommand.parser.parse(rawArguments) {
-    case .help:
-        standardOutput(subcommand.parser.helpText)
-        exit(0)
-    case .version:
-        standardOutput(version + "\n")
-        exit(0)
-    case .run(let parsed):
-        arguments = parsed
-    }
-} catch {
-    usageFailure(subcommand.parser, error.message)
-}
+let arguments = subcommand.parser.parseOrExit(rawArguments, version: version)
 
 do {
     exit(try await subcommand.run(arguments))

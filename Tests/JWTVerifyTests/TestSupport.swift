@@ -45,7 +45,7 @@ enum TestSupport {
     /// Runs a program found on PATH and captures its output.
     @discardableResult
     static func run(_ program: String, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
-        let result = try SpawnedProcess.run(program, arguments, input: input.map { Array($0.utf8) })
+        let result = try SpawnedProcess.run(program, arguments, stdin: input.map { Array($0.utf8) })
         return ProcessResult(status: result.status, output: result.stdout, error: result.stderr)
     }
 

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import PushTestSupport
 import PushGateway
 import Testing
 
@@ -25,14 +26,7 @@ import Testing
     }
 
     private static func python(_ script: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // posix_spawn, not Process: see SpawnedProcess for the Foundation crash it avoids.
+        try SpawnedProcess.run("python3", ["-c", script]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -25,7 +25,7 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: TimeInterval = 60
     ) throws -> ChildResult {
         // posix_spawn, not Process: see SpawnedProcess for the Foundation crash it avoids.
-        let result = try SpawnedProcess.run(executable, arguments, input: input, timeout: timeout)
+        let result = try SpawnedProcess.run(executable, arguments, stdin: input, timeout: timeout)
         return ChildResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 

@@ -20,6 +20,12 @@ public enum SpawnedProcess {
         public var timedOut: Bool
     }
 
+    /// ``run(_:_:stdin:environment:timeout:)`` on a thread of its own, for async callers.
+    public static func runDetached(_ path: String, _ arguments: [String], stdin: [UInt8]? = nil,
+                                   environment: [String: String] = [:], timeout: TimeInterval = 60) async throws -> Result {
+        try await onThread { try run(path, arguments, stdin: stdin, environment: environment, timeout: timeout) }
+    }
+
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
@@ -29,10 +35,10 @@ public enum SpawnedProcess {
     /// - Parameters:
     ///   - environment: Variables added to (or replacing) this process's environment.
     ///   - timeout: Seconds before the child gets SIGTERM, then SIGKILL a second later.
-    ///   - input: Bytes for the child's standard input; none (`/dev/null`) when nil.
-    public static func run(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
-                           input: [UInt8]? = nil, timeout: TimeInterval = 60) throws -> Result {
-        let child = try BackgroundProcess(path, arguments, environment: extra, input: input)
+    ///   - stdin: What the child reads on standard input (`/dev/null` when nil).
+    public static func run(_ path: String, _ arguments: [String], stdin: [UInt8]? = nil,
+                           environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> Result {
+        let child = try BackgroundProcess(path, arguments, environment: extra, input: stdin)
         var timedOut = false
         var status = child.wait(timeout: timeout)
         if status == nil {

@@ -12,6 +12,7 @@ public struct HermesRegisteredDevice: Sendable, Hashable {
     /// When it was (last) registered.
     public var registeredAt: Date
 
+    /// A device as the app registered it; `registeredAt` defaults to now.
     public init(deviceToken: String, environment: HermesAPNsEnvironment, appVersion: String, registeredAt: Date = Date()) {
         self.deviceToken = deviceToken
         self.environment = environment

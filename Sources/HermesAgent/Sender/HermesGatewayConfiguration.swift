@@ -16,9 +16,13 @@ public struct HermesGatewayConfiguration: Sendable, Hashable {
     /// The `User-Agent` header.
     public var userAgent: String
 
+    /// The plugin's 3 attempts.
     public static let defaultMaximumAttempts = 3
+    /// The plugin's backoff: 0.5 s, then 1 s.
     public static let defaultBackoff: [Duration] = [.milliseconds(500), .seconds(1)]
+    /// The plugin's 5 s timeout.
     public static let defaultRequestTimeout = Duration.seconds(5)
+    /// Says who is calling, as the plugin's `hermes-push-plugin/1.0 (…)` does.
     public static let defaultUserAgent = "hermes-push-agent/1.0 (swift-apns-mock HermesAgent)"
 
     /// A configuration with the plugin's defaults.

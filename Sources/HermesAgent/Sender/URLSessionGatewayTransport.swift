@@ -13,6 +13,7 @@ import FoundationNetworking
 public struct URLSessionGatewayTransport: HermesGatewayTransport {
     private let session: URLSession
 
+    /// - Parameter session: The URLSession to use; `.shared` by default.
     public init(session: URLSession = .shared) {
         self.session = session
     }

@@ -34,6 +34,7 @@ public final class HermesSuppressionPolicy: Sendable {
     private struct State {
         var turns: [String: Turn] = [:]
         var lastSent: [DedupKey: Date] = [:]
+        var lastSweep = Date.distantPast
     }
 
     private let now: @Sendable () -> Date
@@ -86,9 +87,14 @@ public final class HermesSuppressionPolicy: Sendable {
                     return drop(.shortTurn)
                 }
             }
-            state.lastSent = state.lastSent.filter { time.timeIntervalSince($0.value) < Self.dedupWindow }
             let key = DedupKey(sessionID: sessionID, type: type)
-            guard state.lastSent[key] == nil else { return drop(.duplicate) }
+            if let last = state.lastSent[key], time.timeIntervalSince(last) < Self.dedupWindow { return drop(.duplicate) }
+            // Expired entries are swept at most once per window: each is removed once, so a
+            // push costs O(1) amortized however many sessions push.
+            if time.timeIntervalSince(state.lastSweep) >= Self.dedupWindow {
+                state.lastSent = state.lastSent.filter { time.timeIntervalSince($0.value) < Self.dedupWindow }
+                state.lastSweep = time
+            }
             state.lastSent[key] = time
             return .send(type, sessionID: sessionID)
         }

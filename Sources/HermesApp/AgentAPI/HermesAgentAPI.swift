@@ -33,6 +33,7 @@ public struct HermesDeviceRegistration: Sendable, Hashable, Codable {
     /// The app's version, so the agent can tell which app sent a token.
     public var appVersion: String
 
+    /// A registration of `deviceToken` (lowercase hex).
     public init(deviceToken: String, environment: HermesAPNsEnvironment, appVersion: String) {
         self.deviceToken = deviceToken
         self.environment = environment

@@ -20,6 +20,7 @@ public actor HermesNotificationHandler {
     /// Sessions with an approval the user has not answered.
     public private(set) var pendingApprovals: Set<String> = []
 
+    /// In the background, on no session, with no pending approval.
     public init() {}
 
     /// The app's badge: how many sessions wait for an approval.

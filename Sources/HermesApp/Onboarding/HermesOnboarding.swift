@@ -15,6 +15,7 @@ public struct HermesOnboarding: Sendable {
     private let snooze: HermesSnoozeStore
     private let lifecycle: HermesRegistrationLifecycle
 
+    /// Onboarding over the agent API, the snooze store and the registration lifecycle.
     public init(api: any HermesAgentAPI, snooze: HermesSnoozeStore, lifecycle: HermesRegistrationLifecycle) {
         self.api = api
         self.snooze = snooze

@@ -31,7 +31,9 @@ public enum HermesQuietReason: Sendable, Hashable {
 
 /// The info sheet shown when the plugin is missing.
 public struct HermesInfoSheet: Sendable, Hashable {
+    /// The sheet's title.
     public var title: String
+    /// What it explains.
     public var message: String
     /// In display order: "Ask agent to install", then "Later".
     public var actions: [HermesInfoSheetAction]

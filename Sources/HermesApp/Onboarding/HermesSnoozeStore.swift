@@ -16,6 +16,7 @@ public actor HermesSnoozeStore {
         /// The sheet stays away until this moment.
         public var snoozedUntil: Date?
 
+        /// A state; the default is "never snoozed".
         public init(snoozeCount: Int = 0, snoozedUntil: Date? = nil) {
             self.snoozeCount = snoozeCount
             self.snoozedUntil = snoozedUntil

@@ -22,6 +22,9 @@ public actor HermesRegistrationLifecycle {
     /// The token the agent last accepted, lowercase hex.
     public private(set) var registeredToken: String?
 
+    /// - Parameters:
+    ///   - environment: The APNs environment of this build's tokens (debug builds: sandbox).
+    ///   - appVersion: Sent with every registration.
     public init(api: any HermesAgentAPI, permission: any HermesNotificationPermission,
                 environment: HermesAPNsEnvironment, appVersion: String) {
         self.api = api

@@ -8,6 +8,7 @@ public struct HermesStateFile<Value: Codable & Sendable>: Sendable {
     /// Where the value is kept.
     public let url: URL
 
+    /// The state kept at `url`.
     public init(url: URL) {
         self.url = url
     }

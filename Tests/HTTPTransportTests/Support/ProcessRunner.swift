@@ -24,7 +24,7 @@ enum ProcessRunner {
                     timeout: Duration = .seconds(20)) async throws -> ProcessResult {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let result = try await onThread {
-            try SpawnedProcess.run(executable, arguments, input: stdin.map { Array($0) }, timeout: seconds)
+            try SpawnedProcess.run(executable, arguments, stdin: stdin.map { Array($0) }, timeout: seconds)
         }
         return ProcessResult(status: result.status, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut)
     }

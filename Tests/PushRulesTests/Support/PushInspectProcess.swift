@@ -23,13 +23,11 @@ enum PushInspectProcess {
         var stderr: String
     }
 
-    /// Runs `push-inspect arguments…`, feeding `input` on standard input, on a thread of its own
-    /// (with posix_spawn: Foundation's `Process` can crash a full test run, see `SpawnedProcess`).
+    /// Runs `push-inspect arguments…`, feeding `input` on standard input, on a thread of its own.
     static func run(_ arguments: [String], input: String? = nil) async throws -> Result {
-        try await onThread {
-            let result = try SpawnedProcess.run(executable.path, arguments, input: input.map { Array($0.utf8) }, timeout: 60)
-            return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
-        }
+        // posix_spawn, not Process: see SpawnedProcess for the Foundation crash it avoids.
+        let result = try await SpawnedProcess.runDetached(executable.path, arguments, stdin: input.map { Array($0.utf8) })
+        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// A temporary file holding `text`.
