@@ -6,8 +6,8 @@ enum InspectOptions {
     static let input: [CommandLineOption] = [
         .value("from", "URL", help: "Read from a live apns-mock's control API (http://127.0.0.1:2199)."),
         .value("wait", "N", help: "With --from: wait until N pushes were captured."),
-        .value("timeout", "S", help: "With --wait: give up after S seconds (default 30)."),
-        .flag("follow", help: "Keep reading capture files as they grow (stop with Ctrl-C)."),
+        .value("timeout", "S", help: "With --wait: give up after S seconds (default 30). With --follow: stop after S quiet seconds."),
+        .flag("follow", help: "Keep reading capture files as they grow (stop with Ctrl-C or --timeout)."),
         .flag("payload", help: "The files are bare payloads, not capture files (implied by the header flags)."),
         .value("push-type", "TYPE", help: "apns-push-type of a bare payload."),
         .value("topic", "TOPIC", help: "apns-topic of a bare payload."),
@@ -37,6 +37,9 @@ enum InspectOptions {
         var files = arguments.positional
         if from != nil, !files.isEmpty { throw CommandLineError("give files or --from, not both") }
         if from == nil, arguments.value("wait") != nil { throw CommandLineError("--wait needs --from") }
+        if arguments.value("wait") != nil, let timeout = try arguments.integer("timeout", in: 1...86_400), timeout > 600 {
+            throw CommandLineError("--timeout with --wait is at most 600 seconds (the control API's limit)")
+        }
         if from != nil, arguments.has("follow") { throw CommandLineError("--follow reads files; --from reads the mock once") }
         if files.isEmpty, from == nil {
             guard payloadMode else { throw CommandLineError("name capture files (or - for standard input), or use --from URL") }
@@ -44,7 +47,8 @@ enum InspectOptions {
         }
         return PushFeed(
             files: files, from: from, wait: try arguments.integer("wait", in: 1...1_000_000),
-            timeout: try arguments.integer("timeout", in: 1...600) ?? 30, follow: arguments.has("follow"),
+            timeout: try arguments.integer("timeout", in: 1...86_400).map { min($0, 600) } ?? 30, follow: arguments.has("follow"),
+            idleTimeout: arguments.has("follow") ? try arguments.integer("timeout", in: 1...86_400) : nil,
             payloadMode: payloadMode, headers: headers, terminal: terminal)
     }
 }

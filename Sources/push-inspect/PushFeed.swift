@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import Synchronization
 import MockAPNs
 import PushRules
 import StrictJSON
@@ -13,6 +14,8 @@ struct PushFeed {
     var wait: Int?
     var timeout: Int
     var follow: Bool
+    /// With `follow`: stop once no new push arrived for this many seconds.
+    var idleTimeout: Int?
     /// Treat every file as a bare payload (set by `--payload` or any header flag).
     var payloadMode: Bool
     var headers: PushHeaders
@@ -91,8 +94,11 @@ struct PushFeed {
         let follower = CaptureFileFollower(path: file) { warning in
             terminal.err("warning: \(file):\(warning.lineNumber): \(warning.kind.rawValue): \(warning.message)")
         }
+        let watch = idleTimeout.map { IdleWatch(timeout: $0) }
+        defer { watch?.stop() }
         do {
             for try await record in follower {
+                watch?.touch()
                 body(PushInput(record: record, sourceName: file))
             }
         } catch {
@@ -179,4 +185,30 @@ struct ControlEndpoint {
         self.port = port
         self.basePath = basePath
     }
+}
+
+/// Ends `--follow` once the file has been quiet for `timeout` seconds, the way Ctrl-C does
+/// (a SIGINT to this process), so the summary and exit status still come out. It also keeps
+/// a follower whose parent died (a crashed test run) from running forever.
+final class IdleWatch: Sendable {
+    private let lastActivity: Atomic<Int64>
+    private let stopped = Atomic<Bool>(false)
+
+    init(timeout: Int) {
+        lastActivity = Atomic(Self.now())
+        Thread.detachNewThread { [self] in
+            while !stopped.load(ordering: .relaxed) {
+                usleep(200_000)
+                if Self.now() - lastActivity.load(ordering: .relaxed) >= Int64(timeout) {
+                    if !stopped.load(ordering: .relaxed) { kill(getpid(), SIGINT) }
+                    return
+                }
+            }
+        }
+    }
+
+    func touch() { lastActivity.store(Self.now(), ordering: .relaxed) }
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    private static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
 }

@@ -19,17 +19,14 @@ let topHelp = """
 
     """
 
-func usageError(_ parser: CommandLineParser?, _ message: String) -> Never {
-    if let parser {
-        terminal.err(parser.errorText(CommandLineError(message)).trimmingCharacters(in: .newlines))
-    } else {
-        terminal.err("Error: \(message)\nUsage: push-inspect <check|show|stats> [options]\nSee 'push-inspect --help'.")
-    }
+/// A usage error before a subcommand is known.
+func usageError(_ message: String) -> Never {
+    terminal.err("Error: \(message)\nUsage: push-inspect <check|show|stats> [options]\nSee 'push-inspect --help'.")
     exit(2)
 }
 
 var argv = Array(CommandLine.arguments.dropFirst())
-guard let first = argv.first else { usageError(nil, "name a subcommand: check, show or stats") }
+guard let first = argv.first else { usageError("name a subcommand: check, show or stats") }
 switch first {
 case "-h", "--help":
     terminal.out(topHelp)
@@ -44,7 +41,7 @@ case "help":
 default:
     break
 }
-guard commands.contains(first) else { usageError(nil, "unknown subcommand '\(first)'; expected check, show or stats") }
+guard commands.contains(first) else { usageError("unknown subcommand '\(first)'; expected check, show or stats") }
 argv.removeFirst()
 let parser = switch first {
 case "check": CheckCommand.parser
@@ -52,21 +49,7 @@ case "show": ShowCommand.parser
 default: StatsCommand.parser
 }
 
-let arguments: ParsedArguments
-do {
-    switch try parser.parse(argv) {
-    case .help:
-        terminal.out(parser.helpText)
-        exit(0)
-    case .version:
-        terminal.out(version + "\n")
-        exit(0)
-    case .run(let parsed):
-        arguments = parsed
-    }
-} catch {
-    usageError(parser, error.message)
-}
+let arguments = parser.parseOrExit(argv, version: version)
 
 // Ctrl-C while following a file ends the reading, not the process, so the summary and the
 // exit status still come out.
@@ -79,9 +62,9 @@ let work = Task { () -> Int32 in
         default: return try await StatsCommand.run(arguments, terminal: terminal)
         }
     } catch let error as CommandLineError {
-        usageError(parser, error.message)
+        parser.exitWithUsageError(error.message)
     } catch {
-        usageError(parser, "\(error)")
+        parser.exitWithUsageError("\(error)")
     }
 }
 let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())

@@ -49,3 +49,16 @@ struct ProfileTests {
         #expect(rules.check(Fixtures.push(#"{"aps":{"alert":"x"}}"#)).rulesApplied.isEmpty)
     }
 }
+
+/// The example in docs/push-inspect.md ("In Swift"), kept compiling and true.
+struct PushRulesDocumentationExampleTests {
+    @Test func theDocumentedExampleFindsTheExtraKey() throws {
+        let policyBytes = Array(#"{"name":"app","leaks":{"detectors":["email"]}}"#.utf8)
+        let payloadBytes = Array(#"{"aps":{"alert":"hi"},"foo":1}"#.utf8)
+        let rules = RuleSet(profiles: [.hermes, .apple], policies: [try Policy(json: policyBytes)])
+        let push = PushInput(headers: PushHeaders(pushType: "alert", topic: "com.example.app", priority: 10),
+                             payload: payloadBytes)
+        let findings = rules.check(push).findings
+        #expect(findings.contains { $0.description == "hermes.allowed-keys at foo: this key is not in the allowed keys" })
+    }
+}

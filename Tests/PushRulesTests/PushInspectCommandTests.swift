@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import HermesContract
+import PushTestSupport
 import StrictJSON
 import Testing
 
@@ -84,10 +85,10 @@ struct PushInspectCommandTests {
         let parser = XMLParser(data: data)
         parser.delegate = counter
         #expect(parser.parse(), "well-formed XML")
-        // apple minus background-priority (alert pushes) = 9, hermes = 9 rules.
-        #expect(counter.testcases == 2 * 18, "\(counter.testcases)")
+        // apple minus background-priority (alert pushes) = 9, hermes = 10 rules.
+        #expect(counter.testcases == 2 * 19, "\(counter.testcases)")
         #expect(counter.failures == 2, "allowed-values and leaks fail on the second push")
-        #expect(counter.suiteTests == "\(2 * 18)" && counter.suiteFailures == "2")
+        #expect(counter.suiteTests == "\(2 * 19)" && counter.suiteFailures == "2")
     }
 
     @Test func damagedLinesAreNamedAndTheRunCarriesOn() async throws {
@@ -190,14 +191,9 @@ struct PushInspectFollowTests {
 
     @Test func followReportsNewLinesAndSummarisesOnInterrupt() async throws {
         let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
-        let outputPath = try P.file("", suffix: ".out")
-        let process = Process()
-        process.executableURL = P.executable
-        process.arguments = ["check", "--profile", "hermes", "--follow", capture]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        // --timeout 60 ends the follower even if this test run dies before interrupting it.
+        let process = try BackgroundProcess(P.executable.path, ["check", "--profile", "hermes", "--follow", "--timeout", "60", capture])
+        defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
 
         // A line written in two parts, as a writer mid-flush leaves it: held back until whole.
         let leaky = P.hermesLine(seq: 2, type: .complete) {
@@ -210,21 +206,20 @@ struct PushInspectFollowTests {
         try handle.write(contentsOf: Data(leaky.dropFirst(100).utf8))
         try handle.close()
 
-        var output = ""
-        for _ in 0..<300 where !output.contains("hermes.leaks") {
-            try await Task.sleep(for: .milliseconds(100))
-            output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        }
+        let output = try await onThread { process.waitForOutput(containing: "hermes.leaks", timeout: 30) ?? process.standardOutput }
         #expect(output.contains("FAIL \(capture)#2"))
         #expect(output.contains("hermes.leaks[file-path] aps.alert.body"))
 
-        process.interrupt()
-        let status = try await onThread { () -> Int32 in
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        process.signal(SIGINT)
+        let status = try await onThread { process.wait(timeout: 30) }
         #expect(status == 1)
-        let final = try String(contentsOfFile: outputPath, encoding: .utf8)
-        #expect(final.contains("checked 2 pushes: 1 passed, 1 failed"))
+        #expect(process.standardOutput.contains("checked 2 pushes: 1 passed, 1 failed"))
+    }
+
+    @Test func followStopsAfterTheQuietTimeout() async throws {
+        let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
+        let result = try await P.run(["check", "--profile", "hermes", "--follow", "--timeout", "1", capture])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("checked 1 push: 1 passed, 0 failed"))
     }
 }

@@ -1,5 +1,7 @@
 # The jq baseline of scripts/bench-inspect.sh: what `push-inspect check --profile hermes
-# --profile apple` checks, as a jq filter over capture lines. It prints one line per failing
+# --profile apple` checks, as a jq filter over capture lines. (One approximation: jq cannot
+# compute HermesCollapseID's FNV-1a hash, so a collapse id for a session too long to fit
+# 64 bytes is not compared.) It prints one line per failing
 # push: {"seq":N,"rules":[…]}. Kept deliberately close to the Swift rules, so that the two
 # find the same failing pushes in the benchmark's data (the script compares the counts).
 def header($name): first(.headers[] | select(.[0] == $name) | .[1]) // null;
@@ -98,6 +100,8 @@ def is_int: type == "number" and . == floor;
    then "hermes.identifiers" else empty end),
   (if ($p.session_id != null or $aps["thread-id"] != null) and $p.session_id != $aps["thread-id"] then "hermes.equal-fields" else empty end),
   (if [$p | .. | strings | select(leaky)] | length > 0 then "hermes.leaks" else empty end),
+  (if $topic == null or $topic == "" or ([suffixes[] | select(. != "") as $s | $topic | endswith($s)] | any)
+   then "hermes.topic" else empty end),
   (if (copy | has($kind // "")) and ($p.session_id | type) == "string" and $collapse != null
       and $collapse != (($kind + ":" + $p.session_id) as $c | if ($c | utf8bytelength) <= 64 then $c else $collapse end)
    then "hermes.collapse-id" else empty end)

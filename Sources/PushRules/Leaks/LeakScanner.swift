@@ -5,14 +5,28 @@
 /// and to pass identifiers (UUIDs, `sess-1`, fixed copy such as "Hermes needs your approval").
 public struct LeakScanner: Sendable, Hashable {
     /// The detectors that run.
-    public var detectors: Set<LeakDetector>
+    public var detectors: Set<LeakDetector> {
+        didSet { enabled = Self.mask(detectors) }
+    }
     /// Their limits.
     public var thresholds: LeakThresholds
+    /// `detectors` as bits in ``order``: tested per string without hashing.
+    private var enabled: UInt16
 
     /// A scanner running `detectors` with `thresholds`.
     public init(detectors: Set<LeakDetector> = Set(LeakDetector.allCases), thresholds: LeakThresholds = .default) {
         self.detectors = detectors
         self.thresholds = thresholds
+        self.enabled = Self.mask(detectors)
+    }
+
+    /// The detectors in the order they run (`allCases` builds a new array on each use).
+    private static let order: [LeakDetector] = LeakDetector.allCases
+
+    private static func mask(_ detectors: Set<LeakDetector>) -> UInt16 {
+        var mask: UInt16 = 0
+        for (index, detector) in order.enumerated() where detectors.contains(detector) { mask |= 1 << UInt16(index) }
+        return mask
     }
 
     /// The detectors that fire on `text`, in ``LeakDetector/allCases`` order. A JWT or API
@@ -29,7 +43,7 @@ public struct LeakScanner: Sendable, Hashable {
         // One pass gathers what each detector needs to have any chance; most strings (fixed
         // copy, identifiers) leave here without running a single detector.
         let traits = Traits(bytes)
-        for detector in LeakDetector.allCases where detectors.contains(detector) {
+        for (index, detector) in Self.order.enumerated() where enabled & (1 << UInt16(index)) != 0 {
             let hit: Bool
             switch detector {
             case .email: hit = traits.at && Self.hasEmail(bytes)

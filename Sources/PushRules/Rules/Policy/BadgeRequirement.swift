@@ -13,6 +13,7 @@ public struct BadgeRequirement: Sendable, Hashable {
         case required, optional, forbidden
     }
 
+    /// Whether the pushes in scope must, may or must not carry a badge.
     public var presence: Presence
     /// The largest badge allowed, if any.
     public var maximum: Int64?
