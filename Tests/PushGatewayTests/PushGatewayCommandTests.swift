@@ -1,5 +1,6 @@
 import Foundation
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// The `push-gateway` command over TLS, driven by a python client that builds requests
@@ -26,56 +27,40 @@ struct PushGatewayCommandTests {
     }
 
     /// A running `push-gateway` and the URL its banner printed.
-    final class RunningGateway: @unchecked Sendable {
-        // Unchecked: written once during start, then only read.
-        let process = Process()
-        var url = ""
-        let output = Pipe()
-        let errors = Pipe()
+    final class RunningGateway: Sendable {
+        let child: ChildProcess
+        let url: String
+        let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("push-gateway-\(UUID().uuidString).log").path
 
         init(arguments: [String], environment: [String: String]) throws {
-            process.executableURL = PushGatewayCommandTests.executable
-            process.arguments = arguments
-            process.environment = environment
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
+            child = try ChildProcess([PushGatewayCommandTests.executable.path] + arguments, environment: environment,
+                                     capturesOutput: true, errorPath: logPath)
             var text = ""
             let deadline = Date().addingTimeInterval(20)
-            while !text.contains("sandbox"), Date() < deadline {
-                let chunk = output.fileHandleForReading.availableData
+            while !text.contains("sandbox"), Date() < deadline, let output = child.standardOutput {
+                let chunk = output.availableData
                 if chunk.isEmpty { break }
                 text += String(decoding: chunk, as: UTF8.self)
             }
-            for line in text.split(separator: "\n") {
+            url = text.split(separator: "\n").compactMap { line -> String? in
                 let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-                if parts.count == 2, parts[0] == "listening" { url = String(parts[1]) }
-            }
+                return parts.count == 2 && parts[0] == "listening" ? String(parts[1]) : nil
+            }.first ?? ""
         }
 
         /// Stops it with SIGTERM; returns the exit status and what it logged.
         func stop() -> (status: Int32, log: String) {
-            process.terminate()
-            process.waitUntilExit()
-            let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return (process.terminationStatus, log)
+            child.terminate()
+            let status = child.wait()
+            defer { try? FileManager.default.removeItem(atPath: logPath) }
+            return (status, (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")
         }
     }
 
     static func run(_ arguments: [String], environment: [String: String] = environment, executable: URL = executable)
         throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let result = try ChildProcess.run([executable.path] + arguments, environment: environment)
+        return (result.status, result.output, result.errors)
     }
 
     @Test(arguments: ["hmac", "capability"])

@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 
 /// What a finished child process left behind.
 struct ProcessResult: Sendable {
@@ -32,25 +33,13 @@ enum ProcessRunner {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let input = try FileHandle(forReadingFrom: inURL)
-        defer {
-            try? out.close()
-            try? err.close()
-            try? input.close()
-        }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-
+        // posix_spawn, not Foundation's Process: its run() crashes now and then on Linux
+        // (see PushTestSupport.ChildProcess).
+        let process = try ChildProcess([executable] + arguments, inputPath: inURL.path, outputPath: outURL.path,
+                                       errorPath: errURL.path)
         let deadline = ContinuousClock.now + timeout
         var timedOut = false
-        while process.isRunning {
+        while process.exitCodeIfEnded() == nil {
             if ContinuousClock.now >= deadline {
                 timedOut = true
                 process.terminate()
@@ -58,9 +47,8 @@ enum ProcessRunner {
             }
             try await Task.sleep(for: .milliseconds(5))
         }
-        process.waitUntilExit()
         return ProcessResult(
-            status: process.terminationStatus,
+            status: process.wait(),
             stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
             timedOut: timedOut)
