@@ -120,6 +120,11 @@ let package = Package(
             dependencies: ["PushRules", "MockAPNs", "CLISupport", "HTTPTransport", "StrictJSON", "APNsCore"]
         ),
         .executableTarget(
+            name: "client-bench",
+            dependencies: ["APNsClient"],
+            path: "Benchmarks/client-bench"
+        ),
+        .executableTarget(
             name: "transport-bench-server",
             dependencies: ["HTTPTransport", "APNsCore"],
             path: "Benchmarks/transport-bench-server"

@@ -5,7 +5,7 @@ import Testing
     @Test func pingIsAnsweredAndConnectsFirstWhenIdle() async throws {
         let server = try HTTP2ClientFixtures.server(tls: true, handler: HTTP2ClientFixtures.echo)
         let client = try HTTP2ClientFixtures.client(for: server)
-        try await withHTTP2ClientTimeout(.seconds(10)) {
+        try await withHTTP2ClientTimeout(.seconds(60)) {
             #expect(client.state == .idle)
             let roundTrip = try await client.ping()
             #expect(roundTrip >= .zero)
@@ -49,7 +49,7 @@ import Testing
             return HTTPResponse(status: 200, text: "ok")
         }) { $0.maxConcurrentStreams = 7 }
         let client = try HTTP2ClientFixtures.client(for: server, host: "127.0.0.1")
-        try await withHTTP2ClientTimeout(.seconds(10)) {
+        try await withHTTP2ClientTimeout(.seconds(60)) {
             #expect(client.peerMaxConcurrentStreams == nil, "nothing is known before the server's SETTINGS")
             _ = try await client.send(HTTPClientRequest(path: "/"))
             #expect(client.peerMaxConcurrentStreams == 7)

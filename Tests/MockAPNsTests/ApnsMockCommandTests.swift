@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import Testing
 
 /// The `apns-mock` command on its defaults, driven by independent clients: curl over TLS

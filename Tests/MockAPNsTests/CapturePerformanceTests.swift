@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockAPNs
+import PushTestSupport
 import Testing
 
 /// How many records the memory test pushes through the ring.

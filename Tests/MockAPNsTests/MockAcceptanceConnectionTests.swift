@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import HTTPTransport
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// The mock's connection behaviour at the HTTP/2 frame level, seen by python's `h2` and

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import JWTVerify
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// Every reason the mock can answer with, reached over real HTTP/2 and TLS with our client.

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import PushGateway
+import PushTestSupport
 import Testing
 
 @Suite struct CapabilityIssuerTests {

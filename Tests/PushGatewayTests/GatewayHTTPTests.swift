@@ -309,19 +309,19 @@ struct GatewayHTTP1Tests {
         let delivery = FakeDelivery()
         let gateway = try GatewayFixture.start(delivery: delivery)
         let url = gateway.url
-        let results = try await onThread { () throws -> [ChildProcess.Result] in
+        let results = try await onThread { () throws -> [ChildResult] in
             let large = #"{"pad":""# + String(repeating: "x", count: 5_000) + #""}"#
             return try [large, "{not json"].map { body in
-                try ChildProcess.run(["curl", "-sS", "--http1.1", "--max-time", "10", "-o", "-", "-w", "\n%{http_code} %{http_version}",
+                try ChildProcess.run("curl", ["-sS", "--http1.1", "--max-time", "10", "-o", "-", "-w", "\n%{http_code} %{http_version}",
                                       "-H", "content-type: application/json", "--data-binary", body, "\(url)/push"])
             }
         }
         await gateway.shutdown()
 
-        #expect(results[0].output.hasSuffix("413 1.1"), "\(results[0].output) \(results[0].errors)")
-        #expect(results[0].output.hasPrefix(#"{"error":"body_too_large","#))
-        #expect(results[1].output.hasSuffix("400 1.1"), "\(results[1].output) \(results[1].errors)")
-        #expect(results[1].output.hasPrefix(#"{"error":"invalid_request","#))
+        #expect(results[0].stdout.hasSuffix("413 1.1"), "\(results[0].stdout) \(results[0].stderr)")
+        #expect(results[0].stdout.hasPrefix(#"{"error":"body_too_large","#))
+        #expect(results[1].stdout.hasSuffix("400 1.1"), "\(results[1].stdout) \(results[1].stderr)")
+        #expect(results[1].stdout.hasPrefix(#"{"error":"invalid_request","#))
         #expect(delivery.requests.isEmpty)
     }
 }

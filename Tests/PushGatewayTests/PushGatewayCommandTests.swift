@@ -28,12 +28,12 @@ struct PushGatewayCommandTests {
 
     /// A running `push-gateway` and the URL its banner printed.
     final class RunningGateway: Sendable {
-        let child: ChildProcess
+        let child: SpawnedProcess
         let url: String
         let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("push-gateway-\(UUID().uuidString).log").path
 
         init(arguments: [String], environment: [String: String]) throws {
-            child = try ChildProcess([PushGatewayCommandTests.executable.path] + arguments, environment: environment,
+            child = try SpawnedProcess([PushGatewayCommandTests.executable.path] + arguments, environment: environment,
                                      capturesOutput: true, errorPath: logPath)
             var text = ""
             let deadline = Date().addingTimeInterval(20)
@@ -59,8 +59,8 @@ struct PushGatewayCommandTests {
 
     static func run(_ arguments: [String], environment: [String: String] = environment, executable: URL = executable)
         throws -> (status: Int32, output: String, errors: String) {
-        let result = try ChildProcess.run([executable.path] + arguments, environment: environment)
-        return (result.status, result.output, result.errors)
+        let result = try ChildProcess.run(executable.path, arguments, environment: environment)
+        return (result.status, result.stdout, result.stderr)
     }
 
     @Test(arguments: ["hmac", "capability"])

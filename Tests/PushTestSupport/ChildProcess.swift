@@ -1,136 +1,88 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// A child process started with `posix_spawn`, for tests that drive command-line tools.
-///
-/// Foundation's `Process.run()` on Linux (Swift 6.3.1) crashes now and then: it copies a
-/// whole 256-byte `d_name` out of each `/proc/self/fd` entry and can read past the end of
-/// glibc's buffer (swift-corelibs-foundation pull request 5472). Test processes hold many
-/// descriptors (servers, clients, event loops), which makes that likelier. This type spawns
-/// directly, gives the child only descriptors 0-2, and reaps it with `waitpid`.
-///
-/// ```swift
-/// let result = try ChildProcess.run(["python3", "-c", "print(1)"])
-/// // result.status == 0, result.output == "1\n"
-/// ```
-public final class ChildProcess: @unchecked Sendable {
-    // Unchecked: `pid` and the handles are set once in init; `reaped` is guarded by `lock`.
-    /// What a finished child left behind.
-    public struct Result: Sendable {
-        public var status: Int32
-        public var output: String
-        public var errors: String
+/// What a finished child process left behind.
+public struct ChildResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// A child process failed or could not start; the text has its output.
+public struct ChildProcessError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) {
+        self.description = description
     }
+}
 
-    public struct SpawnError: Error, CustomStringConvertible {
-        public var description: String
-    }
-
-    /// The child's process id.
-    public let pid: pid_t
-    /// The read end of the child's standard output, when `capturesOutput` was set.
-    public let standardOutput: FileHandle?
-    private let lock = NSLock()
-    private var exitStatus: Int32?
-
-    /// Starts `arguments[0]` (looked up in `PATH`, or a path) with the rest as its arguments.
-    ///
-    /// - Parameters:
-    ///   - environment: the child's whole environment; nil passes this process's.
-    ///   - capturesOutput: standard output goes to ``standardOutput`` (read it, or the child
-    ///     may block on a full pipe); otherwise to `outputPath`, or /dev/null.
-    ///   - inputPath, outputPath, errorPath: files for standard input, output and error
-    ///     (/dev/null when nil).
-    public init(_ arguments: [String], environment: [String: String]? = nil, capturesOutput: Bool = false,
-                inputPath: String? = nil, outputPath: String? = nil, errorPath: String? = nil) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var pipeEnds: [Int32] = [-1, -1]
-        if capturesOutput {
-            guard pipe(&pipeEnds) == 0 else { throw SpawnError(description: "pipe failed: errno \(errno)") }
-            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        }
-        posix_spawn_file_actions_addopen(&actions, 0, inputPath ?? "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        // Descriptors other threads opened without O_CLOEXEC (Foundation's pipes) must not leak
-        // into the child, or a pipe stays open after its writer ended. Glibc has the call, but
-        // its header hides it from Swift.
-        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
-
-        let argv = (["env"] + arguments).map { strdup($0) } + [nil]
-        let pairs = environment.map { $0.map { "\($0.key)=\($0.value)" } } ?? ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
-        let envp = pairs.map { strdup($0) } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, "/usr/bin/env", &actions, nil, argv, envp)
-        if capturesOutput { close(pipeEnds[1]) }
-        guard result == 0 else {
-            if capturesOutput { close(pipeEnds[0]) }
-            throw SpawnError(description: "posix_spawn \(arguments.first ?? "") failed: \(String(cString: strerror(result)))")
-        }
-        pid = child
-        standardOutput = capturesOutput ? FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true) : nil
-    }
-
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
-
-    /// Sends SIGTERM.
-    public func terminate() {
-        lock.lock()
-        defer { lock.unlock() }
-        if exitStatus == nil { kill(pid, SIGTERM) }
-    }
-
-    /// The exit code if the child has ended, without waiting; nil while it runs.
-    public func exitCodeIfEnded() -> Int32? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let exitStatus { return exitStatus }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        exitStatus = Self.code(status)
-        return exitStatus
-    }
-
-    private static func code(_ status: Int32) -> Int32 {
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
-    }
-
-    /// Waits for the child to end; its exit code, or 128 + the signal that ended it.
-    @discardableResult
-    public func wait() -> Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        if let exitStatus { return exitStatus }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let code = Self.code(status)
-        exitStatus = code
-        return code
-    }
-
-    /// Runs a command to the end and returns its status, standard output and standard error.
-    ///
-    /// - Important: blocks; call it from a thread of its own in async tests.
-    public static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+/// Blocking child processes (openssl, python3, the suite's CLIs); call only through `onThread`.
+public enum ChildProcess {
+    /// Runs `executable` (a path, or a name looked up on PATH) with `input` on standard input
+    /// (none when nil), killing it after `timeout` seconds. Output goes to files, so a chatty
+    /// child never blocks on a full pipe.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> ChildResult {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("stdout").path, err = directory.appendingPathComponent("stderr").path
-        let child = try ChildProcess(arguments, environment: environment, outputPath: out, errorPath: err)
-        let status = child.wait()
-        return Result(status: status, output: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-                      errors: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+        let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
+        var inputPath: String?
+        if let input {
+            let inURL = directory.appendingPathComponent("in")
+            _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(input))
+            inputPath = inURL.path
+        }
+        // posix_spawn, not Foundation's Process: see SpawnedProcess.
+        let process = try SpawnedProcess([executable] + arguments, environment: environment, inputPath: inputPath,
+                                         outputPath: outURL.path, errorPath: errURL.path)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.exitCodeIfEnded() == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        process.terminate()
+        return ChildResult(
+            status: process.wait(),
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `run`, throwing with the output when the child fails.
+    public static func check(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ChildResult {
+        let result = try run(executable, arguments, timeout: timeout)
+        guard result.status == 0 else {
+            throw ChildProcessError(description: "\(executable) \(arguments.prefix(3)) exited \(result.status):\n\(result.stdout)\n\(result.stderr)")
+        }
+        return result
+    }
+}
+
+/// Client certificates made on the fly with the openssl CLI, signed by a test CA.
+public enum TestCertificateIssuer {
+    /// Issues a client certificate with `subject` and extra extension lines, signed by
+    /// `caCertificate`/`caKey`; returns (certificate, key) paths in `directory`. Blocking:
+    /// call through `onThread`.
+    public static func issue(
+        _ name: String, subject: String, extensions: [String], caCertificate: String, caKey: String, in directory: String
+    ) throws -> (certificate: String, key: String) {
+        let key = "\(directory)/\(name).key", csr = "\(directory)/\(name).csr"
+        let certificate = "\(directory)/\(name).pem", ext = "\(directory)/\(name).ext"
+        let lines = ["basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature", "extendedKeyUsage=clientAuth"]
+            + extensions
+        try (lines.joined(separator: "\n") + "\n").write(toFile: ext, atomically: true, encoding: .utf8)
+        _ = try ChildProcess.check("openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key])
+        _ = try ChildProcess.check("openssl", ["req", "-new", "-key", key, "-subj", subject, "-out", csr])
+        _ = try ChildProcess.check("openssl", [
+            "x509", "-req", "-in", csr, "-CA", caCertificate, "-CAkey", caKey,
+            "-CAcreateserial", "-CAserial", "\(directory)/ca.srl", "-sha256", "-days", "2", "-extfile", ext, "-out", certificate,
+        ])
+        return (certificate, key)
+    }
+
+    /// A fresh temporary directory for issued certificates.
+    public static func temporaryDirectory() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("test-certs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
     }
 }

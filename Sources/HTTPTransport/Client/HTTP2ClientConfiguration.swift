@@ -32,6 +32,10 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public var requestTimeout: Duration?
     /// HTTP/2 flow-control window the client grants per stream; the connection window is larger.
     public var initialWindowSize: Int
+    /// How many streams the client opens before the server's first SETTINGS frame says how
+    /// many it allows. RFC 9113 suggests 100; APNs allows 1 until a request carries a
+    /// valid provider token, so an APNs client sets 1 and the rest wait for the SETTINGS.
+    public var initialPeerMaxConcurrentStreams: Int
 
     /// 10 seconds.
     public static let defaultConnectTimeout = Duration.seconds(10)
@@ -39,6 +43,8 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public static let defaultRequestTimeout = Duration.seconds(30)
     /// 1 MiB, so typical responses arrive without waiting for WINDOW_UPDATE.
     public static let defaultInitialWindowSize = 1024 * 1024
+    /// 100, the value RFC 9113 section 5.1.2 recommends assuming.
+    public static let defaultInitialPeerMaxConcurrentStreams = 100
 
     /// A configuration with ALPN on and every timeout and window at its named default.
     ///
@@ -55,6 +61,7 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
         connectTimeout = Self.defaultConnectTimeout
         requestTimeout = Self.defaultRequestTimeout
         initialWindowSize = Self.defaultInitialWindowSize
+        initialPeerMaxConcurrentStreams = Self.defaultInitialPeerMaxConcurrentStreams
     }
 
     /// The `:authority` of requests that set none: the host, plus the port unless it is the scheme's default.

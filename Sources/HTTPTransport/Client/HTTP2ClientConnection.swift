@@ -34,8 +34,6 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
 
     /// A server that keeps refusing a stream before processing it is not worth retrying forever.
     static let maxRefusals = 8
-    /// Streams we may open before the server's SETTINGS say how many it allows (RFC 9113 section 5.1.2).
-    static let initialPeerMaxConcurrentStreams: UInt32 = 100
 
     let configuration: HTTP2ClientConfiguration
     let address: SocketAddress
@@ -326,7 +324,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         var option: OpaquePointer?
         guard nghttp2_option_new(&option) == 0, let option else { return false }
         defer { nghttp2_option_del(option) }
-        nghttp2_option_set_peer_max_concurrent_streams(option, Self.initialPeerMaxConcurrentStreams)
+        nghttp2_option_set_peer_max_concurrent_streams(
+            option, UInt32(clamping: max(1, configuration.initialPeerMaxConcurrentStreams)))
 
         var created: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()

@@ -110,6 +110,14 @@ final class HTTP2ServerSession: ServerSession {
 
     /// The stream limit announced in our first SETTINGS, until the client acknowledges it.
     private var unacknowledgedInitialLimit: UInt32?
+    /// Requests on streams above this are not handed to the handler: after a GOAWAY the
+    /// peer was told they were not processed, and after `closeConnection()` they never will
+    /// be. Without it, requests later in the same read would be handled, and the client,
+    /// seeing no answer, would send them again: a duplicate the server did process.
+    private var lastDispatchableStreamID = Int32.max
+    /// `closeConnection()` was called from inside `mem_recv` (a handler answering synchronously):
+    /// the close waits until the read is done, since nghttp2 must not produce output from its callbacks.
+    private var closesAfterReceive = false
 
     /// Puts SETTINGS_MAX_CONCURRENT_STREAMS into our first SETTINGS frame without telling
     /// nghttp2, which then enforces it only once the client has acknowledged it.
@@ -169,6 +177,7 @@ final class HTTP2ServerSession: ServerSession {
             return
         }
         produceOutput()
+        if closesAfterReceive { stream.closeAfterFlush() }
     }
 
     /// Moves every frame nghttp2 has ready into the byte stream, and closes when nghttp2 is done.
@@ -276,6 +285,15 @@ final class HTTP2ServerSession: ServerSession {
             return
         }
         guard endStream, !request.dispatched, !request.responded else { return }
+        guard streamID <= lastDispatchableStreamID else {
+            // REFUSED_STREAM tells the client the request was not processed and is safe to retry.
+            request.responded = true
+            if let session {
+                _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID,
+                                              HTTP2ErrorCode.refusedStream.rawValue)
+            }
+            return
+        }
         request.dispatched = true
         context.counters.requests.wrappingAdd(1, ordering: .relaxed)
         let httpRequest = HTTPRequest(
@@ -381,6 +399,7 @@ final class HTTP2ServerSession: ServerSession {
     func sendGoAway(errorCode: HTTP2ErrorCode, debugData: [UInt8]) {
         guard let session else { return }
         let lastStream = nghttp2_session_get_last_proc_stream_id(session)
+        lastDispatchableStreamID = min(lastDispatchableStreamID, lastStream)
         _ = debugData.withUnsafeBufferPointer {
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode.rawValue,
                                   $0.baseAddress, $0.count)
@@ -389,6 +408,11 @@ final class HTTP2ServerSession: ServerSession {
     }
 
     func closeConnection() {
+        lastDispatchableStreamID = 0
+        if inReceive {
+            closesAfterReceive = true
+            return
+        }
         produceOutput()
         stream.closeAfterFlush()
         stream.flush()

@@ -34,8 +34,8 @@ enum ProcessRunner {
         _ = FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
 
         // posix_spawn, not Foundation's Process: its run() crashes now and then on Linux
-        // (see PushTestSupport.ChildProcess).
-        let process = try ChildProcess([executable] + arguments, inputPath: inURL.path, outputPath: outURL.path,
+        // (see PushTestSupport.SpawnedProcess).
+        let process = try SpawnedProcess([executable] + arguments, inputPath: inURL.path, outputPath: outURL.path,
                                        errorPath: errURL.path)
         let deadline = ContinuousClock.now + timeout
         var timedOut = false

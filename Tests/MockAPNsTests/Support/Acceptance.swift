@@ -2,6 +2,7 @@ import Foundation
 import HTTPTransport
 import JWTVerify
 import MockAPNs
+import PushTestSupport
 
 /// Shared pieces of the acceptance tests: the test certificates, provider tokens, clients
 /// (with or without a client certificate) and push requests.
@@ -78,82 +79,17 @@ enum Acceptance {
     }
 }
 
-/// What a finished child process left behind.
-struct ChildResult: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-struct ChildProcessError: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// Blocking child processes (openssl, python3); call only through `onThread`.
-enum ChildProcess {
-    /// Runs `executable` from PATH, killing it after `timeout` seconds. Output goes to files,
-    /// so a chatty child never blocks on a full pipe.
-    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ChildResult {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("acceptance-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return ChildResult(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
-    }
-
-    /// Runs `run`, throwing with the output when the child fails.
-    static func check(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ChildResult {
-        let result = try run(executable, arguments, timeout: timeout)
-        guard result.status == 0 else {
-            throw ChildProcessError(description: "\(executable) \(arguments.prefix(3)) exited \(result.status):\n\(result.stdout)\n\(result.stderr)")
-        }
-        return result
-    }
-}
-
 /// Client certificates made on the fly with the openssl CLI, signed by the test CA.
 enum TestCertificates {
     /// Issues a client certificate with `subject` and extra extension lines; returns (certificate, key) paths
     /// in `directory`. Blocking: call through `onThread`.
     static func issue(_ name: String, subject: String, extensions: [String], in directory: String) throws -> (certificate: String, key: String) {
-        let key = "\(directory)/\(name).key", csr = "\(directory)/\(name).csr"
-        let certificate = "\(directory)/\(name).pem", ext = "\(directory)/\(name).ext"
-        let lines = ["basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature", "extendedKeyUsage=clientAuth"]
-            + extensions
-        try (lines.joined(separator: "\n") + "\n").write(toFile: ext, atomically: true, encoding: .utf8)
-        _ = try ChildProcess.check("openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key])
-        _ = try ChildProcess.check("openssl", ["req", "-new", "-key", key, "-subj", subject, "-out", csr])
-        _ = try ChildProcess.check("openssl", [
-            "x509", "-req", "-in", csr, "-CA", "\(Acceptance.certs)/ca.pem", "-CAkey", "\(Acceptance.certs)/ca.key",
-            "-CAcreateserial", "-CAserial", "\(directory)/ca.srl", "-sha256", "-days", "2", "-extfile", ext, "-out", certificate,
-        ])
-        return (certificate, key)
+        try TestCertificateIssuer.issue(
+            name, subject: subject, extensions: extensions, caCertificate: "\(Acceptance.certs)/ca.pem",
+            caKey: "\(Acceptance.certs)/ca.key", in: directory)
     }
 
     static func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("acceptance-certs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
+        try TestCertificateIssuer.temporaryDirectory()
     }
 }

@@ -6,7 +6,7 @@ enum ProcessRunner {
     /// Output and errors together, as a person would read them.
     static func python(_ script: String, arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let result = try ChildProcess.run(["python3", "-c", script] + arguments, environment: merged)
-        return (result.status, result.output + result.errors)
+        let result = try ChildProcess.run("python3", ["-c", script] + arguments, environment: merged)
+        return (result.status, result.stdout + result.stderr)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Swift Testing runs tests on the cooperative pool, which has one thread per core here;
 /// blocking one of them for long starves every other test of the run.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }

@@ -1,0 +1,173 @@
+import APNsClient
+import APNsCore
+import Foundation
+import HTTPTransport
+import JWTVerify
+import MockAPNs
+import Synchronization
+import Testing
+
+/// The connection pool under GOAWAY, stream limits, dropped connections and idleness.
+@Suite(.timeLimit(.minutes(3)))
+struct APNsClientPoolTests {
+    /// Sends `count` pushes at once; returns their outcomes.
+    static func burst(_ client: APNsClient, count: Int, environment: APNsEnvironment = .sandbox)
+        async -> [Result<APNsResponse, APNsClientError>] {
+        await withTaskGroup(of: Result<APNsResponse, APNsClientError>.self) { group in
+            for _ in 0..<count {
+                group.addTask { await ClientFixtures.outcome(client, ClientFixtures.notification(), environment) }
+            }
+            var results: [Result<APNsResponse, APNsClientError>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+    }
+
+    @Test func afterGOAWAYTheNextPushesUseANewConnection() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
+        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        try mock.faults.add(FaultRule(id: "bye", count: 1, action: .goAway(errorCode: .noError, reason: .shutdown)))
+        // The push the GOAWAY follows is answered normally.
+        let answered = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        #expect(answered.attempts == 1)
+        for index in 0..<5 {
+            let response = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+            // The first may still meet the old connection before its GOAWAY is read: it is refused
+            // unprocessed and sent again at once.
+            #expect(response.attempts == 1 || (index == 0 && response.attempts == 2))
+        }
+        #expect(client.connectionsOpened(to: .sandbox) == 2)
+        let connections = Set(mock.capture.records().map(\.connectionID))
+        #expect(connections.count == 2)
+        #expect(mock.capture.records().count == 7, "a push refused by GOAWAY never reached the handler")
+        #expect(mock.capture.records().allSatisfy { $0.outcome.status == 200 })
+        await client.shutdown()
+    }
+
+    @Test func goAwayWithPushesInFlightLosesNone() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.maximumConnectionsPerEnvironment = 2
+        let client = try APNsClient(configuration: configuration)
+        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(5))))
+        try mock.faults.add(FaultRule(id: "bye", probability: 0.03, action: .goAway(errorCode: .noError, reason: nil)))
+        // Eight senders of 50 pushes each: GOAWAYs arrive while later pushes are being sent.
+        let results = await withTaskGroup(of: [Result<APNsResponse, APNsClientError>].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var results: [Result<APNsResponse, APNsClientError>] = []
+                    for _ in 0..<50 { results.append(await ClientFixtures.outcome(client, ClientFixtures.notification())) }
+                    return results
+                }
+            }
+            var all: [Result<APNsResponse, APNsClientError>] = []
+            for await results in group { all += results }
+            return all
+        }
+        let failures = results.compactMap { if case let .failure(error) = $0 { error } else { nil } }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+        let accepted = mock.capture.records().filter { $0.outcome.status == 200 }
+        #expect(Set(accepted.map(\.outcome.apnsID)).count == 401)
+        #expect(accepted.count == 401, "no push accepted twice")
+        #expect(client.connectionsOpened(to: .sandbox) > 2, "GOAWAYs made the pool reconnect")
+        await client.shutdown()
+    }
+
+    @Test func theServersStreamLimitIsHonouredAndFullConnectionsMakeThePoolGrow() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs) {
+            $0.server.maxConcurrentStreams = 3
+        }
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.maximumConnectionsPerEnvironment = 2
+        let client = try APNsClient(configuration: configuration)
+        try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(150))))
+
+        let peak = Atomic<Int>(0)
+        let done = Atomic<Bool>(false)
+        let watcher = Task.detached {
+            while !done.load(ordering: .relaxed) {
+                let open = mock.transportMetrics.openStreams
+                if open > peak.load(ordering: .relaxed) { peak.store(open, ordering: .relaxed) }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        let results = await Self.burst(client, count: 30)
+        done.store(true, ordering: .relaxed)
+        await watcher.value
+        #expect(results.allSatisfy { if case .success = $0 { true } else { false } })
+        #expect(client.connectionsOpened(to: .sandbox) == 2)
+        #expect(Set(mock.capture.records().map(\.connectionID)).count == 2)
+        // Two connections of at most 3 streams each; the server refuses (not queues) streams over its limit.
+        #expect(peak.load(ordering: .relaxed) <= 6, "peak \(peak.load(ordering: .relaxed)) streams")
+        #expect(mock.capture.records().allSatisfy { $0.outcome.status == 200 })
+        await client.shutdown()
+    }
+
+    @Test func oneStreamBeforeAuthenticationAndAfterARejectionThenManyAgain() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.maximumConnectionsPerEnvironment = 1
+        let client = try APNsClient(configuration: configuration)
+        try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(20))))
+        // A burst on a fresh connection: one stream until the first push is accepted, then the rest.
+        let first = await Self.burst(client, count: 50)
+        #expect(first.allSatisfy { if case .success = $0 { true } else { false } })
+        // A rejection lowers the limit to 1; the next burst still goes through, on the same connection.
+        let bad = await ClientFixtures.outcome(client, ClientFixtures.notification(device: "xyz"))
+        #expect(bad.failureRejection?.reason == .badDeviceToken)
+        let second = await Self.burst(client, count: 50)
+        #expect(second.allSatisfy { if case .success = $0 { true } else { false } })
+        #expect(client.connectionsOpened(to: .sandbox) == 1)
+        #expect(Set(mock.capture.records().map(\.connectionID)).count == 1)
+        await client.shutdown()
+    }
+
+    @Test func idleConnectionsArePingedAndStayOpen() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs) {
+            $0.server.idleTimeout = .milliseconds(800)
+        }
+        defer { mock.stop() }
+        for pinging in [true, false] {
+            var configuration = try ClientFixtures.configuration(for: mock)
+            configuration.idlePingInterval = pinging ? .milliseconds(150) : nil
+            let client = try APNsClient(configuration: configuration)
+            _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+            try await Task.sleep(for: .milliseconds(2500))
+            let response = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+            #expect(response.attempts == 1)
+            // Without PINGs the mock closes the idle connection and the pool must reconnect.
+            #expect(client.connectionsOpened(to: .sandbox) == (pinging ? 1 : 2), "pinging: \(pinging)")
+            await client.shutdown()
+        }
+    }
+
+    @Test func aDeadConnectionIsReplacedWithoutFailingThePush() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
+        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        // Connections dropped between pushes (no push in flight): found dead at the next lease or send.
+        for round in 0..<3 {
+            try mock.faults.replaceAll([FaultRule(id: "drop-\(round)", count: 1, action: .closeConnection)])
+            let response = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+            #expect(response.attempts == 2)
+        }
+        #expect(client.connectionsOpened(to: .sandbox) == 4)
+        await client.shutdown()
+    }
+
+    @Test func afterShutdownSendsFailWithShutDown() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
+        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        await client.shutdown()
+        #expect(await ClientFixtures.outcome(client, ClientFixtures.notification()) == .failure(.shutDown))
+    }
+}
