@@ -29,6 +29,7 @@ bench: release
 	bash scripts/bench-mock.sh
 	bash scripts/bench-client.sh
 	bash scripts/bench-gateway.sh
+	bash scripts/bench-inspect.sh
 
 clean:
 	rm -rf .build

@@ -170,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PushRulesTests",
-            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "PushTestSupport"]
+            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
         .testTarget(
             name: "StrictJSONTests",

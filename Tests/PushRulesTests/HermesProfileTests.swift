@@ -72,6 +72,8 @@ struct HermesProfileTests {
         #expect(failures { $0.collapseID = "approval:other" }.contains("hermes.collapse-id header:apns-collapse-id"))
         #expect(failures { $0.apnsID = nil }.contains("hermes.headers header:apns-id"))
         #expect(failures { $0.apnsID = "not-a-uuid" }.contains("hermes.headers header:apns-id"))
+        #expect(failures { $0.topic = nil }.contains("hermes.topic header:apns-topic"))
+        #expect(failures { $0.topic = "com.example.app.voip" }.contains("hermes.topic header:apns-topic"))
     }
 
     @Test func aLongSessionUsesTheHashedCollapseID() {

@@ -12,12 +12,32 @@ public struct RuleScope: Sendable, Hashable {
         /// The field.
         public var path: JSONPath
         /// The values it may hold for the rule to apply.
-        public var values: Set<JSONValue>
+        public var values: Set<JSONValue> {
+            didSet { list = Array(values) }
+        }
+        /// The same values as an array: a scope holds a handful, and comparing a few strings
+        /// costs less than hashing one.
+        private var list: [JSONValue]
 
         /// A condition: the field at `path` equals one of `values`.
         public init(path: JSONPath, equalsAnyOf values: Set<JSONValue>) {
             self.path = path
             self.values = values
+            self.list = Array(values)
+        }
+
+        /// Whether `value` is one of the values.
+        func matches(_ value: JSONValue) -> Bool {
+            list.count <= 8 ? list.contains(value) : values.contains(value)
+        }
+
+        public static func == (lhs: FieldCondition, rhs: FieldCondition) -> Bool {
+            lhs.path == rhs.path && lhs.values == rhs.values
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(path)
+            hasher.combine(values)
         }
     }
 
@@ -47,7 +67,7 @@ public struct RuleScope: Sendable, Hashable {
             guard let topic = push.headers.topic, topics.contains(topic) else { return false }
         }
         for condition in fields {
-            guard let value = push.payload?.value(at: condition.path), condition.values.contains(value) else {
+            guard let value = push.payload?.value(at: condition.path), condition.matches(value) else {
                 return false
             }
         }

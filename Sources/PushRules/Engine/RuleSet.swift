@@ -27,7 +27,7 @@ public struct RuleSet: Sendable {
             rules += profile.rules(now: now)
         }
         for policy in policies {
-            rules += policy.rules()
+            rules += policy.rules(now: now)
         }
         self.init(rules: rules)
     }

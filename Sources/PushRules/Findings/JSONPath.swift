@@ -8,7 +8,9 @@ import StrictJSON
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// One step of a path.
     public enum Component: Sendable, Hashable {
+        /// An object member.
         case key(String)
+        /// An array element, from 0.
         case index(Int)
     }
 

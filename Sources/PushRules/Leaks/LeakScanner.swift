@@ -5,14 +5,28 @@
 /// and to pass identifiers (UUIDs, `sess-1`, fixed copy such as "Hermes needs your approval").
 public struct LeakScanner: Sendable, Hashable {
     /// The detectors that run.
-    public var detectors: Set<LeakDetector>
+    public var detectors: Set<LeakDetector> {
+        didSet { enabled = Self.mask(detectors) }
+    }
     /// Their limits.
     public var thresholds: LeakThresholds
+    /// `detectors` as bits in ``order``: tested per string without hashing.
+    private var enabled: UInt16
 
     /// A scanner running `detectors` with `thresholds`.
     public init(detectors: Set<LeakDetector> = Set(LeakDetector.allCases), thresholds: LeakThresholds = .default) {
         self.detectors = detectors
         self.thresholds = thresholds
+        self.enabled = Self.mask(detectors)
+    }
+
+    /// The detectors in the order they run (`allCases` builds a new array on each use).
+    private static let order: [LeakDetector] = LeakDetector.allCases
+
+    private static func mask(_ detectors: Set<LeakDetector>) -> UInt16 {
+        var mask: UInt16 = 0
+        for (index, detector) in order.enumerated() where detectors.contains(detector) { mask |= 1 << UInt16(index) }
+        return mask
     }
 
     /// The detectors that fire on `text`, in ``LeakDetector/allCases`` order. A JWT or API
@@ -29,7 +43,7 @@ public struct LeakScanner: Sendable, Hashable {
         // One pass gathers what each detector needs to have any chance; most strings (fixed
         // copy, identifiers) leave here without running a single detector.
         let traits = Traits(bytes)
-        for detector in LeakDetector.allCases where detectors.contains(detector) {
+        for (index, detector) in Self.order.enumerated() where enabled & (1 << UInt16(index)) != 0 {
             let hit: Bool
             switch detector {
             case .email: hit = traits.at && Self.hasEmail(bytes)
@@ -237,6 +251,27 @@ public struct LeakScanner: Sendable, Hashable {
 
     private static let sudo: (UInt64, UInt64)? = Array("sudo".utf8).withUnsafeBufferPointer { pack($0) }
 
+    /// Command names that are also common English words.
+    private static let packedEnglishWords: [(UInt64, UInt64)] = [
+        "cat", "make", "find", "kill", "echo", "touch", "go", "export", "cd", "swift", "node", "find", "tar", "eval", "apt",
+        "brew", "sed",
+    ].compactMap { word in Array(word.utf8).withUnsafeBufferPointer { pack($0) } }
+
+    private static func isEnglishWord(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let packed = pack(word) else { return false }
+        return packedEnglishWords.contains { $0 == packed }
+    }
+
+    /// `-x`, `/path`, `~/x`, `./x`, `$VAR`, `a=b`, `dir/file`, `file.ext`.
+    private static func looksLikeArgument(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = token.first else { return false }
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "/") || first == UInt8(ascii: "~") || first == UInt8(ascii: "$") {
+            return token.count > 1
+        }
+        return token.contains(UInt8(ascii: "/")) || token.contains(UInt8(ascii: "="))
+            || (token.count > 2 && token.dropFirst().dropLast().contains(UInt8(ascii: ".")))
+    }
+
     private static func isCommandWord(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = word.first, ByteSet.lowercase.contains(first), let packed = pack(word) else { return false }
         return packedCommands.contains { $0 == packed }
@@ -283,6 +318,16 @@ public struct LeakScanner: Sendable, Hashable {
             {
                 found = true
                 return true
+            }
+            // English words that also name commands ("make sense", "find out") start a
+            // command only when an argument-looking token follows.
+            if atCommandPosition, !endsStatement, isCommand, Self.isEnglishWord(word) {
+                if let next = nextToken(after: token, in: bytes), Self.looksLikeArgument(next) {
+                    found = true
+                    return true
+                }
+                atCommandPosition = false
+                return false
             }
             previousWasCommand = atCommandPosition && !endsStatement && isCommand
             if let packed = Self.pack(word), let sudo = Self.sudo, packed == sudo { previousWasCommand = true }

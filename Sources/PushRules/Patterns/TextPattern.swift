@@ -19,7 +19,9 @@
 public struct TextPattern: Sendable, Hashable, CustomStringConvertible {
     /// Why a pattern could not be compiled.
     public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The pattern as written.
         public var pattern: String
+        /// What is wrong with it.
         public var message: String
         public var description: String { "pattern \"\(pattern)\": \(message)" }
     }

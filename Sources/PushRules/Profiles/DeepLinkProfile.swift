@@ -1,3 +1,4 @@
+import APNsCore
 import StrictJSON
 
 /// The built-in `deep-link` profile: the generic part of deep-link checking that needs no
@@ -7,8 +8,8 @@ enum DeepLinkProfile {
     /// `[A-Za-z0-9._:-]`, starting with a letter or digit — no spaces, slashes or prose.
     static let identifierPattern = (try? TextPattern("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")) ?? .literal("")
 
-    private static let threadID = JSONPath(components: [.key(APSKeys.aps), .key(APSKeys.threadID)])
-    private static let targetContentID = JSONPath(components: [.key(APSKeys.aps), .key(APSKeys.targetContentID)])
+    private static let threadID = JSONPath(components: [.key(APNsPayloadKey.aps), .key(APNsPayloadKey.threadID)])
+    private static let targetContentID = JSONPath(components: [.key(APNsPayloadKey.aps), .key(APNsPayloadKey.targetContentID)])
     /// Top-level fields that, by convention, name what a thread is about.
     private static let threadKeys = ["session_id", "thread_id", "conversation_id"]
 

@@ -28,7 +28,7 @@ enum HermesProfile {
     static let badgePath: JSONPath = "aps.badge"
 
     static func rules(now: Int64?) -> [any PushRule] {
-        policy.rules(now: now) + [collapseID]
+        policy.rules(now: now) + [topic, collapseID]
     }
 
     /// The pushes of one trigger type.
@@ -62,12 +62,29 @@ enum HermesProfile {
         policy.badge = HermesPushType.allCases.map { type in
             BadgeRequirement(presence: type.carriesBadge ? .required : .forbidden, scope: scope(type))
         }
-        policy.identifiers = [IdentifierField(
-            path: sessionPath, matcher: .function(description: HermesSessionID.pattern) { HermesSessionID.isValid($0) })]
+        // The contract's pattern, compiled for the byte matcher (a test checks it agrees with
+        // HermesSessionID.isValid, which is generic and several times slower per call).
+        let sessionMatcher: IdentifierField.Matcher = (try? TextPattern(HermesSessionID.pattern)).map { .pattern($0) }
+            ?? .function(description: HermesSessionID.pattern) { HermesSessionID.isValid($0) }
+        policy.identifiers = [IdentifierField(path: sessionPath, matcher: sessionMatcher)]
         policy.equalFields = [FieldEquality([sessionPath, threadPath])]
         policy.leaks = LeakPolicy()
         return policy
     }()
+
+    /// `apns-topic` is set, and is a bare bundle ID (an alert push's topic carries no suffix).
+    /// Which bundle ID is the deployment's choice; a policy's `headers.topics` pins it.
+    static let topic = FunctionRule(id: "hermes.topic") { push, findings in
+        guard let topic = push.headers.topic, !topic.isEmpty else {
+            findings.append(Finding(rule: "hermes.topic", path: .header(APNsHeaderName.topic), message: "apns-topic must be set"))
+            return
+        }
+        if APNsPushType.alert.bundleID(fromTopic: topic) == nil {
+            findings.append(Finding(
+                rule: "hermes.topic", path: .header(APNsHeaderName.topic),
+                message: "apns-topic must be the app's bundle ID, without a push-type suffix", value: topic))
+        }
+    }
 
     /// `apns-collapse-id` is the one ``HermesCollapseID`` derives from type and session.
     static let collapseID = FunctionRule(id: "hermes.collapse-id") { push, findings in

@@ -6,10 +6,10 @@ import StrictJSON
 enum ApplePayloadRules {
     static let all: [any PushRule] = [size, shape, keyTypes, unknownKeys]
 
-    private static let apsPath = JSONPath(components: [.key(APSKeys.aps)])
+    private static let apsPath = JSONPath(components: [.key(APNsPayloadKey.aps)])
 
     private static func apsPath(_ key: String) -> JSONPath {
-        JSONPath(components: [.key(APSKeys.aps), .key(key)])
+        JSONPath(components: [.key(APNsPayloadKey.aps), .key(key)])
     }
 
     /// The payload fits the push type's limit: 4096 bytes, 5120 for VoIP.
@@ -38,7 +38,7 @@ enum ApplePayloadRules {
             return
         }
         let type = push.headers.pushType ?? APNsPushType.alert.rawValue
-        guard let apsValue = payload[APSKeys.aps] else {
+        guard let apsValue = payload[APNsPayloadKey.aps] else {
             if typesNeedingAPS.contains(type) {
                 findings.append(Finding(rule: rule, path: apsPath, message: "a \(type) push needs an aps dictionary"))
             }
@@ -50,25 +50,25 @@ enum ApplePayloadRules {
         }
         switch type {
         case APNsPushType.alert.rawValue:
-            if aps[APSKeys.alert] == nil, aps[APSKeys.sound] == nil, aps[APSKeys.badge] == nil {
+            if aps[APNsPayloadKey.alert] == nil, aps[APNsPayloadKey.sound] == nil, aps[APNsPayloadKey.badge] == nil {
                 findings.append(Finding(
                     rule: rule, path: apsPath,
                     message: "an alert push needs alert, sound or badge; for a silent update use the background type"))
             }
         case APNsPushType.background.rawValue:
-            for key in [APSKeys.alert, APSKeys.badge, APSKeys.sound] where aps[key] != nil {
+            for key in [APNsPayloadKey.alert, APNsPayloadKey.badge, APNsPayloadKey.sound] where aps[key] != nil {
                 findings.append(Finding(
                     rule: rule, path: apsPath(key), message: "a background push must not carry \(key)"))
             }
-            if aps[APSKeys.contentAvailable] != .integer(1) {
+            if aps[APNsPayloadKey.contentAvailable] != .integer(1) {
                 findings.append(Finding(
-                    rule: rule, path: apsPath(APSKeys.contentAvailable),
+                    rule: rule, path: apsPath(APNsPayloadKey.contentAvailable),
                     message: "a background push needs content-available: 1"))
             }
         case APNsPushType.liveactivity.rawValue:
-            let starts = aps[APSKeys.event] == .string("start")
-            var required = [APSKeys.event, APSKeys.timestamp, APSKeys.contentState]
-            if starts { required += [APSKeys.attributesType, APSKeys.attributes, APSKeys.alert] }
+            let starts = aps[APNsPayloadKey.event] == .string("start")
+            var required = [APNsPayloadKey.event, APNsPayloadKey.timestamp, APNsPayloadKey.contentState]
+            if starts { required += [APNsPayloadKey.attributesType, APNsPayloadKey.attributes, APNsPayloadKey.alert] }
             for key in required where aps[key] == nil {
                 findings.append(Finding(
                     rule: rule, path: apsPath(key),
@@ -81,7 +81,7 @@ enum ApplePayloadRules {
 
     /// The known `aps` keys have the types Apple documents.
     static let keyTypes = FunctionRule(id: "apple.aps-types") { push, findings in
-        guard case .object(let aps)? = push.payloadObject?[APSKeys.aps] else { return }
+        guard case .object(let aps)? = push.payloadObject?[APNsPayloadKey.aps] else { return }
         let isLiveActivity = push.headers.pushType == APNsPushType.liveactivity.rawValue
         // Sorted so that findings come in the same order on every run.
         for key in aps.keys.sorted() {
@@ -101,20 +101,20 @@ enum ApplePayloadRules {
             findings.append(Finding(rule: rule, path: apsPath(key), message: message, value: value.description))
         }
         switch key {
-        case APSKeys.badge:
+        case APNsPayloadKey.badge:
             guard case .integer(let count) = value else { return wrongType("an integer") }
             if count < 0 { wrongValue("badge must be 0 or more") }
-        case APSKeys.contentAvailable, APSKeys.mutableContent, APSKeys.inputPushToken:
+        case APNsPayloadKey.contentAvailable, APNsPayloadKey.mutableContent, APNsPayloadKey.inputPushToken:
             guard case .integer(let flag) = value else { return wrongType("the number 1") }
             if flag != 1 { wrongValue("\(key) means something only as 1; leave it out otherwise") }
-        case APSKeys.alert:
+        case APNsPayloadKey.alert:
             switch value {
             case .string: break
             case .object(let alert):
                 for alertKey in alert.keys.sorted() {
                     guard let member = alert[alertKey] else { continue }
                     let isArray = alertKey.hasSuffix("-args")
-                    let ok: Bool = if isArray { if case .array = member { true } else { false } } else { member.stringValue != nil || alertKey == APSKeys.sound }
+                    let ok: Bool = if isArray { if case .array = member { true } else { false } } else { member.stringValue != nil || alertKey == APNsPayloadKey.sound }
                     if !ok {
                         findings.append(Finding(
                             rule: rule, path: apsPath(key).appending(alertKey),
@@ -123,7 +123,7 @@ enum ApplePayloadRules {
                 }
             default: wrongType("a string or an object")
             }
-        case APSKeys.sound:
+        case APNsPayloadKey.sound:
             switch value {
             case .string: break
             case .object(let sound):
@@ -141,12 +141,12 @@ enum ApplePayloadRules {
                 }
             default: wrongType("a string, or a critical-alert dictionary")
             }
-        case APSKeys.interruptionLevel:
+        case APNsPayloadKey.interruptionLevel:
             guard case .string(let level) = value else { return wrongType("a string") }
-            if !APSKeys.interruptionLevels.contains(level) {
+            if !APNsPayloadKey.interruptionLevels.contains(level) {
                 wrongValue("interruption-level must be passive, active, time-sensitive or critical")
             }
-        case APSKeys.relevanceScore:
+        case APNsPayloadKey.relevanceScore:
             let score: Double? = switch value {
             case .integer(let number): Double(number)
             case .double(let number): number
@@ -155,17 +155,17 @@ enum ApplePayloadRules {
             guard let score else { return wrongType("a number") }
             // Live Activities rank by any number; notifications use 0...1.
             if !isLiveActivity, !(0...1).contains(score) { wrongValue("relevance-score must be between 0 and 1") }
-        case APSKeys.threadID, APSKeys.category, APSKeys.targetContentID, APSKeys.filterCriteria, APSKeys.attributesType,
-             APSKeys.inputPushChannel:
+        case APNsPayloadKey.threadID, APNsPayloadKey.category, APNsPayloadKey.targetContentID, APNsPayloadKey.filterCriteria, APNsPayloadKey.attributesType,
+             APNsPayloadKey.inputPushChannel:
             if value.stringValue == nil { wrongType("a string") }
-        case APSKeys.staleDate, APSKeys.timestamp, APSKeys.dismissalDate:
+        case APNsPayloadKey.staleDate, APNsPayloadKey.timestamp, APNsPayloadKey.dismissalDate:
             guard case .integer(let seconds) = value else { return wrongType("whole UNIX seconds") }
             if seconds < 0 { wrongValue("\(key) must be UNIX seconds") }
-        case APSKeys.contentState, APSKeys.attributes:
+        case APNsPayloadKey.contentState, APNsPayloadKey.attributes:
             if case .object = value {} else { wrongType("an object") }
-        case APSKeys.event:
+        case APNsPayloadKey.event:
             guard case .string(let event) = value else { return wrongType("a string") }
-            if !APSKeys.liveActivityEvents.contains(event) { wrongValue("event must be start, update or end") }
+            if !APNsPayloadKey.liveActivityEvents.contains(event) { wrongValue("event must be start, update or end") }
         default:
             break
         }
@@ -173,16 +173,16 @@ enum ApplePayloadRules {
 
     /// Keys inside `aps` (and its `alert`) that APNs does not know and silently drops.
     static let unknownKeys = FunctionRule(id: "apple.aps-unknown-key") { push, findings in
-        guard case .object(let aps)? = push.payloadObject?[APSKeys.aps] else { return }
-        for key in aps.keys.sorted() where !APSKeys.known.contains(key) {
+        guard case .object(let aps)? = push.payloadObject?[APNsPayloadKey.aps] else { return }
+        for key in aps.keys.sorted() where !APNsPayloadKey.known.contains(key) {
             findings.append(Finding(
                 rule: "apple.aps-unknown-key", path: apsPath(key),
                 message: "APNs ignores this key inside aps; put app data beside aps"))
         }
-        if case .object(let alert)? = aps[APSKeys.alert] {
-            for key in alert.keys.sorted() where !APSKeys.knownAlert.contains(key) {
+        if case .object(let alert)? = aps[APNsPayloadKey.alert] {
+            for key in alert.keys.sorted() where !APNsPayloadKey.knownAlert.contains(key) {
                 findings.append(Finding(
-                    rule: "apple.aps-unknown-key", path: apsPath(APSKeys.alert).appending(key),
+                    rule: "apple.aps-unknown-key", path: apsPath(APNsPayloadKey.alert).appending(key),
                     message: "APNs ignores this key inside alert"))
             }
         }

@@ -26,7 +26,8 @@ public struct AllowedValue: Sendable, Hashable {
 
     /// Whether `value` is allowed.
     func allows(_ value: JSONValue) -> Bool {
-        if values.contains(value) { return true }
+        // A few values compare faster than one hash (the usual case: one fixed string).
+        if values.count <= 8 ? values.contains(where: { $0 == value }) : values.contains(value) { return true }
         guard case .string(let text) = value, !patterns.isEmpty else { return false }
         return patterns.contains { $0.matches(text) }
     }

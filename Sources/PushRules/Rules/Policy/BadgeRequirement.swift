@@ -1,3 +1,4 @@
+import APNsCore
 import StrictJSON
 
 /// What a policy says about `aps.badge` for some pushes.
@@ -12,6 +13,7 @@ public struct BadgeRequirement: Sendable, Hashable {
         case required, optional, forbidden
     }
 
+    /// Whether the pushes in scope must, may or must not carry a badge.
     public var presence: Presence
     /// The largest badge allowed, if any.
     public var maximum: Int64?
@@ -33,7 +35,7 @@ struct BadgeRule: PushRule {
     let scope: RuleScope
     let requirements: [BadgeRequirement]
 
-    static let path = JSONPath(components: [.key(APSKeys.aps), .key(APSKeys.badge)])
+    static let path = JSONPath(components: [.key(APNsPayloadKey.aps), .key(APNsPayloadKey.badge)])
 
     func check(_ push: PushInput, into findings: inout [Finding]) {
         let badge = push.payload?.value(at: Self.path)

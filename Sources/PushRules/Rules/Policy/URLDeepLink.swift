@@ -8,15 +8,21 @@
 /// // passes {"link":"hermes://session/sess-1","session_id":"sess-1"}
 /// ```
 public struct URLDeepLink: Sendable, Hashable {
+    /// The field holding the URL.
     public var path: JSONPath
+    /// The scheme the URL must have (compared without case).
     public var scheme: String
     /// The host; nil allows any (including none).
     public var host: String?
     /// `/a/{id}/b`; nil allows any path.
     public var pathTemplate: String?
+    /// What the `{id}` segment must look like.
     public var idPattern: TextPattern?
+    /// The field the `{id}` segment must equal.
     public var idField: JSONPath?
+    /// Whether a push without the field fails.
     public var isRequired: Bool
+    /// The pushes this applies to.
     public var scope: RuleScope
 
     /// A deep-link requirement; only `path` and `scheme` are required.

@@ -1,0 +1,85 @@
+import PushRules
+import Testing
+
+/// Each rule of the `apple` profile, with a push that passes it and one that fails it.
+struct AppleProfileTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var rule: String
+        var passing: PushInput
+        var failing: PushInput
+        var testDescription: String { rule }
+    }
+
+    static let alert = #"{"aps":{"alert":{"title":"Hi","body":"There"}}}"#
+    static let background = #"{"aps":{"content-available":1}}"#
+
+    static let cases: [Case] = [
+        Case(rule: "apple.push-type", passing: Fixtures.push(alert), failing: Fixtures.push(alert, type: "notification")),
+        Case(rule: "apple.priority", passing: Fixtures.push(alert, priority: 1), failing: Fixtures.push(alert, priority: 7)),
+        Case(rule: "apple.background-priority", passing: Fixtures.push(background, type: "background", priority: 5),
+             failing: Fixtures.push(background, type: "background", priority: 10)),
+        Case(rule: "apple.topic-suffix", passing: Fixtures.push(#"{"aps":{}}"#, type: "voip", topic: "com.example.app.voip"),
+             failing: Fixtures.push(#"{"aps":{}}"#, type: "voip", topic: "com.example.app")),
+        Case(rule: "apple.collapse-id", passing: Fixtures.push(alert, collapseID: String(repeating: "c", count: 64)),
+             failing: Fixtures.push(alert, collapseID: String(repeating: "c", count: 65))),
+        Case(rule: "apple.expiration", passing: Fixtures.push(alert, expiration: Fixtures.sentAt + 60),
+             failing: Fixtures.push(alert, expiration: Fixtures.sentAt - 60)),
+        Case(rule: "apple.payload-size",
+             passing: Fixtures.push(#"{"aps":{"alert":"x"},"d":"\#(String(repeating: "a", count: 4000))"}"#),
+             failing: Fixtures.push(#"{"aps":{"alert":"x"},"d":"\#(String(repeating: "a", count: 4100))"}"#)),
+        Case(rule: "apple.aps-shape", passing: Fixtures.push(alert), failing: Fixtures.push(#"{"aps":{"category":"X"}}"#)),
+        Case(rule: "apple.aps-types", passing: Fixtures.push(#"{"aps":{"badge":0,"sound":"default"}}"#),
+             failing: Fixtures.push(#"{"aps":{"badge":-1}}"#)),
+        Case(rule: "apple.aps-unknown-key", passing: Fixtures.push(#"{"aps":{"alert":"x"},"custom":1}"#),
+             failing: Fixtures.push(#"{"aps":{"alert":"x","custom":1}}"#)),
+    ]
+
+    @Test(arguments: cases)
+    func eachRulePassesAndFails(_ test: Case) {
+        #expect(!Fixtures.failedRules(test.passing, [.apple]).contains(test.rule))
+        #expect(Fixtures.failedRules(test.failing, [.apple]).contains(test.rule))
+    }
+
+    @Test func knownKeyTypes() {
+        func typeFindings(_ aps: String, type: String = "alert") -> [String] {
+            Fixtures.findings(Fixtures.push(#"{"aps":\#(aps)}"#, type: type), [.apple])
+                .filter { $0.rule == "apple.aps-types" }.map(\.path.description)
+        }
+        #expect(typeFindings(#"{"badge":"1"}"#) == ["aps.badge"])
+        #expect(typeFindings(#"{"badge":1.5}"#) == ["aps.badge"])
+        #expect(typeFindings(#"{"alert":"x","content-available":0}"#) == ["aps.content-available"])
+        #expect(typeFindings(#"{"alert":"x","content-available":1}"#).isEmpty)
+        #expect(typeFindings(#"{"sound":{"critical":1,"name":"a.caf","volume":0.5}}"#).isEmpty)
+        #expect(typeFindings(#"{"sound":{"critical":1,"name":"a.caf","volume":2}}"#) == ["aps.sound"])
+        #expect(typeFindings(#"{"sound":5}"#) == ["aps.sound"])
+        #expect(typeFindings(#"{"alert":"x","interruption-level":"time-sensitive"}"#).isEmpty)
+        #expect(typeFindings(#"{"alert":"x","interruption-level":"urgent"}"#) == ["aps.interruption-level"])
+        #expect(typeFindings(#"{"alert":"x","relevance-score":0.5}"#).isEmpty)
+        #expect(typeFindings(#"{"alert":"x","relevance-score":1.5}"#) == ["aps.relevance-score"])
+        #expect(typeFindings(#"{"event":"update","timestamp":1,"content-state":{},"relevance-score":50}"#, type: "liveactivity").isEmpty)
+        #expect(typeFindings(#"{"alert":{"title":1}}"#) == ["aps.alert.title"])
+    }
+
+    @Test func backgroundPushesCarryOnlyContentAvailable() {
+        let failing = Fixtures.push(#"{"aps":{"alert":"x","content-available":1}}"#, type: "background", priority: 5)
+        let paths = Fixtures.findings(failing, [.apple]).filter { $0.rule == "apple.aps-shape" }.map(\.path.description)
+        #expect(paths == ["aps.alert"])
+        let missing = Fixtures.push(#"{"aps":{}}"#, type: "background", priority: 5)
+        #expect(Fixtures.findings(missing, [.apple]).map(\.path.description).contains("aps.content-available"))
+    }
+
+    @Test func voipMayUseFiveKilobytes() {
+        let payload = #"{"aps":{},"d":"\#(String(repeating: "a", count: 5000))"}"#
+        #expect(!Fixtures.failedRules(Fixtures.push(payload, type: "voip", topic: "com.example.app.voip"), [.apple])
+            .contains("apple.payload-size"))
+    }
+
+    @Test func aPayloadThatIsNotJSONFailsTheShapeRule() {
+        let findings = Fixtures.findings(Fixtures.push("{not json"), [.apple])
+        #expect(findings.contains { $0.rule == "apple.aps-shape" && $0.message.contains("not JSON") })
+    }
+
+    @Test func expirationZeroMeansOnceAndPasses() {
+        #expect(!Fixtures.failedRules(Fixtures.push(Self.alert, expiration: 0), [.apple]).contains("apple.expiration"))
+    }
+}

@@ -1,0 +1,104 @@
+import PushRules
+import StrictJSON
+import Testing
+
+/// Policy files: every section, with a passing and a failing push, and clear errors.
+struct PolicyTests {
+    static func policy(_ json: String) throws -> Policy {
+        try Policy(json: Array(json.utf8))
+    }
+
+    static func failed(_ policy: Policy, _ payload: String, type: String = "alert") -> [String] {
+        RuleSet(profiles: [], policies: [policy]).check(Fixtures.push(payload, type: type)).findings.map { "\($0.rule) \($0.path)" }
+    }
+
+    @Test func allowedKeys() throws {
+        let policy = try Self.policy(#"{"name":"app","allowedKeys":["aps.alert","aps.badge","id","meta.*"]}"#)
+        #expect(Self.failed(policy, #"{"aps":{"alert":{"title":"x"},"badge":1},"id":"a","meta":{"k":{"deep":1}}}"#).isEmpty)
+        #expect(Self.failed(policy, #"{"aps":{"sound":"x"},"id":"a","extra":[{"a":1}]}"#) == ["app.allowed-keys aps.sound", "app.allowed-keys extra"])
+    }
+
+    @Test func requiredKeysWithScopes() throws {
+        let policy = try Self.policy(#"{"name":"app","requiredKeys":["id",{"path":"aps.badge","scope":{"where":{"kind":"count"}}}]}"#)
+        #expect(Self.failed(policy, #"{"id":"a","kind":"other","aps":{}}"#).isEmpty)
+        #expect(Self.failed(policy, #"{"kind":"count","aps":{}}"#) == ["app.required-keys id", "app.required-keys aps.badge"])
+    }
+
+    @Test func allowedValuesExactOrPattern() throws {
+        let policy = try Self.policy("""
+            {"name":"app","allowedValues":[{"path":"kind","values":["a","b",3]},{"path":"ref","patterns":["r-\\\\d{1,4}"]},
+             {"path":"title","values":["Hi"],"scope":{"pushTypes":["alert"]}}]}
+            """)
+        #expect(Self.failed(policy, #"{"kind":3,"ref":"r-12","title":"Hi"}"#).isEmpty)
+        #expect(Self.failed(policy, #"{"kind":"c","ref":"r-12345","title":"Other"}"#)
+            == ["app.allowed-values kind", "app.allowed-values ref", "app.allowed-values title"])
+        #expect(Self.failed(policy, #"{"title":"Other"}"#, type: "background").isEmpty)
+    }
+
+    @Test func leakDetectorsThresholdsAndExemptions() throws {
+        let policy = try Self.policy(#"{"name":"p","leaks":{"detectors":["email","free-text"],"freeTextWords":3,"exempt":["contact"]}}"#)
+        #expect(Self.failed(policy, #"{"contact":"ann@example.com","t":"two words"}"#).isEmpty)
+        #expect(Self.failed(policy, #"{"note":"ann@example.com","t":"three whole words"}"#) == ["p.leaks note", "p.leaks t"])
+    }
+
+    @Test func badgePresenceAndMaximum() throws {
+        let policy = try Self.policy("""
+            {"name":"b","badge":[{"presence":"required","maximum":99,"scope":{"where":{"type":["approval"]}}},
+             {"presence":"forbidden","scope":{"where":{"type":"done"}}}]}
+            """)
+        #expect(Self.failed(policy, #"{"aps":{"badge":3},"type":"approval"}"#).isEmpty)
+        #expect(Self.failed(policy, #"{"aps":{},"type":"done"}"#).isEmpty)
+        #expect(Self.failed(policy, #"{"aps":{},"type":"approval"}"#) == ["b.badge aps.badge"])
+        #expect(Self.failed(policy, #"{"aps":{"badge":100},"type":"approval"}"#) == ["b.badge aps.badge"])
+        #expect(Self.failed(policy, #"{"aps":{"badge":1},"type":"done"}"#) == ["b.badge aps.badge"])
+    }
+
+    @Test func deepLinkIdentifiersEqualityAndURLs() throws {
+        let policy = try Self.policy("""
+            {"name":"d","identifiers":[{"path":"session_id","pattern":"s-[0-9]+"}],
+             "equalFields":[["session_id","aps.thread-id"]],
+             "urlLinks":[{"path":"link","scheme":"app","host":"session","pathTemplate":"/open/{id}","idField":"session_id"}]}
+            """)
+        #expect(Self.failed(policy, #"{"aps":{"thread-id":"s-1"},"session_id":"s-1","link":"app://session/open/s-1"}"#).isEmpty)
+        #expect(Self.failed(policy, #"{"aps":{"thread-id":"s-2"},"session_id":"s-1","link":"app://session/open/s-2"}"#)
+            == ["d.equal-fields aps.thread-id", "d.url-links link"])
+        #expect(Self.failed(policy, #"{"aps":{"thread-id":"x"},"session_id":"x"}"#) == ["d.identifiers session_id"])
+        #expect(Self.failed(policy, #"{"aps":{"thread-id":"s-1"},"session_id":"s-1","link":"web://session/open/s-1"}"#)
+            == ["d.url-links link"])
+        #expect(Self.failed(policy, #"{"aps":{"thread-id":"s-1"},"session_id":"s-1","link":"app://other/open/s-1"}"#)
+            == ["d.url-links link"])
+        #expect(Self.failed(policy, #"{"aps":{"thread-id":"s-1"},"session_id":"s-1","link":"app://session/s-1"}"#)
+            == ["d.url-links link"])
+    }
+
+    @Test func headerRequirements() throws {
+        let policy = try Self.policy("""
+            {"name":"h","headers":[{"pushTypes":["alert"],"priorities":[10],"topics":["com.example.app"],"requireCollapseId":true}]}
+            """)
+        let good = RuleSet(profiles: [], policies: [policy]).check(Fixtures.push("{}", collapseID: "c"))
+        #expect(good.passed)
+        let bad = RuleSet(profiles: [], policies: [policy])
+            .check(Fixtures.push("{}", type: "background", topic: "com.other", priority: 5))
+        #expect(bad.findings.map(\.path.description)
+            == ["header:apns-push-type", "header:apns-priority", "header:apns-topic", "header:apns-collapse-id"])
+    }
+
+    @Test func errorsNameTheirLocation() {
+        func error(_ json: String) -> String {
+            do {
+                _ = try Policy(json: Array(json.utf8))
+                return "no error"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(error("{") .hasPrefix("not JSON"))
+        #expect(error(#"{"allowedkeys":[]}"#).hasPrefix("allowedkeys: unknown key"))
+        #expect(error(#"{"allowedValues":[{"path":"a","patterns":["[x"]}]}"#).hasPrefix("allowedValues[0].patterns[0]: pattern"))
+        #expect(error(#"{"leaks":{"detectors":["emails"]}}"#).hasPrefix("leaks.detectors[0]: unknown detector"))
+        #expect(error(#"{"badge":[{"presence":"always"}]}"#) == "badge[0].presence: must be required, optional or forbidden")
+        #expect(error(#"{"equalFields":[["a"]]}"#) == "equalFields[0]: list at least two paths")
+        #expect(error(#"{"headers":[{"priorities":[7]}]}"#) == "headers[0].priorities[0]: must be 1, 5 or 10")
+        #expect(error(#"{"allowedKeys":["a..b"]}"#).hasPrefix("allowedKeys[0]: not a path"))
+    }
+}

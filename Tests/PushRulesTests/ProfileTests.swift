@@ -1,0 +1,64 @@
+import PushRules
+import StrictJSON
+import Testing
+
+/// The built-in `privacy`, `badge` and `deep-link` profiles, the rule scopes, and reports.
+struct ProfileTests {
+    @Test func privacyFlagsContentAnywhereInThePayload() {
+        #expect(Fixtures.findings(Fixtures.push(#"{"aps":{"alert":"New message"},"id":"m-1"}"#), [.privacy]).isEmpty)
+        let findings = Fixtures.findings(Fixtures.push(#"{"aps":{"alert":"x"},"items":[{"from":"ann@example.com"}]}"#), [.privacy])
+        #expect(findings.map { "\($0.rule) \($0.detector ?? "") \($0.path)" } == ["privacy.leaks email items[0].from"])
+    }
+
+    @Test func badgeProfileChecksTypeOnly() {
+        #expect(Fixtures.findings(Fixtures.push(#"{"aps":{"badge":2}}"#), [.badge]).isEmpty)
+        #expect(Fixtures.findings(Fixtures.push(#"{"aps":{"alert":"x"}}"#), [.badge]).isEmpty)
+        #expect(Fixtures.failedRules(Fixtures.push(#"{"aps":{"badge":"2"}}"#), [.badge]) == ["badge.badge"])
+    }
+
+    @Test func deepLinkProfileChecksIdentifiersAndThreadAgreement() {
+        #expect(Fixtures.findings(Fixtures.push(#"{"aps":{"thread-id":"s-1"},"session_id":"s-1","user_id":"u-9"}"#), [.deepLink]).isEmpty)
+        #expect(Fixtures.failedRules(Fixtures.push(#"{"aps":{"thread-id":"s-2"},"session_id":"s-1"}"#), [.deepLink])
+            == ["deep-link.thread-id"])
+        #expect(Fixtures.failedRules(Fixtures.push(#"{"aps":{},"user_id":"ann smith"}"#), [.deepLink]) == ["deep-link.identifiers"])
+    }
+
+    @Test func scopesSelectByPushTypeTopicAndField() {
+        let scope = RuleScope(pushTypes: ["alert"], topics: ["com.example.app"],
+                              where: [.init(path: "type", equalsAnyOf: ["approval", "clarify"])])
+        #expect(scope.contains(Fixtures.push(#"{"type":"clarify"}"#)))
+        #expect(!scope.contains(Fixtures.push(#"{"type":"complete"}"#)))
+        #expect(!scope.contains(Fixtures.push(#"{"type":"clarify"}"#, type: "background")))
+        #expect(!scope.contains(Fixtures.push(#"{"type":"clarify"}"#, topic: "com.other")))
+        #expect(!scope.contains(Fixtures.push(#"{}"#)))
+    }
+
+    @Test func jsonPathsRoundTrip() {
+        for text in ["aps.alert.title", "aps.thread-id", "items[0].from", #"["a.b"].c"#, "header:apns-topic"] {
+            #expect(JSONPath(parsing: text)?.description == text, "\(text)")
+        }
+        #expect(JSONPath(parsing: "a..b") == nil)
+        #expect(JSONPath(parsing: "") == nil)
+    }
+
+    @Test func recordingAppliedRulesListsOnlyRulesInScope() {
+        let rules = RuleSet(profiles: [.apple])
+        let alert = rules.check(Fixtures.push(#"{"aps":{"alert":"x"}}"#), recordApplied: true)
+        #expect(!alert.rulesApplied.contains("apple.background-priority"))
+        #expect(alert.rulesApplied.contains("apple.payload-size"))
+        #expect(rules.check(Fixtures.push(#"{"aps":{"alert":"x"}}"#)).rulesApplied.isEmpty)
+    }
+}
+
+/// The example in docs/push-inspect.md ("In Swift"), kept compiling and true.
+struct PushRulesDocumentationExampleTests {
+    @Test func theDocumentedExampleFindsTheExtraKey() throws {
+        let policyBytes = Array(#"{"name":"app","leaks":{"detectors":["email"]}}"#.utf8)
+        let payloadBytes = Array(#"{"aps":{"alert":"hi"},"foo":1}"#.utf8)
+        let rules = RuleSet(profiles: [.hermes, .apple], policies: [try Policy(json: policyBytes)])
+        let push = PushInput(headers: PushHeaders(pushType: "alert", topic: "com.example.app", priority: 10),
+                             payload: payloadBytes)
+        let findings = rules.check(push).findings
+        #expect(findings.contains { $0.description == "hermes.allowed-keys at foo: this key is not in the allowed keys" })
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import FoundationXML
+import HermesContract
+import StrictJSON
+import Testing
+
+/// The built `push-inspect`, run as scripts and CI run it.
+@Suite(.timeLimit(.minutes(2)))
+struct PushInspectCommandTests {
+    typealias P = PushInspectProcess
+
+    static func goodFile(count: Int = 4) throws -> String {
+        try P.file((1...count).map { P.hermesLine(seq: $0, type: HermesPushType.allCases[($0 - 1) % 4]) }.joined(separator: "\n") + "\n")
+    }
+
+    static let leakyBody: @Sendable (String) -> String = {
+        $0.replacingOccurrences(of: "Hermes finished the turn", with: "ran rm -rf /tmp/build")
+    }
+
+    @Test func exitCodesFollowTheCheckerConvention() async throws {
+        let good = try Self.goodFile()
+        let passing = try await P.run(["check", "--profile", "hermes", good])
+        #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
+        #expect(passing.stdout.contains("checked 4 pushes: 4 passed, 0 failed"))
+
+        let bad = try P.file(P.hermesLine(seq: 1, type: .complete, editPayload: Self.leakyBody) + "\n")
+        let failing = try await P.run(["check", "--profile", "hermes", bad])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("hermes.leaks[shell-command] aps.alert.body"))
+        #expect(!failing.stdout.contains("rm -rf"), "values appear only with --show-values")
+        let shown = try await P.run(["check", "--profile", "hermes", "--show-values", bad])
+        #expect(shown.stdout.contains("rm -rf /tmp/build"))
+
+        let usage = try await P.run(["check", "--profle", "hermes", good])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("Error: unknown option '--profle'; did you mean --profile?"))
+        #expect(try await P.run(["check", "--profile", "nope", good]).status == 2)
+        let missing = try await P.run(["check", "/nonexistent/pushes.jsonl"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/pushes.jsonl"))
+        #expect(try await P.run(["frobnicate"]).status == 2)
+        let help = try await P.run(["check", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: push-inspect check"))
+    }
+
+    @Test func quietPrintsNothing() async throws {
+        let bad = try P.file(P.hermesLine(seq: 1, type: .complete, editPayload: Self.leakyBody) + "\n")
+        let result = try await P.run(["check", "--quiet", "--profile", "hermes", bad])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func jsonOutputHasTheDocumentedShape() async throws {
+        let lines = [P.hermesLine(seq: 1, type: .approval), P.hermesLine(seq: 2, type: .complete, editPayload: Self.leakyBody)]
+        let file = try P.file(lines.joined(separator: "\n") + "\n")
+        let result = try await P.run(["check", "--json", "--profile", "hermes", file])
+        #expect(result.status == 1)
+        guard case .object(let root) = try JSONParser.parse(Array(result.stdout.utf8)) else {
+            Issue.record("not a JSON object: \(result.stdout)")
+            return
+        }
+        #expect(root["pushes"] == 2 && root["passed"] == 1 && root["failed"] == 1 && root["inputErrors"] == 0)
+        guard case .array(let rules)? = root["rules"], case .array(let failures)? = root["failures"],
+              case .object(let failure)? = failures.first, case .array(let findings)? = failure["findings"]
+        else {
+            Issue.record("missing rules or failures: \(result.stdout)")
+            return
+        }
+        #expect(rules.contains("hermes.leaks") && rules.contains("apple.aps-shape"))
+        #expect(failure["source"] == .string(file) && failure["seq"] == 2)
+        #expect(findings.contains(["rule": "hermes.leaks", "detector": "shell-command", "path": "aps.alert.body",
+                                   "message": "looks like a shell command"]))
+        #expect(!result.stdout.contains("\"value\""))
+    }
+
+    @Test func junitReportParsesBackWithOneCasePerPushPerRule() async throws {
+        let lines = [P.hermesLine(seq: 1, type: .approval), P.hermesLine(seq: 2, type: .complete, editPayload: Self.leakyBody)]
+        let file = try P.file(lines.joined(separator: "\n") + "\n")
+        let report = NSTemporaryDirectory() + "push-inspect-\(UUID().uuidString).xml"
+        let result = try await P.run(["check", "--quiet", "--profile", "hermes", "--junit", report, file])
+        #expect(result.status == 1)
+        let data = try Data(contentsOf: URL(fileURLWithPath: report))
+        let counter = JUnitCounter()
+        let parser = XMLParser(data: data)
+        parser.delegate = counter
+        #expect(parser.parse(), "well-formed XML")
+        // apple minus background-priority (alert pushes) = 9, hermes = 10 rules.
+        #expect(counter.testcases == 2 * 19, "\(counter.testcases)")
+        #expect(counter.failures == 2, "allowed-values and leaks fail on the second push")
+        #expect(counter.suiteTests == "\(2 * 19)" && counter.suiteFailures == "2")
+    }
+
+    @Test func damagedLinesAreNamedAndTheRunCarriesOn() async throws {
+        let good = P.hermesLine(seq: 1, type: .approval)
+        let truncated = try P.file(good + "\n" + String(good.prefix(40)))
+        let cut = try await P.run(["check", "--profile", "hermes", truncated])
+        #expect(cut.status == 0, "a truncated last line is only a warning")
+        #expect(cut.stderr.contains("warning: \(truncated):2: skipped a truncated last line"))
+        #expect(cut.stdout.contains("checked 1 push: 1 passed"))
+
+        let malformed = try P.file(good + "\n{not json}\n" + P.hermesLine(seq: 2, type: .error) + "\n")
+        let bad = try await P.run(["check", "--profile", "hermes", malformed])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("\(malformed):2: malformed-line"))
+        #expect(bad.stdout.contains("checked 2 pushes: 2 passed"))
+    }
+
+    @Test func singlePayloadsFromStandardInputAndFiles() async throws {
+        let payload = String(decoding: HermesNotification(type: .clarify, sessionID: "s-1").payload(), as: UTF8.self)
+        let stdin = try await P.run(["check", "--profile", "hermes", "--no-apple", "--push-type", "alert", "--priority", "10",
+                                     "--topic", "com.example.app", "--expiration", "9999999999"], input: payload)
+        #expect(stdin.status == 1, "no collapse id or apns-id: the hermes headers rule fails")
+        #expect(stdin.stdout.contains("hermes.headers header:apns-collapse-id"))
+        #expect(!stdin.stdout.contains("allowed-values"))
+
+        let file = try P.file(#"{"aps":{"alert":"hi","bogus":1}}"#, suffix: ".json")
+        let fromFile = try await P.run(["check", file])
+        #expect(fromFile.status == 1)
+        #expect(fromFile.stdout.contains("apple.aps-unknown-key aps.bogus"))
+
+        let notJSON = try P.file("{", suffix: ".json")
+        #expect(try await P.run(["check", notJSON]).status == 1, "a body that is not JSON is a failing push, not an input error")
+    }
+
+    @Test func simulatorFilesUseTheirTargetBundleAsTopic() async throws {
+        let good = try P.file(#"{"Simulator Target Bundle":"com.example.app","aps":{"alert":{"title":"Hi","body":"There"}}}"#, suffix: ".apns")
+        let passing = try await P.run(["check", good])
+        #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
+        let voip = try P.file(#"{"Simulator Target Bundle":"com.example.app","aps":{"alert":"x"}}"#, suffix: ".apns")
+        let failing = try await P.run(["check", "--push-type", "voip", voip])
+        #expect(failing.stdout.contains("apple.topic-suffix header:apns-topic"))
+        let noBundle = try P.file(#"{"aps":{"alert":"x"}}"#, suffix: ".apns")
+        let error = try await P.run(["check", noBundle])
+        #expect(error.status == 2 && error.stderr.contains("Simulator Target Bundle"))
+    }
+
+    @Test func policyFilesAddRules() async throws {
+        let policy = try P.file(#"{"name":"app","allowedKeys":["aps"],"leaks":{"detectors":["email"]}}"#, suffix: ".json")
+        let push = try P.file(#"{"aps":{"alert":"x"},"to":"ann@example.com"}"#, suffix: ".json")
+        let result = try await P.run(["check", "--policy", policy, "--no-apple", "--payload", push])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("app.allowed-keys to:") && result.stdout.contains("app.leaks[email] to:"))
+        let broken = try P.file(#"{"allowedKeys":"aps"}"#, suffix: ".json")
+        let error = try await P.run(["check", "--policy", broken, push])
+        #expect(error.status == 2 && error.stderr.contains("\(broken): allowedKeys: must be an array"))
+    }
+
+    @Test func showAndStats() async throws {
+        let lines = [P.hermesLine(seq: 1, type: .approval),
+                     P.captureLine(seq: 2, headers: [("apns-topic", "com.other")], payload: #"{"aps":{"alert":"x"}}"#,
+                                   status: 400, reason: "BadDeviceToken")]
+        let file = try P.file(lines.joined(separator: "\n") + "\n")
+        let show = try await P.run(["show", file])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("2026-11-30 10:00:00") && show.stdout.contains("abab…abab"))
+        #expect(show.stdout.contains("Approval needed — Hermes needs your approval") && show.stdout.contains("400 BadDeviceToken"))
+        let stats = try await P.run(["stats", "--json", file])
+        #expect(try JSONParser.parse(Array(stats.stdout.utf8)) == [
+            "pushes": 2, "outcome": ["accepted": 1, "rejected": 1], "reason": ["BadDeviceToken": 1],
+            "topic": ["com.example.app": 1, "com.other": 1], "push_type": ["alert": 1, "(none)": 1],
+        ])
+    }
+}
+
+/// Counts JUnit elements.
+final class JUnitCounter: NSObject, XMLParserDelegate, @unchecked Sendable {
+    // Unchecked: used by one parser on one thread.
+    var testcases = 0
+    var failures = 0
+    var suiteTests = ""
+    var suiteFailures = ""
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        switch name {
+        case "testcase": testcases += 1
+        case "failure": failures += 1
+        case "testsuite":
+            suiteTests = attributes["tests"] ?? ""
+            suiteFailures = attributes["failures"] ?? ""
+        default: break
+        }
+    }
+}
+
+/// `--follow` on a capture file that is still being written.
+@Suite(.timeLimit(.minutes(2)))
+struct PushInspectFollowTests {
+    typealias P = PushInspectProcess
+
+    @Test func followReportsNewLinesAndSummarisesOnInterrupt() async throws {
+        let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
+        let outputPath = try P.file("", suffix: ".out")
+        let process = Process()
+        process.executableURL = P.executable
+        process.arguments = ["check", "--profile", "hermes", "--follow", capture]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // A line written in two parts, as a writer mid-flush leaves it: held back until whole.
+        let leaky = P.hermesLine(seq: 2, type: .complete) {
+            $0.replacingOccurrences(of: "Hermes finished the turn", with: "cat ~/.ssh/id_rsa")
+        } + "\n"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: capture))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(leaky.prefix(100).utf8))
+        try await Task.sleep(for: .milliseconds(300))
+        try handle.write(contentsOf: Data(leaky.dropFirst(100).utf8))
+        try handle.close()
+
+        var output = ""
+        for _ in 0..<300 where !output.contains("hermes.leaks") {
+            try await Task.sleep(for: .milliseconds(100))
+            output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        }
+        #expect(output.contains("FAIL \(capture)#2"))
+        #expect(output.contains("hermes.leaks[file-path] aps.alert.body"))
+
+        process.interrupt()
+        let status = try await onThread { () -> Int32 in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 1)
+        let final = try String(contentsOfFile: outputPath, encoding: .utf8)
+        #expect(final.contains("checked 2 pushes: 1 passed, 1 failed"))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTransport
+import HermesContract
+import JWTVerify
+import MockAPNs
+import Testing
+
+/// push-inspect against a real mock: the capture file it writes, and its control API.
+@Suite(.timeLimit(.minutes(2)))
+struct PushInspectLiveMockTests {
+    typealias P = PushInspectProcess
+    static let device = String(repeating: "ab", count: 32)
+
+    static func client(for url: String, trust: String?) throws -> HTTP2Client {
+        let address = url.split(separator: "/").last.map(String.init) ?? ""
+        let colon = address.lastIndex(of: ":") ?? address.endIndex
+        var configuration = HTTP2ClientConfiguration(
+            host: String(address[..<colon]), port: Int(address[address.index(after: colon)...]) ?? 0,
+            tls: trust.map { .makeClientConfiguration(trustRootsPath: $0) })
+        configuration.serverName = "localhost"
+        return try HTTP2Client(configuration: configuration)
+    }
+
+    /// Sends the four contract pushes and one whose body leaks a command, as the gateway would.
+    static func sendHermesPushes(to mock: MockAPNsServer) async throws {
+        let key = try ES256PrivateKey(contentsOfFile: "\(P.certs)/AuthKey_ABC123DEFG.p8")
+        let token = try JWTSigner(key: key, keyID: "ABC123DEFG").makeProviderToken(teamID: "TEAM000001", issuedAt: Date())
+        let client = try client(for: mock.sandboxURL, trust: mock.trustRootsPath)
+        let now = Int64(Date().timeIntervalSince1970)
+        for (index, type) in (HermesPushType.allCases + [.complete]).enumerated() {
+            let notification = HermesNotification(type: type, sessionID: "sess-\(index)")
+            var body = notification.payload()
+            if index == 4 {
+                body = Array(String(decoding: body, as: UTF8.self)
+                    .replacingOccurrences(of: "Hermes finished the turn", with: "sudo rm -rf /").utf8)
+            }
+            let headers: HTTPHeaders = [
+                "authorization": "bearer \(token)", "apns-topic": "com.example.app", "apns-push-type": "alert",
+                "apns-priority": "10", "apns-expiration": String(notification.expiration(sentAt: now)),
+                "apns-collapse-id": notification.collapseID, "apns-id": UUID().uuidString.lowercased(),
+            ]
+            let response = try await client.send(HTTPClientRequest(method: "POST", path: "/3/device/\(device)", headers: headers, body: body))
+            #expect(response.status == 200)
+        }
+        await client.close()
+    }
+
+    @Test func checksTheCaptureFileTheMockWrote() async throws {
+        let capture = NSTemporaryDirectory() + "push-inspect-live-\(UUID().uuidString).jsonl"
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs) { $0.server.captureFilePath = capture }
+        do {
+            try await Self.sendHermesPushes(to: mock)
+        } catch {
+            mock.stop()
+            throw error
+        }
+        mock.stop()
+        let result = try await P.run(["check", "--profile", "hermes", "--profile", "apple", capture])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("checked 5 pushes: 4 passed, 1 failed"))
+        #expect(result.stdout.contains("\(capture)#5"))
+        #expect(result.stdout.contains("hermes.leaks[shell-command] aps.alert.body"))
+        let stats = try await P.run(["stats", capture])
+        #expect(stats.stdout.contains("5  accepted"))
+    }
+
+    @Test func checksALiveMockThroughItsControlAPI() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs)
+        defer { mock.stop() }
+        // Started before the pushes are sent: --wait holds until they have arrived.
+        async let waiting = P.run(["check", "--profile", "hermes", "--from", mock.controlURL, "--wait", "5", "--timeout", "60"])
+        try await Self.sendHermesPushes(to: mock)
+        let result = try await waiting
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("checked 5 pushes: 4 passed, 1 failed"))
+        #expect(result.stdout.contains("hermes.leaks[shell-command] aps.alert.body"))
+
+        let short = try await P.run(["check", "--profile", "hermes", "--from", mock.controlURL, "--wait", "9", "--timeout", "1"])
+        #expect(short.status == 1, "a wait that runs out fails the check")
+        #expect(short.stderr.contains("only 5 of 9 pushes arrived"))
+
+        let show = try await P.run(["show", "--from", mock.controlURL])
+        #expect(show.status == 0 && show.stdout.contains("Approval needed — Hermes needs your approval"))
+
+        let unreachable = try await P.run(["check", "--from", "http://127.0.0.1:1"])
+        #expect(unreachable.status == 2 && unreachable.stderr.contains("cannot reach the control API"))
+        #expect(try await P.run(["check", "--from", "ftp://x"]).status == 2)
+    }
+}

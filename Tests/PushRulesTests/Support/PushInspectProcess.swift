@@ -1,0 +1,124 @@
+import Foundation
+import HermesContract
+import StrictJSON
+
+/// Runs the built `push-inspect` and writes the capture files it reads.
+enum PushInspectProcess {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let certs = root.appendingPathComponent("certs").path
+
+    /// The built `push-inspect`, in the build folder that holds the test bundle.
+    static var executable: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [bundle, bundle.deletingLastPathComponent(), Bundle.main.bundleURL]
+            .map { $0.appendingPathComponent("push-inspect") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    struct Result: Sendable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `push-inspect arguments…`, feeding `input` on standard input, on a thread of its own.
+    static func run(_ arguments: [String], input: String? = nil) async throws -> Result {
+        try await onThread {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let out = Pipe(), err = Pipe(), inPipe = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = inPipe
+            try process.run()
+            if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+            try inPipe.fileHandleForWriting.close()
+            // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
+            let errData = Thread.detachedRead(err.fileHandleForReading)
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData.value(), as: UTF8.self))
+        }
+    }
+
+    /// A temporary file holding `text`.
+    static func file(_ text: String, suffix: String = ".jsonl") throws -> String {
+        let path = NSTemporaryDirectory() + "push-inspect-\(UUID().uuidString)\(suffix)"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// One capture line (docs/capture-format.md) for a push of `payload` with `headers`.
+    static func captureLine(seq: Int, headers: [(String, String)], payload: String, status: Int = 200,
+                            reason: String? = nil, time: String = "2026-11-30T10:00:00.000000Z") -> String {
+        var members: [(key: String, value: JSONValue)] = [
+            ("v", 1), ("seq", .integer(Int64(seq))), ("time", .string(time)), ("env", "sandbox"), ("conn", 1), ("method", "POST"),
+            ("path", .string("/3/device/" + String(repeating: "ab", count: 32))),
+            ("headers", .array(headers.map { .array([.string($0.0), .string($0.1)]) })),
+            ("device_token", .string(String(repeating: "ab", count: 32))),
+        ]
+        var payloadMembers: [(key: String, value: JSONValue)] = [
+            ("size", .integer(Int64(payload.utf8.count))), ("base64", false), ("raw", .string(payload)),
+        ]
+        if let parsed = try? JSONParser.parse(Array(payload.utf8)) { payloadMembers.append(("parsed", parsed)) }
+        var payloadBytes: [UInt8] = []
+        JSONWriter.writeObject(payloadMembers, into: &payloadBytes)
+        members.append(("status", .integer(Int64(status))))
+        if let reason { members.append(("reason", .string(reason))) }
+        members += [("apns_id", "8a2f1e3c-0000-4000-8000-00000000abcd"), ("conn_action", "none")]
+        var line: [UInt8] = []
+        JSONWriter.writeObject(members, into: &line)
+        // Splice the payload object in before the status (the writer takes values, not raw text).
+        line.removeLast()
+        line.append(contentsOf: #","payload":"#.utf8)
+        line.append(contentsOf: payloadBytes)
+        line.append(UInt8(ascii: "}"))
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// A capture line for a Hermes push of `type`, headers as the contract fixes them.
+    static func hermesLine(seq: Int, type: HermesPushType, session: String = "sess-\(1)", sentAt: Int64 = 1_796_032_800,
+                           editPayload: (String) -> String = { $0 }) -> String {
+        let notification = HermesNotification(type: type, sessionID: session)
+        let headers = [
+            ("apns-topic", "com.example.app"), ("apns-push-type", "alert"), ("apns-priority", "10"),
+            ("apns-expiration", String(notification.expiration(sentAt: sentAt))), ("apns-collapse-id", notification.collapseID),
+            ("apns-id", "8a2f1e3c-0000-4000-8000-\(String(repeating: "0", count: 11))\(seq % 10)"),
+        ]
+        return captureLine(seq: seq, headers: headers, payload: editPayload(String(decoding: notification.payload(), as: UTF8.self)),
+                           time: "2026-11-30T10:00:00.000000Z")
+    }
+}
+
+extension Thread {
+    /// Reads a handle to its end on a thread of its own; `value()` waits for the result.
+    static func detachedRead(_ handle: FileHandle) -> PendingData {
+        let pending = PendingData()
+        Thread.detachNewThread { pending.set(handle.readDataToEndOfFile()) }
+        return pending
+    }
+}
+
+/// Data that another thread is still reading.
+final class PendingData: @unchecked Sendable {
+    // Unchecked: guarded by the condition lock.
+    private let condition = NSCondition()
+    private var data: Data?
+
+    func set(_ value: Data) {
+        condition.lock()
+        data = value
+        condition.signal()
+        condition.unlock()
+    }
+
+    func value() -> Data {
+        condition.lock()
+        defer { condition.unlock() }
+        while data == nil { condition.wait() }
+        return data ?? Data()
+    }
+}
