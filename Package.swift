@@ -178,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JWTVerifyTests",
-            dependencies: ["JWTVerify", "OpenSSLSupport", "StrictJSON"]
+            dependencies: ["JWTVerify", "OpenSSLSupport", "StrictJSON", "PushTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import Testing
 
 /// Paths, processes and byte helpers shared by the JWTVerify tests.
@@ -44,25 +45,9 @@ enum TestSupport {
     /// Runs a program found on PATH and captures its output.
     @discardableResult
     static func run(_ program: String, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(
-            status: process.terminationStatus,
-            output: String(decoding: outData, as: UTF8.self),
-            error: String(decoding: errData, as: UTF8.self))
+        // posix_spawn (PushTestSupport), not Foundation's Process: see SpawnedProcess.
+        let result = try ChildProcess.run(program, arguments, input: input.map { Array($0.utf8) } ?? [])
+        return ProcessResult(status: result.status, output: result.stdout, error: result.stderr)
     }
 
     /// A fresh temporary directory.

@@ -22,21 +22,17 @@ struct ApnsMockCommandTests {
     /// A running `apns-mock` and the URLs its banner printed.
     final class RunningMock: @unchecked Sendable {
         // Unchecked: written once during start, then only read.
-        let process = Process()
+        // posix_spawn (PushTestSupport), not Foundation's Process: see SpawnedProcess.
+        let process: SpawnedProcess
         var urls: [String: String] = [:]
-        let output = Pipe()
 
         init(arguments: [String]) throws {
-            process.executableURL = ApnsMockCommandTests.executable
-            process.arguments = arguments
-            process.environment = ["APNS_MOCK_CERTS": ApnsMockCommandTests.certs]
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            process = try SpawnedProcess([ApnsMockCommandTests.executable.path] + arguments,
+                                         environment: ["APNS_MOCK_CERTS": ApnsMockCommandTests.certs], capturesOutput: true)
             var text = ""
             let deadline = Date().addingTimeInterval(20)
-            while !text.contains("topics"), Date() < deadline {
-                let chunk = output.fileHandleForReading.availableData
+            while !text.contains("topics"), Date() < deadline, let output = process.standardOutput {
+                let chunk = output.availableData
                 if chunk.isEmpty { break }
                 text += String(decoding: chunk, as: UTF8.self)
             }
@@ -48,22 +44,13 @@ struct ApnsMockCommandTests {
 
         func stop() -> Int32 {
             process.terminate()
-            process.waitUntilExit()
-            return process.terminationStatus
+            return process.wait()
         }
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ChildProcess.run(tool, arguments)
+        return (result.status, result.stdout + result.stderr)
     }
 
     struct CommandFailure: Error { var output: String }

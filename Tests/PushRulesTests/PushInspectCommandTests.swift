@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import HermesContract
+import PushTestSupport
 import StrictJSON
 import Testing
 
@@ -191,13 +192,9 @@ struct PushInspectFollowTests {
     @Test func followReportsNewLinesAndSummarisesOnInterrupt() async throws {
         let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
         let outputPath = try P.file("", suffix: ".out")
-        let process = Process()
-        process.executableURL = P.executable
-        process.arguments = ["check", "--profile", "hermes", "--follow", capture]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try SpawnedProcess([P.executable.path, "check", "--profile", "hermes", "--follow", capture],
+                                         outputPath: outputPath)
+        defer { process.terminate() }
 
         // A line written in two parts, as a writer mid-flush leaves it: held back until whole.
         let leaky = P.hermesLine(seq: 2, type: .complete) {
@@ -218,11 +215,8 @@ struct PushInspectFollowTests {
         #expect(output.contains("FAIL \(capture)#2"))
         #expect(output.contains("hermes.leaks[file-path] aps.alert.body"))
 
-        process.interrupt()
-        let status = try await onThread { () -> Int32 in
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        process.send(SIGINT)
+        let status = try await onThread { process.wait() }
         #expect(status == 1)
         let final = try String(contentsOfFile: outputPath, encoding: .utf8)
         #expect(final.contains("checked 2 pushes: 1 passed, 1 failed"))

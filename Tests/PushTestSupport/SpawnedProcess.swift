@@ -83,9 +83,14 @@ public final class SpawnedProcess: @unchecked Sendable {
 
     /// Sends SIGTERM.
     public func terminate() {
+        send(SIGTERM)
+    }
+
+    /// Sends `signal` (SIGINT, SIGTERM, …) unless the child has been reaped already.
+    public func send(_ signal: Int32) {
         lock.lock()
         defer { lock.unlock() }
-        if exitStatus == nil { kill(pid, SIGTERM) }
+        if exitStatus == nil { kill(pid, signal) }
     }
 
     /// The exit code if the child has ended, without waiting; nil while it runs.

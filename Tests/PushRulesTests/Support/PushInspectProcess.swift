@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import HermesContract
 import StrictJSON
 
@@ -25,22 +26,9 @@ enum PushInspectProcess {
     /// Runs `push-inspect arguments…`, feeding `input` on standard input, on a thread of its own.
     static func run(_ arguments: [String], input: String? = nil) async throws -> Result {
         try await onThread {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            let out = Pipe(), err = Pipe(), inPipe = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = inPipe
-            try process.run()
-            if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-            try inPipe.fileHandleForWriting.close()
-            // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
-            let errData = Thread.detachedRead(err.fileHandleForReading)
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData.value(), as: UTF8.self))
+            // posix_spawn (PushTestSupport), not Foundation's Process: see SpawnedProcess.
+            let result = try ChildProcess.run(executable.path, arguments, input: input.map { Array($0.utf8) })
+            return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
         }
     }
 
