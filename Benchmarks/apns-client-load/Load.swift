@@ -4,7 +4,7 @@ import Foundation
 import HermesContract
 import Synchronization
 
-/// The two load shapes: as fast as `concurrency` senders go, and a fixed rate with latencies.
+/// A fixed rate of pushes, with the latency of each.
 struct Load: Sendable {
     let client: APNsClient
     let topic: String
@@ -20,26 +20,6 @@ struct Load: Sendable {
         APNsNotification(deviceToken: String(repeating: "ab", count: 32), pushType: .alert, topic: topic, priority: .immediately,
                          expiration: APNsExpiration(unixSeconds: Int64(Date().timeIntervalSince1970) + 3600),
                          collapseID: notification.collapseID, payload: notification.payload())
-    }
-
-    /// Pushes per second over `count` pushes, and how many failed.
-    func saturate(count: Int, concurrency: Int) async -> (Double, Int) {
-        let tally = Tally()
-        let start = ContinuousClock.now
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<concurrency {
-                group.addTask {
-                    while tally.next.wrappingAdd(1, ordering: .relaxed).oldValue < count {
-                        do {
-                            _ = try await client.send(push(), environment: .production)
-                        } catch {
-                            tally.failures.wrappingAdd(1, ordering: .relaxed)
-                        }
-                    }
-                }
-            }
-        }
-        return (Double(count) / Self.seconds(start.duration(to: .now)), tally.failures.load(ordering: .relaxed))
     }
 
     /// Sends `rate` pushes a second for `seconds`; the sorted latencies in ms, and failures.
@@ -72,7 +52,6 @@ struct Load: Sendable {
 
 /// Counters the senders share.
 final class Tally: Sendable {
-    let next = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     let latencies = Mutex<[Double]>([])
 }

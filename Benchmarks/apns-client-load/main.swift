@@ -1,9 +1,8 @@
-// Drives APNsClient straight at an APNs endpoint (the mock) with the gateway's own request
-// shape: the reference that scripts/bench-gateway.sh compares the gateway with.
+// Drives APNsClient straight at an APNs endpoint (the mock) at a fixed rate, with the
+// gateway's own request shape: the latency reference of scripts/bench-gateway.sh
+// (Benchmarks/client-bench measures throughput).
 //
-//   apns-client-load --url URL --ca PEM --auth-key KID:TEAM:P8 --topic T --count N --concurrency C
-//       prints "pushes/s <rate>"
-//   apns-client-load ... --rate R --seconds S
+//   apns-client-load --url URL --ca PEM --auth-key KID:TEAM:P8 --topic T --rate R --seconds S
 //       sends R pushes a second for S seconds and prints "p50_ms <x>" and "p99_ms <y>"
 import APNsClient
 import APNsCore
@@ -41,15 +40,11 @@ let load = Load(client: client, topic: topic)
 // Warm up: connections, the provider token, the stream limit raised after the first push.
 for _ in 0..<200 { _ = try? await client.send(load.push(), environment: .production) }
 
-if let rate = options["rate"].flatMap(Int.init), let duration = options["seconds"].flatMap(Int.init) {
-    let (sorted, failures) = await load.paced(rate: rate, seconds: duration)
-    guard !sorted.isEmpty, failures == 0 else { fail("\(failures) pushes failed") }
-    print("p50_ms \(sorted[sorted.count / 2])")
-    print("p99_ms \(sorted[min(sorted.count - 1, sorted.count * 99 / 100)])")
-} else {
-    let count = options["count"].flatMap(Int.init) ?? 100_000
-    let (rate, failures) = await load.saturate(count: count, concurrency: options["concurrency"].flatMap(Int.init) ?? 64)
-    guard failures == 0 else { fail("\(failures) pushes failed") }
-    print("pushes/s \(Int(rate))")
+guard let rate = options["rate"].flatMap(Int.init), let duration = options["seconds"].flatMap(Int.init), rate > 0, duration > 0 else {
+    fail("--rate and --seconds (positive integers) are required")
 }
+let (sorted, failures) = await load.paced(rate: rate, seconds: duration)
+guard !sorted.isEmpty, failures == 0 else { fail("\(failures) pushes failed") }
+print("p50_ms \(sorted[sorted.count / 2])")
+print("p99_ms \(sorted[min(sorted.count - 1, sorted.count * 99 / 100)])")
 await client.shutdown()

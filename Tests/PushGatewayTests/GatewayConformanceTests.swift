@@ -4,6 +4,7 @@ import GatewayConformance
 import MockAPNs
 import PushGateway
 import Synchronization
+import PushTestSupport
 import Testing
 
 /// Our gateway passes the conformance suite, in both auth modes, with five simulated hours

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTransport
 import HermesContract
 import PushGateway
+import PushTestSupport
 import Testing
 
 /// The gateway's HTTP side against a fake APNs delivery: routing, validation, both auth
@@ -298,5 +299,29 @@ struct GatewayHTTPTests {
         let response = try await client.send(GatewayFixture.post("/register", HermesRegistration.requestBody(deviceToken: token)))
         #expect(response.status == 200, "\(response.text)")
         return try HermesRegistration.capability(fromResponseBody: response.body)
+    }
+}
+
+/// The error paths over HTTP/1.1, as the plugin's urllib speaks it (curl as the independent client).
+@Suite(.timeLimit(.minutes(1)))
+struct GatewayHTTP1Tests {
+    @Test func oversizedAndMalformedBodiesAnswerJSONOverHTTP1() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let url = gateway.url
+        let results = try await onThread { () throws -> [ChildResult] in
+            let large = #"{"pad":""# + String(repeating: "x", count: 5_000) + #""}"#
+            return try [large, "{not json"].map { body in
+                try ChildProcess.run("curl", ["-sS", "--http1.1", "--max-time", "10", "-o", "-", "-w", "\n%{http_code} %{http_version}",
+                                      "-H", "content-type: application/json", "--data-binary", body, "\(url)/push"])
+            }
+        }
+        await gateway.shutdown()
+
+        #expect(results[0].stdout.hasSuffix("413 1.1"), "\(results[0].stdout) \(results[0].stderr)")
+        #expect(results[0].stdout.hasPrefix(#"{"error":"body_too_large","#))
+        #expect(results[1].stdout.hasSuffix("400 1.1"), "\(results[1].stdout) \(results[1].stderr)")
+        #expect(results[1].stdout.hasPrefix(#"{"error":"invalid_request","#))
+        #expect(delivery.requests.isEmpty)
     }
 }

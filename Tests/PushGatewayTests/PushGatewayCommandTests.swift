@@ -1,5 +1,6 @@
 import Foundation
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// The `push-gateway` command over TLS, driven by a python client that builds requests
@@ -26,56 +27,30 @@ struct PushGatewayCommandTests {
     }
 
     /// A running `push-gateway` and the URL its banner printed.
-    final class RunningGateway: @unchecked Sendable {
-        // Unchecked: written once during start, then only read.
-        let process = Process()
-        var url = ""
-        let output = Pipe()
-        let errors = Pipe()
+    final class RunningGateway: Sendable {
+        let child: BackgroundProcess
+        let url: String
 
         init(arguments: [String], environment: [String: String]) throws {
-            process.executableURL = PushGatewayCommandTests.executable
-            process.arguments = arguments
-            process.environment = environment
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            var text = ""
-            let deadline = Date().addingTimeInterval(20)
-            while !text.contains("sandbox"), Date() < deadline {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            for line in text.split(separator: "\n") {
+            child = try BackgroundProcess(PushGatewayCommandTests.executable.path, arguments, environment: environment)
+            let banner = child.waitForOutput(containing: "sandbox", timeout: 20) ?? child.standardOutput
+            url = banner.split(separator: "\n").compactMap { line -> String? in
                 let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-                if parts.count == 2, parts[0] == "listening" { url = String(parts[1]) }
-            }
+                return parts.count == 2 && parts[0] == "listening" ? String(parts[1]) : nil
+            }.first ?? ""
         }
 
         /// Stops it with SIGTERM; returns the exit status and what it logged.
         func stop() -> (status: Int32, log: String) {
-            process.terminate()
-            process.waitUntilExit()
-            let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return (process.terminationStatus, log)
+            let status = child.terminate()
+            return (status, child.standardError)
         }
     }
 
     static func run(_ arguments: [String], environment: [String: String] = environment, executable: URL = executable)
         throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let result = try ChildProcess.run(executable.path, arguments, environment: environment)
+        return (result.status, result.stdout, result.stderr)
     }
 
     @Test(arguments: ["hmac", "capability"])

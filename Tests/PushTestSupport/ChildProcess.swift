@@ -19,13 +19,14 @@ public struct ChildProcessError: Error, CustomStringConvertible {
 /// Blocking child processes (openssl, python3, the suite's CLIs); call only through `onThread`.
 public enum ChildProcess {
     /// Runs `executable` (a path, or a name looked up on PATH) with `input` on standard input
-    /// (none when nil), killing it after `timeout` seconds. Output goes to files, so a chatty
+    /// (none when nil) and `environment` added to this process's, killing it after `timeout` seconds. Output goes to files, so a chatty
     /// child never blocks on a full pipe.
     public static func run(
-        _ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: TimeInterval = 60
+        _ executable: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:],
+        timeout: TimeInterval = 60
     ) throws -> ChildResult {
         // posix_spawn, not Process: see SpawnedProcess for the Foundation crash it avoids.
-        let result = try SpawnedProcess.run(executable, arguments, stdin: input, timeout: timeout)
+        let result = try SpawnedProcess.run(executable, arguments, stdin: input, environment: environment, timeout: timeout)
         return ChildResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
