@@ -163,7 +163,10 @@ public final class APNsProviderTokenVerifier: Sendable {
         let age = currentTime - record.issuedAt
         if age > configuration.tokenLifetime { throw .expiredProviderToken }
         var futureBy: Double?
-        if age < 0 {
+        // `iat` counts whole seconds and the default clock is coarse (it may trail the
+        // signer's by a few milliseconds), so a token minted this very second is not "from
+        // the future"; a second or more ahead is.
+        if age <= -1 {
             guard -age <= configuration.futureIssuedAtTolerance else {
                 throw .invalidProviderToken(detail: futureMessage(issuedAt: record.issuedAt, aheadBy: -age, now: currentTime))
             }

@@ -203,6 +203,15 @@ import Testing
         #expect(later.lintWarnings.isEmpty)
     }
 
+    @Test func aTokenMintedThisSecondIsNotFromTheFutureWhenTheClockTrailsByMilliseconds() throws {
+        let verifier = makeVerifier()
+        var connection = APNsConnectionTokenState(environment: .production)
+        // Minted at a whole second; the verifier's coarse clock still reads a few ms before it.
+        let now = try token(at: clock.seconds.rounded(.up))
+        clock.advance(by: clock.seconds.rounded(.up) - clock.seconds - 0.004)
+        #expect(try verifier.verify(token: now, connection: &connection).lintWarnings.isEmpty)
+    }
+
     @Test func iatFurtherInTheFutureIsInvalid() throws {
         let verifier = makeVerifier()
         var connection = APNsConnectionTokenState(environment: .production)
