@@ -6,6 +6,10 @@ public struct HTTPResponder: Sendable {
     let connection: HTTPConnection
     let streamID: Int32
 
+    /// The loop of the connection this answers; a task that prefers it as its executor
+    /// answers without a thread hop (see `EventLoop`'s `TaskExecutor` conformance).
+    public var eventLoop: EventLoop { connection.eventLoop }
+
     /// Sends `response` for this request.
     public func respond(_ response: HTTPResponse) {
         // The common case answers on the loop: call straight through, no closure to allocate.

@@ -10,6 +10,8 @@ public protocol APNsDelivering: Sendable {
     /// Sends `request` to `environment`'s APNs host and reports the final answer.
     ///
     /// Never throws: a failure to reach APNs is ``APNsDeliveryResult/unreachable(_:)``.
+    /// The gateway calls it in a task whose executor is the event loop of the connection
+    /// that asked (one thread hop less each way), so it must await, never block.
     func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment) async -> APNsDeliveryResult
 
     /// Closes connections; called once when the gateway stops.

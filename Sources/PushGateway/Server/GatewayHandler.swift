@@ -66,44 +66,54 @@ struct GatewayHandler: HTTPServerHandler {
             refuse(responder, .push, code: .invalidRequest, message: "`device_token` must be hex", metadata: [:])
             return
         }
-        var metadata = ["push.device": token.masked, "push.env": push.environment.rawValue, "push.type": push.type.rawValue,
-                        "push.auth": push.hmac != nil ? GatewayAuthMode.hmac.rawValue : GatewayAuthMode.capability.rawValue]
+        let pushFields = [("push.auth", push.hmac != nil ? GatewayAuthMode.hmac.rawValue : GatewayAuthMode.capability.rawValue),
+                          ("push.device", token.masked), ("push.env", push.environment.rawValue), ("push.type", push.type.rawValue)]
+        var metadata: [String: String] { Dictionary(uniqueKeysWithValues: pushFields) }
         if let refusal = authorizer.refusal(for: push) {
             refuse(responder, .push, code: refusal, message: Self.message(for: refusal), metadata: metadata)
             return
         }
         if let limited = limiter.admit(device: token.hex) {
-            metadata["gateway.limit"] = limited == .device ? "device" : "total"
+            var limitMetadata = metadata
+            limitMetadata["gateway.limit"] = limited == .device ? "device" : "total"
             refuse(responder, .push, code: .rateLimited, message: limited == .device
                        ? "too many pushes to this device; try later" : "the gateway is at its push rate limit; try later",
-                   metadata: metadata, retryAfter: limiter.retryAfterSeconds(for: limited))
+                   metadata: limitMetadata, retryAfter: limiter.retryAfterSeconds(for: limited))
             return
         }
         let apnsRequest = GatewayAPNsRequest(
             notification: HermesNotification(type: push.type, sessionID: push.sessionID), deviceToken: token,
             topic: topic, apnsID: ids.next(), sentAt: wallClock())
-        metadata["push.apns-id"] = apnsRequest.apnsID
+        let apnsID = apnsRequest.apnsID
         let environment = push.environment
         let delivery = delivery, metrics = metrics, logger = logger
-        Task {
+        // On the connection's loop: the task starts without waking another thread, and the
+        // answer is written where the task resumes instead of being handed back to the loop.
+        Task(executorPreference: responder.eventLoop) {
             let result = await delivery.deliver(apnsRequest, to: environment)
             let outcome = GatewayOutcome(result)
             responder.respond(outcome.response)
             metrics.recordAPNs(result, latency: started.duration(to: .now))
-            metrics.recordRequest(endpoint: GatewayRoute.push.name, outcome: outcome.code?.rawValue ?? "ok")
-            var fields = metadata
-            fields["gateway.endpoint"] = GatewayRoute.push.name
-            fields["gateway.status"] = String(outcome.status)
-            fields["gateway.outcome"] = outcome.code?.rawValue ?? "ok"
+            let code = outcome.code?.rawValue ?? "ok"
+            metrics.recordRequest(endpoint: GatewayRoute.push.name, outcome: code)
+            // The line per push, as fields in key order (what the dictionary form prints, without
+            // building, hashing and sorting a dictionary for every push).
+            var fields: [(String, String)] = []
+            fields.reserveCapacity(11)
             switch result {
             case .accepted: break
             case .rejected(let status, let reason, _):
-                fields["apns.status"] = String(status)
-                fields["apns.reason"] = reason.wireValue
+                fields.append(("apns.reason", reason.wireValue))
+                fields.append(("apns.status", String(status)))
             case .unreachable(let detail):
-                fields["apns.error"] = detail
+                fields.append(("apns.error", detail))
             }
-            logger.info(outcome.code == nil ? "push sent" : "push failed", metadata: fields)
+            fields.append(("gateway.endpoint", GatewayRoute.push.name))
+            fields.append(("gateway.outcome", code))
+            fields.append(("gateway.status", String(outcome.status)))
+            fields.append(("push.apns-id", apnsID))
+            fields.append(contentsOf: pushFields)
+            logger.log(level: .info, outcome.code == nil ? "push sent" : "push failed", fields: fields)
         }
     }
 
