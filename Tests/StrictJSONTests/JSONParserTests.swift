@@ -67,4 +67,16 @@ import Testing
         JSONWriter.writeString("a\u{08}\u{0C}\n\r\t\u{01}\"\\ó", into: &output)
         #expect(String(decoding: output, as: UTF8.self) == #""a\b\f\n\r\t\u0001\"\\ó""#)
     }
+
+    /// Strings without an escape are copied whole; one escape anywhere takes the slow path.
+    @Test func plainStringsAreCopiedAndASingleEscapeAnywhereIsStillEscaped() {
+        var output = Array("x:".utf8)
+        JSONWriter.writeString("Approval needed ó 20261130_154126", into: &output)
+        #expect(String(decoding: output, as: UTF8.self) == #"x:"Approval needed ó 20261130_154126""#)
+        for (text, expected) in [("ab\"", #""ab\"""#), ("\\ab", #""\\ab""#), ("a\u{1F}b", #""a\u001fb""#), ("", #""""#)] {
+            var single: [UInt8] = []
+            JSONWriter.writeString(text, into: &single)
+            #expect(String(decoding: single, as: UTF8.self) == expected)
+        }
+    }
 }
