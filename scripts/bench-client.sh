@@ -20,10 +20,7 @@ ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-4}
 STREAMS=${STREAMS:-100}
 DEVICE=$(printf '%064x' 1)
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+source scripts/bench-common.sh
 
 printf '%s' '{"aps":{"alert":{"title":"Build finished","body":"All 42 checks passed on main"},"badge":1,"sound":"default"},"build":{"id":"b-20417","branch":"main"}}' \
     > "$work/body.json"
@@ -35,9 +32,6 @@ with open("certs/AuthKey_ABC123DEFG.p8") as key:
 PY
 )
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 did not open" >&2; exit 1; }
-add() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
 
 production=$(free_port); sandbox=$(free_port); control=$(free_port)
 .build/release/apns-mock --port "$production" --sandbox-port "$sandbox" --control-port "$control" >/dev/null 2>&1 & pids+=($!)

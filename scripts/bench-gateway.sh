@@ -19,13 +19,8 @@ ROUNDS=${ROUNDS:-3}
 RATE=${RATE:-1000}
 COUNT=${COUNT:-100000}
 KEY="ABC123DEFG:TEAM000001:certs/AuthKey_ABC123DEFG.p8"
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+source scripts/bench-common.sh
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 did not open" >&2; exit 1; }
 mean() { awk '{ s += $1 } END { printf "%.0f", s / NR }'; }
 
 p1=$(free_port); p2=$(free_port); p3=$(free_port); p4=$(free_port)

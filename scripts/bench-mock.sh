@@ -21,10 +21,7 @@ PUSHES=${PUSHES:-1000000}
 FLAGS=(-c 4 -m 100 -t 1)
 MEMORY_TARGET_MB=64
 DEVICE=$(printf '%064x' 1)
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+source scripts/bench-common.sh
 
 # A 150-byte alert payload.
 printf '%s' '{"aps":{"alert":{"title":"Build finished","body":"All 42 checks passed on main"},"badge":1,"sound":"default"},"build":{"id":"b-20417","branch":"main"}}' \
@@ -39,15 +36,12 @@ EOF
 HEADERS=(-H "authorization: bearer $token" -H "apns-topic: com.example.app" -H "apns-push-type: alert")
 mkdir -p "$work/docroot/3/device" && : > "$work/docroot/3/device/$DEVICE"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 did not open" >&2; exit 1; }
 rate() { # h2load output -> req/s, failing loudly unless every request got a 2xx
     local out="$1"
     grep -q "0 failed, 0 errored, 0 timeout" <<<"$out" && grep -Eq "status codes: [0-9]+ 2xx, 0 3xx, 0 4xx, 0 5xx" <<<"$out" \
         || { echo "$out" >&2; echo "h2load reported failures" >&2; exit 1; }
     awk '/^finished in/ { gsub(",", "", $4); print $4 }' <<<"$out"
 }
-add() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
 
 p1=$(free_port); p2=$(free_port); p3=$(free_port); p4=$(free_port)
 nghttpd -n 2 -d "$work/docroot" "$p1" certs/server.key certs/server.pem >/dev/null 2>&1 & pids+=($!)

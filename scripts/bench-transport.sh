@@ -10,17 +10,12 @@ REQUESTS=${REQUESTS:-400000}
 ROUNDS=${ROUNDS:-3}
 FLAGS=(-c 4 -m 100 -t 1 -n "$REQUESTS")
 TOKEN=$(printf 'a%.0s' {1..64})
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+source scripts/bench-common.sh
 
 # A ~100-byte APNs-like POST body.
 printf '{"aps":{"alert":{"title":"Build finished","body":"All 42 checks passed"},"badge":1}}%s' "        " > "$work/body.json"
 mkdir -p "$work/docroot/3/device" && : > "$work/docroot/3/device/$TOKEN"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 did not open" >&2; exit 1; }
 rate() { # h2load output -> req/s, failing loudly on errors
     local out="$1"
     grep -q "0 failed, 0 errored, 0 timeout" <<<"$out" || { echo "$out" >&2; echo "h2load reported failures" >&2; exit 1; }
