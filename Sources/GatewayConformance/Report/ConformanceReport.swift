@@ -1,3 +1,5 @@
+import PushRules
+
 /// The suite's output: a pass/fail table for people and JUnit XML for CI.
 public enum ConformanceReport {
     /// One row per check, then its notes indented; a summary line last.
@@ -17,19 +19,19 @@ public enum ConformanceReport {
         let failures = results.filter { !$0.passed }.count
         let total = results.reduce(0) { $0 + $1.seconds }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuite name="\#(escape(suiteName))" tests="\#(results.count)" failures="\#(failures)" errors="0" time="\#(seconds(total))">"# + "\n"
+        xml += #"<testsuite name="\#(JUnitReport.escape(suiteName))" tests="\#(results.count)" failures="\#(failures)" errors="0" time="\#(seconds(total))">"# + "\n"
         for result in results {
             let name = "\(result.number). \(result.title)"
-            xml += #"  <testcase classname="\#(escape(suiteName))" name="\#(escape(name))" time="\#(seconds(result.seconds))""#
+            xml += #"  <testcase classname="\#(JUnitReport.escape(suiteName))" name="\#(JUnitReport.escape(name))" time="\#(seconds(result.seconds))""#
             if result.passed {
                 if result.details.isEmpty {
                     xml += "/>\n"
                 } else {
-                    xml += ">\n    <system-out>\(escape(result.details.joined(separator: "\n")))</system-out>\n  </testcase>\n"
+                    xml += ">\n    <system-out>\(JUnitReport.escape(result.details.joined(separator: "\n")))</system-out>\n  </testcase>\n"
                 }
             } else {
                 let message = result.details.first ?? "failed"
-                xml += ">\n    <failure message=\"\(escape(message))\">\(escape(result.details.joined(separator: "\n")))</failure>\n  </testcase>\n"
+                xml += ">\n    <failure message=\"\(JUnitReport.escape(message))\">\(JUnitReport.escape(result.details.joined(separator: "\n")))</failure>\n  </testcase>\n"
             }
         }
         xml += "</testsuite>\n"
@@ -38,23 +40,5 @@ public enum ConformanceReport {
 
     private static func seconds(_ value: Double) -> String {
         String(Double((value * 1000).rounded()) / 1000)
-    }
-
-    /// XML text and attribute escaping; control characters other than tab and newline are dropped.
-    static func escape(_ text: String) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&apos;"
-            case "\t", "\n": output.unicodeScalars.append(scalar)
-            default:
-                if scalar.value >= 0x20 { output.unicodeScalars.append(scalar) }
-            }
-        }
-        return output
     }
 }

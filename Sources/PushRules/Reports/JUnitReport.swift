@@ -57,8 +57,8 @@ public struct JUnitReport: Sendable {
     }
 
     /// Text made safe for XML attributes and content; control characters XML 1.0 cannot
-    /// hold become U+FFFD.
-    static func escape(_ text: String) -> String {
+    /// hold become U+FFFD. Shared with other JUnit writers (the gateway conformance suite).
+    public static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
