@@ -1,4 +1,5 @@
 import APNsCore
+import HTTPTransport
 import JWTVerify
 import Synchronization
 
@@ -16,9 +17,7 @@ public final class PushMetrics: Sendable {
     private struct Counts {
         /// [environment][0 = accepted, 1... = rejected by known reason index + 1, last = unknown reason]
         var outcomes = PushMetrics.environments.map { _ in [Int](repeating: 0, count: PushMetrics.reasons.count + 2) }
-        var buckets = [Int](repeating: 0, count: PushMetrics.latencyBuckets.count)
-        var latencyCount = 0
-        var latencySum = 0.0
+        var latency = LatencyHistogram(bounds: PushMetrics.latencyBuckets)
         var openConnections = 0
         var acceptedConnections = 0
     }
@@ -31,13 +30,9 @@ public final class PushMetrics: Sendable {
     public func recordPush(environment: APNsEnvironment, reason: APNsReason?, latency: Duration) {
         let row = Self.environments.firstIndex(of: environment) ?? 0
         let column = reason.map { (Self.reasons.firstIndex(of: $0) ?? Self.reasons.count) + 1 } ?? 0
-        let seconds = Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18
-        let bucket = Self.latencyBuckets.firstIndex { seconds <= $0 }
         counts.withLock { counts in
             counts.outcomes[row][column] += 1
-            if let bucket { counts.buckets[bucket] += 1 }
-            counts.latencyCount += 1
-            counts.latencySum += seconds
+            counts.latency.record(latency)
         }
     }
 
@@ -85,16 +80,8 @@ public final class PushMetrics: Sendable {
         text += "# HELP apns_mock_connections_total Connections accepted on the APNs listeners.\n"
         text += "# TYPE apns_mock_connections_total counter\n"
         text += "apns_mock_connections_total \(snapshot.acceptedConnections)\n"
-        text += "# HELP apns_mock_push_latency_seconds Time from a complete request to its answer.\n"
-        text += "# TYPE apns_mock_push_latency_seconds histogram\n"
-        var cumulative = 0
-        for (index, bound) in Self.latencyBuckets.enumerated() {
-            cumulative += snapshot.buckets[index]
-            text += "apns_mock_push_latency_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
-        }
-        text += "apns_mock_push_latency_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)\n"
-        text += "apns_mock_push_latency_seconds_sum \(snapshot.latencySum)\n"
-        text += "apns_mock_push_latency_seconds_count \(snapshot.latencyCount)\n"
+        text += snapshot.latency.prometheusText(
+            name: "apns_mock_push_latency_seconds", help: "Time from a complete request to its answer.")
         return text
     }
 }

@@ -1,4 +1,5 @@
 import APNsCore
+import HTTPTransport
 import Synchronization
 
 /// The gateway's counters, rendered for Prometheus at `/metrics`: requests by endpoint and
@@ -16,9 +17,7 @@ public final class GatewayMetrics: Sendable {
         var requests: [RequestKey: Int] = [:]
         /// By APNs reason wire value; `""` for accepted, `unreachable` when none came.
         var apns: [String: Int] = [:]
-        var buckets = [Int](repeating: 0, count: GatewayMetrics.latencyBuckets.count)
-        var latencyCount = 0
-        var latencySum = 0.0
+        var latency = LatencyHistogram(bounds: GatewayMetrics.latencyBuckets)
     }
 
     private let counts = Mutex(Counts())
@@ -38,13 +37,9 @@ public final class GatewayMetrics: Sendable {
         case .rejected(_, let reason, _): label = reason.wireValue
         case .unreachable: label = "unreachable"
         }
-        let seconds = Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18
-        let bucket = Self.latencyBuckets.firstIndex { seconds <= $0 }
         counts.withLock { counts in
             counts.apns[label, default: 0] += 1
-            if let bucket { counts.buckets[bucket] += 1 }
-            counts.latencyCount += 1
-            counts.latencySum += seconds
+            counts.latency.record(latency)
         }
     }
 
@@ -67,16 +62,8 @@ public final class GatewayMetrics: Sendable {
             let outcome = reason.isEmpty ? "accepted" : reason == "unreachable" ? "unreachable" : "rejected"
             text += "push_gateway_apns_responses_total{outcome=\"\(outcome)\",reason=\"\(Self.escaped(reason))\"} \(count)\n"
         }
-        text += "# HELP push_gateway_push_duration_seconds Time from a /push request to its answer, APNs included.\n"
-        text += "# TYPE push_gateway_push_duration_seconds histogram\n"
-        var cumulative = 0
-        for (index, bound) in Self.latencyBuckets.enumerated() {
-            cumulative += snapshot.buckets[index]
-            text += "push_gateway_push_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
-        }
-        text += "push_gateway_push_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)\n"
-        text += "push_gateway_push_duration_seconds_sum \(snapshot.latencySum)\n"
-        text += "push_gateway_push_duration_seconds_count \(snapshot.latencyCount)\n"
+        text += snapshot.latency.prometheusText(
+            name: "push_gateway_push_duration_seconds", help: "Time from a /push request to its answer, APNs included.")
         return text
     }
 
