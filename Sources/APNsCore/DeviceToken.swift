@@ -33,12 +33,43 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         self.hex = hex
     }
 
+    /// Parses a token from its UTF-8 bytes; nil unless they are a non-empty, even-length
+    /// run of hex digits. The push path's form: it reads the bytes where they lie.
+    public init?(hexUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        let count = bytes.count
+        guard count > 0, count % 2 == 0 else { return nil }
+        var valid = true
+        let hex = String(unsafeUninitializedCapacity: count) { lowered in
+            for index in 0..<count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): lowered[index] = byte
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): lowered[index] = byte | 0x20
+                default:
+                    valid = false
+                    return 0
+                }
+            }
+            return count
+        }
+        guard valid else { return nil }
+        self.hex = hex
+    }
+
     /// The token with all but its first and last four digits hidden, for logs and reports.
     public var masked: String {
         // Hex is ASCII: counting bytes is counting characters, without grapheme breaking.
         let count = hex.utf8.count
         guard count > 8 else { return String(repeating: "*", count: count) }
-        return "\(hex.prefix(4))…\(hex.suffix(4))"
+        // Byte copies rather than interpolation: logs mask a token for every push.
+        let ellipsis = "…".utf8
+        return String(unsafeUninitializedCapacity: 8 + ellipsis.count) { output in
+            var written = 0
+            for byte in hex.utf8.prefix(4) { output[written] = byte; written += 1 }
+            for byte in ellipsis { output[written] = byte; written += 1 }
+            for byte in hex.utf8.suffix(4) { output[written] = byte; written += 1 }
+            return written
+        }
     }
 
     public var description: String { hex }

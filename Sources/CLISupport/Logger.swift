@@ -74,28 +74,25 @@ public struct Logger: Sendable {
     }
 
     private func write(level: Level, _ message: String, own: [String: String], fields: [(String, String)]) {
-        // Built as bytes in one buffer: a server may log a line per request, and String
-        // appends cost several times more than copying UTF-8.
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        Self.appendTimestamp(to: &line)
-        line.append(UInt8(ascii: " "))
-        line.append(contentsOf: level.rawValue.utf8)
-        line.append(UInt8(ascii: " "))
-        line.append(contentsOf: label.utf8)
-        line.append(UInt8(ascii: ":"))
-        func append(_ key: String, _ value: String) {
-            line.append(UInt8(ascii: " "))
-            line.append(contentsOf: key.utf8)
-            line.append(UInt8(ascii: "="))
-            line.append(contentsOf: value.utf8)
-        }
-        for (key, value) in own.sorted(by: { $0.key < $1.key }) { append(key, value) }
-        for (key, value) in fields { append(key, value) }
-        line.append(UInt8(ascii: " "))
-        line.append(contentsOf: message.utf8)
-        line.append(UInt8(ascii: "\n"))
-        sink.write(line)
+        var line = LogLine(level: level, label: label, metadata: own)
+        for (key, value) in fields { line.field(key, value) }
+        sink.write(line.finish(message))
+    }
+
+    /// Logs a line whose fields `build` appends straight into it: the cheapest form, for
+    /// a line per request where even an array of field strings shows in profiles.
+    ///
+    /// ```swift
+    /// logger.log(level: .info, "push accepted") { line in
+    ///     line.field("push.status", 200)
+    ///     line.field("push.topic", topic)
+    /// }
+    /// ```
+    public func log(level: Level, _ message: StaticString, build: (inout LogLine) -> Void) {
+        guard level >= logLevel else { return }
+        var line = LogLine(level: level, label: label, metadata: metadata)
+        build(&line)
+        sink.write(line.finish(message))
     }
 
     public func trace(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) { log(level: .trace, message(), metadata: metadata) }
@@ -106,31 +103,45 @@ public struct Logger: Sendable {
     public func error(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) { log(level: .error, message(), metadata: metadata) }
     public func critical(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) { log(level: .critical, message(), metadata: metadata) }
 
+    /// The last second formatted, since a busy server logs many lines per second and
+    /// `gmtime_r` takes glibc's time-zone lock on every call.
+    private static let lastTimestamp = Mutex<(second: Int, text: [UInt8])>((-1, []))
+
     /// Appends now in UTC, `2026-03-01T12:34:56+0000`, formatted by hand (no `strftime` buffer).
-    private static func appendTimestamp(to line: inout [UInt8]) {
+    static func appendTimestamp(to line: inout [UInt8]) {
         var now = time(nil)
+        let copied = lastTimestamp.withLock { last in
+            guard last.second == now else { return false }
+            line.append(contentsOf: last.text)
+            return true
+        }
+        if copied { return }
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
         var parts = tm()
         gmtime_r(&now, &parts)
         func put(_ value: Int32, digits: Int) {
             var divisor: Int32 = 1
             for _ in 1..<digits { divisor *= 10 }
             while divisor > 0 {
-                line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
+                text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
                 divisor /= 10
             }
         }
         put(parts.tm_year + 1900, digits: 4)
-        line.append(UInt8(ascii: "-"))
+        text.append(UInt8(ascii: "-"))
         put(parts.tm_mon + 1, digits: 2)
-        line.append(UInt8(ascii: "-"))
+        text.append(UInt8(ascii: "-"))
         put(parts.tm_mday, digits: 2)
-        line.append(UInt8(ascii: "T"))
+        text.append(UInt8(ascii: "T"))
         put(parts.tm_hour, digits: 2)
-        line.append(UInt8(ascii: ":"))
+        text.append(UInt8(ascii: ":"))
         put(parts.tm_min, digits: 2)
-        line.append(UInt8(ascii: ":"))
+        text.append(UInt8(ascii: ":"))
         put(parts.tm_sec, digits: 2)
-        line.append(contentsOf: "+0000".utf8)
+        text.append(contentsOf: "+0000".utf8)
+        line.append(contentsOf: text)
+        lastTimestamp.withLock { $0 = (now, text) }
     }
 }
 

@@ -18,11 +18,11 @@ public struct JSONParser: ~Copyable {
     /// The default nesting limit: deep enough for any real JWT or push payload.
     public static let defaultMaximumDepth = 32
 
-    private let input: UnsafeBufferPointer<UInt8>
-    private let maximumDepth: Int
-    private var position = 0
+    let input: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
+    var position = 0
 
-    private init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.input = input
         self.maximumDepth = maximumDepth
     }
@@ -46,11 +46,11 @@ public struct JSONParser: ~Copyable {
         try bytes.withUnsafeBufferPointer { buffer throws(Failure) in try parse(buffer, maximumDepth: maximumDepth) }
     }
 
-    private func failure(_ message: String) -> Failure {
+    func failure(_ message: String) -> Failure {
         Failure(message: message, offset: position)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < input.count {
             switch input[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -73,7 +73,7 @@ public struct JSONParser: ~Copyable {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+    mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
         let count = literal.utf8CodeUnitCount
         guard position + count <= input.count else { throw failure("invalid literal") }
         let bytes = literal.utf8Start
@@ -146,7 +146,7 @@ public struct JSONParser: ~Copyable {
         }
     }
 
-    private mutating func parseString() throws(Failure) -> String {
+    mutating func parseString() throws(Failure) -> String {
         position += 1
         let start = position
         // Fast path: no escapes, so the bytes are the string.
@@ -229,7 +229,7 @@ public struct JSONParser: ~Copyable {
         bytes.append(contentsOf: String(Character(scalar)).utf8)
     }
 
-    private mutating func parseNumber() throws(Failure) -> JSONValue {
+    mutating func parseNumber() throws(Failure) -> JSONValue {
         let start = position
         if input[position] == UInt8(ascii: "-") { position += 1 }
         guard position < input.count else { throw failure("invalid number") }

@@ -7,19 +7,22 @@ struct PushLogObserver: PushObserver {
 
     func pushAnswered(_ request: PushRequest, details: PushDetails, outcome: PushOutcome, faults: [String]) {
         guard logger.logLevel <= .info else { return }
-        var fields: [(String, String)] = [
-            ("push.env", request.environment.rawValue),
-            ("push.connection", String(request.connectionID)),
-            ("push.status", String(outcome.status)),
-            ("push.apns-id", outcome.apnsID),
-        ]
-        fields.reserveCapacity(10)
-        if let token = details.deviceToken { fields.append(("push.device", token.masked)) }
-        if let topic = details.topic { fields.append(("push.topic", topic)) }
-        if let type = details.pushType { fields.append(("push.type", type.rawValue)) }
-        if let reason = outcome.reason { fields.append(("push.reason", reason.wireValue)) }
-        if !details.lintWarnings.isEmpty { fields.append(("push.lints", String(details.lintWarnings.count))) }
-        if !faults.isEmpty { fields.append(("push.faults", String(faults.count))) }
-        logger.log(level: .info, outcome.isAccepted ? "push accepted" : "push rejected", fields: fields)
+        let build = { (line: inout LogLine) in
+            line.field("push.env", request.environment.rawValue)
+            line.field("push.connection", request.connectionID)
+            line.field("push.status", outcome.status)
+            line.field("push.apns-id", outcome.apnsID)
+            if let token = details.deviceToken { line.field("push.device", token.masked) }
+            if let topic = details.topic { line.field("push.topic", topic) }
+            if let type = details.pushType { line.field("push.type", type.rawValue) }
+            if let reason = outcome.reason { line.field("push.reason", reason.wireValue) }
+            if !details.lintWarnings.isEmpty { line.field("push.lints", details.lintWarnings.count) }
+            if !faults.isEmpty { line.field("push.faults", faults.count) }
+        }
+        if outcome.isAccepted {
+            logger.log(level: .info, "push accepted", build: build)
+        } else {
+            logger.log(level: .info, "push rejected", build: build)
+        }
     }
 }

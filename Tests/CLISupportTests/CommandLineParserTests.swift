@@ -71,4 +71,24 @@ import Testing
         #expect(sink.recorded.count == 1)
         #expect(sink.recorded.first?.hasSuffix(" info apns-mock: env=sandbox push.status=400 push.apns-id=x push rejected\n") == true)
     }
+
+    @Test func aLineBuiltInPlaceHasTheSameLayoutAndExactNumbers() {
+        let sink = LogSink.memory()
+        var logger = Logger(label: "apns-mock", sink: sink)
+        logger[metadataKey: "env"] = "sandbox"
+        logger.log(level: .info, "push accepted") { line in
+            line.field("push.status", 200)
+            line.field("push.zero", 0)
+            line.field("push.negative", -42)
+            line.field("push.max", UInt64.max)
+            line.field("push.topic", "com.example.app")
+        }
+        logger.log(level: .debug, "dropped") { line in line.field("a", "b") }
+        #expect(sink.recorded.count == 1)
+        let expected = " info apns-mock: env=sandbox push.status=200 push.zero=0 push.negative=-42"
+            + " push.max=18446744073709551615 push.topic=com.example.app push accepted\n"
+        #expect(sink.recorded.first?.hasSuffix(expected) == true, "\(sink.recorded)")
+        // Lines in the same second share the cached timestamp; it is the layout's first field.
+        #expect(sink.recorded.first?.prefix(24).contains("T") == true)
+    }
 }

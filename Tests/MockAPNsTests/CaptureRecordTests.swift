@@ -98,10 +98,11 @@ enum CaptureFixtures {
 
     @Test func aPayloadSpreadOverLinesStaysOnOneCaptureLine() throws {
         let body = Array("{\n  \"aps\" : {\"alert\":\"two  spaces \\\" and\\\\ \\n\"},\r\n\t\"n\": [1 , 2]\n}\n".utf8)
-        let payload = try JSONParser.parse(body)
+        // As validation leaves it: the accepted bytes stand for the parsed payload.
+        var details = CaptureFixtures.details(payload: nil)
+        details.setPayload(parsedFrom: body, maximumDepth: JSONParser.defaultMaximumDepth)
         var record = CaptureRecord(
-            request: CaptureFixtures.request(body: body),
-            details: CaptureFixtures.details(payload: payload), outcome: .accepted(apnsID: "A", uniqueID: nil))
+            request: CaptureFixtures.request(body: body), details: details, outcome: .accepted(apnsID: "A", uniqueID: nil))
         record.sequence = 1
         let line = CaptureRecordEncoder.line(record)
         #expect(line.dropLast().contains(UInt8(ascii: "\n")) == false)
@@ -191,9 +192,9 @@ enum CaptureFixtures {
     @Test func base64RoundTripsEveryLengthAndRejectsJunk() {
         for length in 0..<40 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-            var encoded: [UInt8] = []
+            var encoded = CaptureLineBuffer(capacity: 4)
             CaptureBase64.encode(bytes, into: &encoded)
-            #expect(CaptureBase64.decode(String(decoding: encoded, as: UTF8.self)) == bytes)
+            #expect(CaptureBase64.decode(String(decoding: encoded.bytes, as: UTF8.self)) == bytes)
         }
         #expect(CaptureBase64.decode("AB=C") == nil)
         #expect(CaptureBase64.decode("ABC") == nil)
@@ -208,9 +209,9 @@ enum CaptureFixtures {
                 for position in 0..<length {
                     var text = String(repeating: "é", count: position % 3) + String(repeating: "a", count: length)
                     text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
-                    var output: [UInt8] = []
+                    var output = CaptureLineBuffer(capacity: 8)
                     CaptureJSONOutput.writeString(text, into: &output)
-                    #expect(try JSONParser.parse(output) == .string(text), "\(special.debugDescription) at \(position) of \(length)")
+                    #expect(try JSONParser.parse(output.bytes) == .string(text), "\(special.debugDescription) at \(position) of \(length)")
                 }
             }
         }
@@ -222,7 +223,7 @@ enum CaptureFixtures {
             [0xE2, 0x82], [0x80], [0xF0, 0x9F, 0x98, 0x80], [0xEF, 0xBF, 0xBF],
         ]
         for sample in samples {
-            #expect(CaptureUTF8.isValid(sample) == (String(validating: sample, as: UTF8.self) != nil), "\(sample)")
+            #expect(UTF8Validation.isValid(sample) == (String(validating: sample, as: UTF8.self) != nil), "\(sample)")
         }
     }
 }

@@ -6,23 +6,36 @@ enum CaptureBase64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Appends the encoding of `bytes`.
-    static func encode(_ bytes: [UInt8], into output: inout [UInt8]) {
-        var index = 0
-        while index + 3 <= bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
+    static func encode(_ bytes: [UInt8], into output: inout CaptureLineBuffer) {
+        output.write(atMost: (bytes.count + 2) / 3 * 4) { out in
+            var index = 0
+            var written = 0
+            func put(_ sextet: UInt32) {
+                out[written] = alphabet[Int(sextet & 63)]
+                written += 1
+            }
+            while index + 3 <= bytes.count {
+                let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                put(chunk >> 18)
+                put(chunk >> 12)
+                put(chunk >> 6)
+                put(chunk)
+                index += 3
+            }
+            let rest = bytes.count - index
+            guard rest > 0 else { return written }
+            let chunk = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+            put(chunk >> 18)
+            put(chunk >> 12)
+            if rest == 2 {
+                put(chunk >> 6)
+            } else {
+                out[written] = UInt8(ascii: "=")
+                written += 1
+            }
+            out[written] = UInt8(ascii: "=")
+            return written + 1
         }
-        let rest = bytes.count - index
-        guard rest > 0 else { return }
-        let chunk = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-        output.append(alphabet[Int(chunk >> 18 & 63)])
-        output.append(alphabet[Int(chunk >> 12 & 63)])
-        output.append(rest == 2 ? alphabet[Int(chunk >> 6 & 63)] : UInt8(ascii: "="))
-        output.append(UInt8(ascii: "="))
     }
 
     /// Decodes padded base64; nil if `text` is not exactly that.

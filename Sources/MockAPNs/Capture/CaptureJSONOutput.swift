@@ -5,14 +5,17 @@ import StrictJSON
 /// They escape as `JSONWriter` does, faster: runs of bytes that need no escape are copied
 /// in one `append`, integers are formatted without building a `String`, and object members
 /// are written in dictionary order instead of being sorted into a new array. Profiling
-/// the push path showed these three costing half of `record`.
+/// the push path showed these three costing half of `record`. They write into a
+/// ``CaptureLineBuffer``, whose appends cost a fraction of `[UInt8]`'s.
 enum CaptureJSONOutput {
     /// Appends `value` as compact JSON. Object member order is unspecified; numbers are
     /// written as `JSONWriter` writes them, so integers stay integers and doubles round-trip.
-    static func write(_ value: JSONValue, into output: inout [UInt8]) {
+    static func write(_ value: JSONValue, into output: inout CaptureLineBuffer) {
         switch value {
         case .null, .bool, .double:
-            JSONWriter.write(value, into: &output)
+            var text: [UInt8] = []
+            JSONWriter.write(value, into: &text)
+            output.append(text)
         case .integer(let number):
             writeInteger(number, into: &output)
         case .string(let text):
@@ -42,7 +45,7 @@ enum CaptureJSONOutput {
 
     /// Appends `text` as a JSON string literal.
     @inline(__always)
-    static func writeString(_ text: String, into output: inout [UInt8]) {
+    static func writeString(_ text: String, into output: inout CaptureLineBuffer) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { writeEscaped($0, into: &output) }
@@ -50,101 +53,125 @@ enum CaptureJSONOutput {
     }
 
     /// Appends UTF-8 `bytes` escaped as the inside of a JSON string.
-    static func writeEscaped(_ bytes: [UInt8], into output: inout [UInt8]) {
+    static func writeEscaped(_ bytes: [UInt8], into output: inout CaptureLineBuffer) {
         bytes.withUnsafeBufferPointer { writeEscaped($0, into: &output) }
     }
 
     /// Appends UTF-8 `bytes` escaped as the inside of a JSON string.
     ///
-    /// Text without special bytes (most header values) is one append. A payload is full of
-    /// quotes, and an `append` per escape cost more than the rest of the line, so escaped
-    /// text is written into a scratch buffer (on the stack when small) and appended once.
-    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        var firstSpecial = 0
-        while firstSpecial < bytes.count, !needsEscape(bytes[firstSpecial]) { firstSpecial += 1 }
-        if firstSpecial == bytes.count {
-            output.append(contentsOf: bytes)
-            return
-        }
-        // At most six bytes (`\u00XX`) per input byte.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: (bytes.count - firstSpecial) * 6) { scratch in
+    /// Runs that need no escape are copied whole; room for the worst case (six bytes,
+    /// `\u00XX`, per input byte) is reserved once, so no byte is checked against capacity.
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout CaptureLineBuffer) {
+        guard let input = bytes.baseAddress else { return }
+        let count = bytes.count
+        output.write(atMost: count * 6) { out in
             var written = 0
-            for index in firstSpecial..<bytes.count {
-                let byte = bytes[index]
-                guard needsEscape(byte) else {
-                    scratch[written] = byte
-                    written += 1
-                    continue
+            var index = 0
+            while index < count {
+                let runStart = index
+                index = skipPlain(input, from: index, count: count, controlBelow: 0x20)
+                if index > runStart {
+                    (out + written).initialize(from: input + runStart, count: index - runStart)
+                    written += index - runStart
                 }
-                scratch[written] = UInt8(ascii: "\\")
+                guard index < count else { break }
+                let byte = input[index]
+                index += 1
+                out[written] = UInt8(ascii: "\\")
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    scratch[written + 1] = byte
+                    out[written + 1] = byte
                     written += 2
                 case 0x0A:
-                    scratch[written + 1] = UInt8(ascii: "n")
+                    out[written + 1] = UInt8(ascii: "n")
                     written += 2
                 case 0x0D:
-                    scratch[written + 1] = UInt8(ascii: "r")
+                    out[written + 1] = UInt8(ascii: "r")
                     written += 2
                 case 0x09:
-                    scratch[written + 1] = UInt8(ascii: "t")
+                    out[written + 1] = UInt8(ascii: "t")
                     written += 2
                 default:
-                    scratch[written + 1] = UInt8(ascii: "u")
-                    scratch[written + 2] = UInt8(ascii: "0")
-                    scratch[written + 3] = UInt8(ascii: "0")
-                    scratch[written + 4] = hexDigit(byte >> 4)
-                    scratch[written + 5] = hexDigit(byte & 0x0F)
+                    out[written + 1] = UInt8(ascii: "u")
+                    out[written + 2] = UInt8(ascii: "0")
+                    out[written + 3] = UInt8(ascii: "0")
+                    out[written + 4] = hexDigit(byte >> 4)
+                    out[written + 5] = hexDigit(byte & 0x0F)
                     written += 6
                 }
             }
-            output.reserveCapacity(output.count + firstSpecial + written)
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<firstSpecial]))
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<written]))
+            return written
         }
     }
 
+    /// The index of the first byte at or after `index` that is a quote, a backslash or
+    /// below `controlBelow`; `count` if there is none.
+    ///
+    /// Eight bytes are tested per step (the "has a byte less than n" and "has a zero byte"
+    /// word tricks), since most of a line is text that needs no escape: a byte-by-byte scan
+    /// was the costliest loop of the whole push.
     @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    private static func skipPlain(_ input: UnsafePointer<UInt8>, from index: Int, count: Int, controlBelow: UInt8) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let below = ones &* UInt64(controlBelow)
+        var index = index
+        let raw = UnsafeRawPointer(input)
+        while index + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quotes = word ^ (ones &* 0x22)
+            let backslashes = word ^ (ones &* 0x5C)
+            let special = ((word &- below) | (quotes &- ones) | (backslashes &- ones)) & ~word & highBits
+            if special != 0 { break }
+            index += 8
+        }
+        while index < count {
+            let byte = input[index]
+            if byte < controlBelow || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return count
     }
 
     /// Appends JSON text that a strict parser accepted, without the whitespace between
     /// tokens, so that a payload spread over several lines stays on one capture line.
-    static func writeCompacted(json: [UInt8], into output: inout [UInt8]) {
+    static func writeCompacted(json: [UInt8], into output: inout CaptureLineBuffer) {
         json.withUnsafeBufferPointer { bytes in
-            var inString = false
-            var escaped = false
+            guard let input = bytes.baseAddress else { return }
+            let count = bytes.count
+            var index = 0
             var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
+            while true {
+                // Whitespace is at most 0x20; quotes start strings, whose insides are kept.
+                index = skipPlain(input, from: index, count: count, controlBelow: 0x21)
+                guard index < count else { break }
+                if input[index] == UInt8(ascii: "\"") {
+                    index = endOfString(input, openingQuote: index, count: count)
                     continue
                 }
-                switch byte {
-                case UInt8(ascii: "\""):
-                    inString = true
-                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                    if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                    runStart = index + 1
-                default:
-                    break
-                }
+                if index > runStart { output.append(UnsafeBufferPointer(start: input + runStart, count: index - runStart)) }
+                index += 1
+                runStart = index
             }
-            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+            if runStart < count { output.append(UnsafeBufferPointer(start: input + runStart, count: count - runStart)) }
         }
     }
 
+    /// The index just past the quote that closes the string opened at `openingQuote`.
+    private static func endOfString(_ input: UnsafePointer<UInt8>, openingQuote: Int, count: Int) -> Int {
+        var index = openingQuote + 1
+        while index < count {
+            // No control byte below 0: this stops only at quotes and backslashes.
+            index = skipPlain(input, from: index, count: count, controlBelow: 0)
+            guard index < count else { break }
+            if input[index] == UInt8(ascii: "\"") { return index + 1 }
+            index += 2  // A backslash and the byte it escapes.
+        }
+        return count
+    }
+
     /// Appends a signed integer in decimal.
-    static func writeInteger(_ value: some BinaryInteger, into output: inout [UInt8]) {
+    static func writeInteger(_ value: some BinaryInteger, into output: inout CaptureLineBuffer) {
         if value < 0 {
             output.append(UInt8(ascii: "-"))
             // `magnitude` of the most negative value still fits in UInt64.
@@ -154,20 +181,20 @@ enum CaptureJSONOutput {
         }
     }
 
-    private static func writeUnsigned(_ value: UInt64, into output: inout [UInt8]) {
-        if value < 10 {
-            output.append(UInt8(ascii: "0") + UInt8(value))
-            return
+    private static func writeUnsigned(_ value: UInt64, into output: inout CaptureLineBuffer) {
+        var digitCount = 1
+        var rest = value / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        output.write(atMost: digitCount) { out in
             var rest = value
-            var start = digits.count
-            while rest > 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+            for position in stride(from: digitCount - 1, through: 0, by: -1) {
+                out[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            return digitCount
         }
     }
 

@@ -30,7 +30,9 @@ public struct CaptureRecord: Sendable, Hashable {
     /// Regular headers in wire order, without `authorization`.
     public var headers: HTTPHeaders
     /// The provider token's decoded parts, or nil when the request had no `authorization` header.
-    public var token: CaptureTokenInfo?
+    public var token: CaptureTokenInfo? { didSet { encodedToken = CaptureEncodingHint() } }
+    /// `token` already encoded, when validation supplied it.
+    var encodedToken = CaptureEncodingHint()
     /// The device token from the path, if it parsed.
     public var deviceToken: DeviceToken?
     /// The raw device token text from the path, even when it did not parse.
@@ -45,12 +47,14 @@ public struct CaptureRecord: Sendable, Hashable {
     public var teamID: String?
     public var keyID: String?
     /// The body bytes as received.
-    public var payload: [UInt8] { didSet { parsedPayloadSource.isPayload = false } }
-    /// The body as JSON, when validation parsed it.
-    public var parsedPayload: JSONValue? { didSet { parsedPayloadSource.isPayload = false } }
-    /// Whether ``parsedPayload`` is known to be the parse of ``payload``, so the encoder may
-    /// copy the bytes instead of walking the tree. Not part of the record's value.
-    var parsedPayloadSource = ParsedPayloadSource()
+    public var payload: [UInt8]
+    /// The body as JSON, when validation parsed it. A record from the server keeps the
+    /// accepted bytes and parses them on each read of this property.
+    public var parsedPayload: JSONValue? {
+        get { parsedPayloadStorage.value }
+        set { parsedPayloadStorage = LazyPayload(newValue) }
+    }
+    var parsedPayloadStorage: LazyPayload
     /// The answer: status, reason, `apns-id`, `apns-unique-id`, 410 timestamp.
     public var outcome: PushOutcome
     public var lintWarnings: [PushLintWarning]
@@ -90,9 +94,9 @@ public struct CaptureRecord: Sendable, Hashable {
             deviceToken: details.deviceToken, rawDeviceToken: details.rawDeviceToken, topic: details.topic,
             pushType: details.pushType, priority: details.priority, expiration: details.expiration,
             collapseID: details.collapseID, teamID: details.teamID, keyID: details.keyID, payload: request.body,
-            parsedPayload: details.payload, outcome: outcome, lintWarnings: details.lintWarnings, faults: faults)
-        // Validation parsed exactly `request.body` into `details.payload`.
-        parsedPayloadSource.isPayload = details.payload != nil
+            parsedPayload: nil, outcome: outcome, lintWarnings: details.lintWarnings, faults: faults)
+        parsedPayloadStorage = details.payloadStorage
+        if token != nil { encodedToken = details.encodedToken }
     }
 
     /// Builds a record field by field, as the file reader does.
@@ -121,7 +125,7 @@ public struct CaptureRecord: Sendable, Hashable {
         self.teamID = teamID
         self.keyID = keyID
         self.payload = payload
-        self.parsedPayload = parsedPayload
+        parsedPayloadStorage = LazyPayload(parsedPayload)
         self.outcome = outcome
         self.lintWarnings = lintWarnings
         self.faults = faults
@@ -139,13 +143,4 @@ public struct CaptureRecord: Sendable, Hashable {
         guard value.isFinite, abs(value) < 4.6e18 else { return 0 }
         return Int64(value)
     }
-}
-
-/// A fact about how a record was built that is not part of its value: two records with the
-/// same fields are equal however their parsed payload came about.
-struct ParsedPayloadSource: Sendable, Hashable {
-    var isPayload = false
-
-    static func == (lhs: Self, rhs: Self) -> Bool { true }
-    func hash(into hasher: inout Hasher) {}
 }

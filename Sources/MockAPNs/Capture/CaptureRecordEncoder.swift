@@ -8,21 +8,27 @@ import StrictJSON
 enum CaptureRecordEncoder {
     /// The whole line, newline included.
     static func line(_ record: CaptureRecord) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(estimatedTailSize(record) + 32)
+        var output = CaptureLineBuffer(capacity: estimatedTailSize(record) + 32)
         writePrefix(sequence: record.sequence, into: &output)
         writeTail(record, into: &output)
-        return output
+        return output.bytes
     }
 
     /// A capacity guess for a tail, so encoding grows its buffer once at most.
     static func estimatedTailSize(_ record: CaptureRecord) -> Int {
-        // Escaping and the parsed copy roughly double the payload; headers and fixed fields add the rest.
-        512 + record.payload.count * 2 + record.path.utf8.count + record.headers.count * 48
+        // The escaper reserves six bytes per payload byte (its worst case) before writing.
+        1024 + record.payload.count * 7 + record.path.utf8.count + record.headers.count * 64
+    }
+
+    /// `{"v":1,"seq":N,`, appended to the file writer's pending bytes.
+    static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
+        var prefix = CaptureLineBuffer(capacity: 40)
+        writePrefix(sequence: sequence, into: &prefix)
+        prefix.withUnsafeBytes { output.append(contentsOf: $0) }
     }
 
     /// `{"v":1,"seq":N,`
-    static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
+    static func writePrefix(sequence: UInt64, into output: inout CaptureLineBuffer) {
         output.append(UInt8(ascii: "{"))
         writeKey(CaptureFormat.Key.version, into: &output)
         CaptureJSONOutput.writeInteger(CaptureFormat.version, into: &output)
@@ -33,7 +39,7 @@ enum CaptureRecordEncoder {
     }
 
     /// Every field after the sequence number, the closing brace and the newline.
-    static func writeTail(_ record: CaptureRecord, into output: inout [UInt8]) {
+    static func writeTail(_ record: CaptureRecord, into output: inout CaptureLineBuffer) {
         typealias Key = CaptureFormat.Key
         writeKey(Key.time, into: &output)
         output.append(UInt8(ascii: "\""))
@@ -60,7 +66,11 @@ enum CaptureRecordEncoder {
         if let token = record.token {
             output.append(UInt8(ascii: ","))
             writeKey(Key.token, into: &output)
-            writeToken(token, into: &output)
+            if let encoded = record.encodedToken.bytes {
+                output.append(encoded)
+            } else {
+                writeToken(token, into: &output)
+            }
         }
         if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, string: deviceToken.hex, into: &output) }
         if let raw = record.rawDeviceToken { writeMember(Key.rawDeviceToken, string: raw, into: &output) }
@@ -74,7 +84,7 @@ enum CaptureRecordEncoder {
 
         output.append(UInt8(ascii: ","))
         writeKey(Key.payload, into: &output)
-        writePayload(record.payload, parsed: record.parsedPayload, parsedIsPayload: record.parsedPayloadSource.isPayload, into: &output)
+        writePayload(record.payload, parsed: record.parsedPayloadStorage, into: &output)
 
         let outcome = record.outcome
         writeMember(Key.status, integer: outcome.status, into: &output)
@@ -121,10 +131,18 @@ enum CaptureRecordEncoder {
         }
     }
 
-    private static func writeToken(_ token: CaptureTokenInfo, into output: inout [UInt8]) {
+    /// The `token` object as it appears in a line, for reuse across the pushes that carry
+    /// the same token.
+    static func tokenJSON(_ token: CaptureTokenInfo) -> [UInt8] {
+        var output = CaptureLineBuffer(capacity: 256)
+        writeToken(token, into: &output)
+        return output.bytes
+    }
+
+    private static func writeToken(_ token: CaptureTokenInfo, into output: inout CaptureLineBuffer) {
         output.append(UInt8(ascii: "{"))
         var first = true
-        func separate(_ output: inout [UInt8]) {
+        func separate(_ output: inout CaptureLineBuffer) {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
         }
@@ -146,15 +164,15 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "}"))
     }
 
-    private static func writePayload(_ payload: [UInt8], parsed: JSONValue?, parsedIsPayload: Bool, into output: inout [UInt8]) {
+    private static func writePayload(_ payload: [UInt8], parsed: LazyPayload, into output: inout CaptureLineBuffer) {
         typealias Key = CaptureFormat.PayloadKey
         output.append(UInt8(ascii: "{"))
         writeKey(Key.size, into: &output)
         CaptureJSONOutput.writeInteger(payload.count, into: &output)
-        let isUTF8 = CaptureUTF8.isValid(payload)
+        let isUTF8 = UTF8Validation.isValid(payload)
         output.append(UInt8(ascii: ","))
         writeKey(Key.base64, into: &output)
-        output.append(contentsOf: (isUTF8 ? "false" : "true").utf8)
+        output.append(isUTF8 ? "false" : "true")
         output.append(UInt8(ascii: ","))
         writeKey(Key.raw, into: &output)
         output.append(UInt8(ascii: "\""))
@@ -164,37 +182,37 @@ enum CaptureRecordEncoder {
             CaptureBase64.encode(payload, into: &output)
         }
         output.append(UInt8(ascii: "\""))
-        if let parsed {
+        if let accepted = parsed.acceptedBytes {
+            // The strict parser accepted these very bytes, so they are the parsed value
+            // already: copying them without insignificant whitespace costs a fraction of
+            // building and walking the tree.
             output.append(UInt8(ascii: ","))
             writeKey(Key.parsed, into: &output)
-            if parsedIsPayload {
-                // Validation's strict parser accepted these very bytes, so they are the parsed
-                // value already: copying them without insignificant whitespace costs a
-                // fraction of walking the tree, the busiest part of a line.
-                CaptureJSONOutput.writeCompacted(json: payload, into: &output)
-            } else {
-                CaptureJSONOutput.write(parsed, into: &output)
-            }
+            CaptureJSONOutput.writeCompacted(json: accepted, into: &output)
+        } else if let value = parsed.value {
+            output.append(UInt8(ascii: ","))
+            writeKey(Key.parsed, into: &output)
+            CaptureJSONOutput.write(value, into: &output)
         }
         output.append(UInt8(ascii: "}"))
     }
 
     /// `"key":` — keys are plain ASCII constants, so they need no escaping.
     @inline(__always)
-    private static func writeKey(_ key: String, into output: inout [UInt8]) {
+    private static func writeKey(_ key: String, into output: inout CaptureLineBuffer) {
         output.append(UInt8(ascii: "\""))
-        output.append(contentsOf: key.utf8)
+        output.append(key)
         output.append(UInt8(ascii: "\""))
         output.append(UInt8(ascii: ":"))
     }
 
-    private static func writeMember(_ key: String, string: String, into output: inout [UInt8]) {
+    private static func writeMember(_ key: String, string: String, into output: inout CaptureLineBuffer) {
         output.append(UInt8(ascii: ","))
         writeKey(key, into: &output)
         CaptureJSONOutput.writeString(string, into: &output)
     }
 
-    private static func writeMember(_ key: String, integer: some BinaryInteger, into output: inout [UInt8]) {
+    private static func writeMember(_ key: String, integer: some BinaryInteger, into output: inout CaptureLineBuffer) {
         output.append(UInt8(ascii: ","))
         writeKey(key, into: &output)
         CaptureJSONOutput.writeInteger(integer, into: &output)

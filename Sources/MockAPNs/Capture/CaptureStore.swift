@@ -48,11 +48,8 @@ public final class CaptureStore: Sendable {
     @discardableResult
     public func record(_ record: CaptureRecord) -> UInt64 {
         var record = record
-        var tail: [UInt8] = []
-        if fileWriter != nil {
-            tail.reserveCapacity(CaptureRecordEncoder.estimatedTailSize(record))
-            CaptureRecordEncoder.writeTail(record, into: &tail)
-        }
+        var tail = CaptureLineBuffer(capacity: fileWriter == nil ? 0 : CaptureRecordEncoder.estimatedTailSize(record))
+        if fileWriter != nil { CaptureRecordEncoder.writeTail(record, into: &tail) }
         let (sequence, evicted, ready) = state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence += 1
@@ -60,7 +57,7 @@ public final class CaptureStore: Sendable {
             // Queued under this lock so that the file's lines are in sequence order.
             fileWriter?.appendLine { line in
                 CaptureRecordEncoder.writePrefix(sequence: sequence, into: &line)
-                line.append(contentsOf: tail)
+                tail.withUnsafeBytes { line.append(contentsOf: $0) }
             }
             let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(record)
             let evicted = state.ring.append(record)

@@ -13,33 +13,36 @@ enum CaptureTimestamp {
     private static let microsecondsPerDay: Int64 = 86_400_000_000
 
     /// Appends the time, clamped to the years 1...9999.
-    static func write(microseconds: Int64, into output: inout [UInt8]) {
+    static func write(microseconds: Int64, into output: inout CaptureLineBuffer) {
         let clamped = min(max(microseconds, minimumMicroseconds), maximumMicroseconds)
         let (days, remainder) = floorDivide(clamped, microsecondsPerDay)
         let (year, month, day) = civil(fromDays: days)
         let seconds = remainder / 1_000_000
         let fraction = remainder % 1_000_000
-        appendDigits(year, count: 4, into: &output)
-        output.append(UInt8(ascii: "-"))
-        appendDigits(month, count: 2, into: &output)
-        output.append(UInt8(ascii: "-"))
-        appendDigits(day, count: 2, into: &output)
-        output.append(UInt8(ascii: "T"))
-        appendDigits(seconds / 3600, count: 2, into: &output)
-        output.append(UInt8(ascii: ":"))
-        appendDigits(seconds / 60 % 60, count: 2, into: &output)
-        output.append(UInt8(ascii: ":"))
-        appendDigits(seconds % 60, count: 2, into: &output)
-        output.append(UInt8(ascii: "."))
-        appendDigits(fraction, count: 6, into: &output)
-        output.append(UInt8(ascii: "Z"))
+        output.write(atMost: length) { out in
+            putDigits(year, count: 4, at: out)
+            out[4] = UInt8(ascii: "-")
+            putDigits(month, count: 2, at: out + 5)
+            out[7] = UInt8(ascii: "-")
+            putDigits(day, count: 2, at: out + 8)
+            out[10] = UInt8(ascii: "T")
+            putDigits(seconds / 3600, count: 2, at: out + 11)
+            out[13] = UInt8(ascii: ":")
+            putDigits(seconds / 60 % 60, count: 2, at: out + 14)
+            out[16] = UInt8(ascii: ":")
+            putDigits(seconds % 60, count: 2, at: out + 17)
+            out[19] = UInt8(ascii: ".")
+            putDigits(fraction, count: 6, at: out + 20)
+            out[26] = UInt8(ascii: "Z")
+            return length
+        }
     }
 
     /// The time as text, for messages and tests.
     static func string(microseconds: Int64) -> String {
-        var output: [UInt8] = []
+        var output = CaptureLineBuffer(capacity: length)
         write(microseconds: microseconds, into: &output)
-        return String(decoding: output, as: UTF8.self)
+        return output.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Parses exactly the layout `write` produces; nil for anything else.
@@ -99,14 +102,12 @@ enum CaptureTimestamp {
         }
     }
 
-    private static func appendDigits(_ value: Int64, count: Int, into output: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<count { divisor *= 10 }
+    /// Writes the last `count` decimal digits of a non-negative `value`, zero-padded.
+    private static func putDigits(_ value: Int64, count: Int, at out: UnsafeMutablePointer<UInt8>) {
         var rest = value
-        while divisor > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        for position in stride(from: count - 1, through: 0, by: -1) {
+            out[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
         }
     }
 

@@ -17,8 +17,13 @@ public struct PushDetails: Sendable, Hashable {
     /// `apns-expiration` in UNIX seconds.
     public var expiration: Int64?
     public var collapseID: String?
-    /// The payload, when it parsed as JSON.
-    public var payload: JSONValue?
+    /// The payload, when it parsed as JSON. Validation keeps the accepted bytes and parses
+    /// them on each read of this property.
+    public var payload: JSONValue? {
+        get { payloadStorage.value }
+        set { payloadStorage = LazyPayload(newValue) }
+    }
+    var payloadStorage = LazyPayload(nil)
     /// The provider token's decoded JOSE header, never its signature.
     public var tokenHeader: JSONValue?
     /// The provider token's decoded claims.
@@ -30,8 +35,16 @@ public struct PushDetails: Sendable, Hashable {
     /// The key ID the push was verified with, if any.
     public var keyID: String?
     public var lintWarnings: [PushLintWarning]
+    /// The capture's encoding of the token header, claims and fingerprint, when validation
+    /// had it at hand; the capture copies it instead of encoding them again.
+    var encodedToken = CaptureEncodingHint()
 
     public init() {
         lintWarnings = []
+    }
+
+    /// Records that the strict parser accepted `bytes` as the payload, without building it.
+    mutating func setPayload(parsedFrom bytes: [UInt8], maximumDepth: Int) {
+        payloadStorage = LazyPayload(accepted: bytes, maximumDepth: maximumDepth)
     }
 }

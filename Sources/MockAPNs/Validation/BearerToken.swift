@@ -7,25 +7,33 @@ enum BearerToken {
     /// another scheme; nil when nothing is there (empty, blank, or `bearer` alone), which
     /// APNs calls `MissingProviderToken`.
     static func token(in header: String) -> Substring? {
-        let trimmed = trimmingSpacesAndTabs(Substring(header))
-        guard !trimmed.isEmpty else { return nil }
-        let schemeCount = scheme.utf8.count
-        guard trimmed.utf8.count >= schemeCount,
-              trimmed.utf8.prefix(schemeCount).elementsEqual(scheme.utf8, by: { $0 | 0x20 == $1 })
-        else { return trimmed }
-        let rest = Substring(trimmed.utf8.dropFirst(schemeCount))
-        guard let first = rest.utf8.first else { return nil }
-        guard first == 0x20 || first == 0x09 else { return trimmed }
-        let token = trimmingSpacesAndTabs(rest)
-        return token.isEmpty ? nil : token
+        // Offsets from one pass over the contiguous bytes: this runs for every push, and
+        // the Substring-based version walked `utf8` through generic indices.
+        var text = header
+        let range = text.withUTF8 { bytes -> Range<Int>? in
+            func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            var start = 0
+            var end = bytes.count
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            guard start < end else { return nil }
+            let schemeEnd = start + schemeBytes.count
+            guard schemeEnd <= end else { return start..<end }
+            for offset in 0..<schemeBytes.count where bytes[start + offset] | 0x20 != schemeBytes[offset] {
+                return start..<end
+            }
+            guard schemeEnd < end else { return nil }
+            guard isBlank(bytes[schemeEnd]) else { return start..<end }
+            var tokenStart = schemeEnd
+            while tokenStart < end, isBlank(bytes[tokenStart]) { tokenStart += 1 }
+            return tokenStart < end ? tokenStart..<end : nil
+        }
+        guard let range else { return nil }
+        let utf8 = header.utf8
+        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        let upper = utf8.index(lower, offsetBy: range.count)
+        return header[lower..<upper]
     }
 
-    /// Without leading and trailing spaces and tabs, as HTTP field values are read.
-    private static func trimmingSpacesAndTabs(_ text: Substring) -> Substring {
-        let utf8 = text.utf8
-        guard let start = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
-              let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
-        else { return Substring() }
-        return text[start...last]
-    }
+    private static let schemeBytes = Array(scheme.utf8)
 }

@@ -8,9 +8,13 @@ enum PayloadRules {
     /// The push types whose payload must hold `aps` to do anything.
     private static let typesNeedingAPS: Set<APNsPushType> = [.alert, .background, .liveactivity]
 
-    /// Appends a warning for each rule `payload` breaks for `pushType`.
-    static func lint(_ payload: [String: JSONValue], pushType: APNsPushType, into warnings: inout [PushLintWarning]) {
-        guard let apsValue = payload[APSKey.aps] else {
+    /// Appends a warning for each rule a payload breaks for `pushType`, given the payload's
+    /// `aps` member (nil when it has none) and, when that is an object, its members.
+    static func lint(
+        aps apsValue: JSONShallowValue?, fields: JSONShallowObject?, pushType: APNsPushType,
+        into warnings: inout [PushLintWarning]
+    ) {
+        guard let apsValue else {
             if typesNeedingAPS.contains(pushType) {
                 warnings.append(PushLintWarning(
                     code: PushLintCode.apsMissing, message: "a \(pushType) push needs an aps dictionary; the device will do nothing",
@@ -18,7 +22,7 @@ enum PayloadRules {
             }
             return
         }
-        guard case .object(let aps) = apsValue else {
+        guard case .object = apsValue, let aps = fields else {
             warnings.append(PushLintWarning(
                 code: PushLintCode.apsNotObject, message: "aps must be an object, found \(apsValue.typeName)", path: APSKey.aps))
             return
@@ -34,9 +38,11 @@ enum PayloadRules {
 
     // MARK: Every key
 
-    private static func lintKeys(_ aps: [String: JSONValue], pushType: APNsPushType, into warnings: inout [PushLintWarning]) {
+    private static func lintKeys(_ aps: JSONShallowObject, pushType: APNsPushType, into warnings: inout [PushLintWarning]) {
         let firstNew = warnings.count
-        for (key, value) in aps {
+        for member in aps.members {
+            let key = member.key
+            let value = member.value
             // Built only when a warning needs it: this loop runs for every push.
             var path: String { "aps.\(key)" }
             guard APSKey.known.contains(key) else {
@@ -57,8 +63,8 @@ enum PayloadRules {
             case APSKey.alert:
                 switch value {
                 case .string: break
-                case .object(let alert):
-                    for alertKey in alert.keys.sorted() where !APSKey.knownAlert.contains(alertKey) {
+                case .object(let alertKeys):
+                    for alertKey in alertKeys.sorted() where !APSKey.knownAlert.contains(alertKey) {
                         warnings.append(PushLintWarning(
                             code: PushLintCode.apsUnknownKey, message: "APNs ignores \(alertKey) inside alert",
                             path: "\(path).\(alertKey)"))
@@ -129,7 +135,7 @@ enum PayloadRules {
 
     // MARK: Per push type
 
-    private static func lintAlertPush(_ aps: [String: JSONValue], into warnings: inout [PushLintWarning]) {
+    private static func lintAlertPush(_ aps: JSONShallowObject, into warnings: inout [PushLintWarning]) {
         if aps[APSKey.alert] == nil, aps[APSKey.sound] == nil, aps[APSKey.badge] == nil {
             warnings.append(PushLintWarning(
                 code: PushLintCode.apsAlertNothingToShow,
@@ -138,7 +144,7 @@ enum PayloadRules {
         }
     }
 
-    private static func lintBackgroundPush(_ aps: [String: JSONValue], into warnings: inout [PushLintWarning]) {
+    private static func lintBackgroundPush(_ aps: JSONShallowObject, into warnings: inout [PushLintWarning]) {
         for key in [APSKey.alert, APSKey.sound, APSKey.badge] where aps[key] != nil {
             warnings.append(PushLintWarning(
                 code: PushLintCode.apsBackgroundHasAlert,
@@ -153,7 +159,7 @@ enum PayloadRules {
         }
     }
 
-    private static func lintLiveActivityPush(_ aps: [String: JSONValue], into warnings: inout [PushLintWarning]) {
+    private static func lintLiveActivityPush(_ aps: JSONShallowObject, into warnings: inout [PushLintWarning]) {
         var required = [APSKey.event, APSKey.timestamp, APSKey.contentState]
         if aps[APSKey.event] == .string(APSKey.startEvent) {
             required += [APSKey.attributesType, APSKey.attributes, APSKey.alert]
@@ -168,7 +174,7 @@ enum PayloadRules {
 
     // MARK: Helpers
 
-    private static func fieldType(_ path: String, _ expected: String, _ value: JSONValue, into warnings: inout [PushLintWarning]) {
+    private static func fieldType(_ path: String, _ expected: String, _ value: JSONShallowValue, into warnings: inout [PushLintWarning]) {
         warnings.append(PushLintWarning(
             code: PushLintCode.apsFieldType, message: "\(path) must be \(expected), found \(value.typeName)", path: path))
     }

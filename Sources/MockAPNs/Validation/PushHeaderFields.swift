@@ -9,6 +9,7 @@ import HTTPTransport
 struct PushHeaderFields {
     /// Every `apns-*` name begins with this.
     static let apnsPrefix = "apns-"
+    private static let apnsPrefixBytes = Array(apnsPrefix.utf8)
 
     var authorization: String?
     var pushType: String?
@@ -24,9 +25,18 @@ struct PushHeaderFields {
 
     init(_ headers: HTTPHeaders) {
         for field in headers {
-            let name = Self.lowercased(field.name)
+            var name = Self.lowercased(field.name)
+            if name.utf8.count == APNsHeaderName.authorization.utf8.count, name == APNsHeaderName.authorization {
+                Self.record(field.value, name, in: &authorization, repeated: &repeatedName)
+                continue
+            }
+            // Most other headers (user-agent, content-length, ...) are not ours: one byte
+            // comparison instead of a string comparison per case below.
+            let isAPNs = name.withUTF8 { bytes in
+                bytes.count >= Self.apnsPrefixBytes.count && zip(bytes, Self.apnsPrefixBytes).allSatisfy { $0 == $1 }
+            }
+            guard isAPNs else { continue }
             switch name {
-            case APNsHeaderName.authorization: Self.record(field.value, name, in: &authorization, repeated: &repeatedName)
             case APNsHeaderName.pushType: Self.record(field.value, name, in: &pushType, repeated: &repeatedName)
             case APNsHeaderName.id: Self.record(field.value, name, in: &id, repeated: &repeatedName)
             case APNsHeaderName.expiration: Self.record(field.value, name, in: &expiration, repeated: &repeatedName)
@@ -34,7 +44,6 @@ struct PushHeaderFields {
             case APNsHeaderName.topic: Self.record(field.value, name, in: &topic, repeated: &repeatedName)
             case APNsHeaderName.collapseID: Self.record(field.value, name, in: &collapseID, repeated: &repeatedName)
             default:
-                guard name.utf8.starts(with: Self.apnsPrefix.utf8) else { continue }
                 if unknownAPNsNames.contains(name) {
                     if repeatedName == nil { repeatedName = name }
                 } else {
@@ -55,9 +64,11 @@ struct PushHeaderFields {
 
     /// `name` in lowercase; allocates only when it holds an uppercase letter.
     private static func lowercased(_ name: String) -> String {
-        for byte in name.utf8 where byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
-            return name.lowercased()
+        // HTTP/2 names arrive lowercase; checking the contiguous bytes keeps that case cheap.
+        var name = name
+        let hasUppercase = name.withUTF8 { bytes in
+            bytes.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
         }
-        return name
+        return hasUppercase ? name.lowercased() : name
     }
 }

@@ -286,6 +286,7 @@ public struct PushValidator: Sendable {
             details.keyID = accepted.keyID
             details.tokenHeader = .object(accepted.header.fields)
             details.tokenClaims = .object(accepted.claims.fields)
+            details.encodedToken.bytes = encodedToken(details, auth: &auth)
             for warning in accepted.lintWarnings { details.lintWarnings.append(PushLintWarning(warning)) }
         } catch {
             if let token = BearerToken.token(in: authorization), let decoded = try? DecodedJWT(parsing: String(token)) {
@@ -362,24 +363,26 @@ public struct PushValidator: Sendable {
             throw PushRejection(
                 .payloadTooLarge, "the payload is \(body.count) bytes; a \(pushType) push allows \(pushType.maxPayloadSize)")
         }
-        let value: JSONValue
+        // Only `aps` is built: the rest is checked as strictly but never read here, and the
+        // capture parses the whole payload only if someone asks for it.
+        let outline: JSONOutline
         do {
-            value = try JSONParser.parse(body, maximumDepth: settings.payloadNestingLimit)
+            outline = try JSONParser.outline(body, maximumDepth: settings.payloadNestingLimit, member: APSKey.aps)
         } catch {
             try malformedPayload(PushLintCode.payloadNotJSON, "the payload is not JSON: \(error)", details: &details)
             return
         }
-        details.payload = value
-        guard case .object(let members) = value else {
-            try malformedPayload(PushLintCode.payloadNotObject, "the payload must be a JSON object, found \(value.typeName)", details: &details)
+        details.setPayload(parsedFrom: body, maximumDepth: settings.payloadNestingLimit)
+        guard outline.typeName == JSONValue.object([:]).typeName else {
+            try malformedPayload(PushLintCode.payloadNotObject, "the payload must be a JSON object, found \(outline.typeName)", details: &details)
             return
         }
         var pushType = pushType
-        if inferType, pushType == .alert, Self.looksLikeBackground(members) {
+        if inferType, pushType == .alert, Self.looksLikeBackground(aps: outline.memberFields) {
             pushType = .background
             details.pushType = .background
         }
-        PayloadRules.lint(members, pushType: pushType, into: &details.lintWarnings)
+        PayloadRules.lint(aps: outline.member, fields: outline.memberFields, pushType: pushType, into: &details.lintWarnings)
     }
 
     private func malformedPayload(_ code: String, _ message: String, details: inout PushDetails) throws(PushRejection) {
@@ -406,8 +409,8 @@ public struct PushValidator: Sendable {
 
     /// Whether an untyped payload is a background push: `content-available` without
     /// anything to show.
-    private static func looksLikeBackground(_ payload: [String: JSONValue]) -> Bool {
-        guard case .object(let aps)? = payload[APSKey.aps], aps[APSKey.contentAvailable] != nil else { return false }
+    private static func looksLikeBackground(aps: JSONShallowObject?) -> Bool {
+        guard let aps, aps[APSKey.contentAvailable] != nil else { return false }
         return aps[APSKey.alert] == nil && aps[APSKey.sound] == nil && aps[APSKey.badge] == nil
     }
 
@@ -426,6 +429,17 @@ public struct PushValidator: Sendable {
         return value
     }
 
+    /// The capture's `token` object for an accepted token, encoded once per token per
+    /// connection (the header and claims are a function of the token, like its fingerprint).
+    private func encodedToken(_ details: PushDetails, auth: inout ConnectionAuthState) -> [UInt8]? {
+        guard details.tokenFingerprint != nil, details.tokenFingerprint == auth.fingerprint else { return nil }
+        if let known = auth.encodedToken { return known }
+        let encoded = CaptureRecordEncoder.tokenJSON(
+            CaptureTokenInfo(header: details.tokenHeader, claims: details.tokenClaims, fingerprint: details.tokenFingerprint))
+        auth.encodedToken = encoded
+        return encoded
+    }
+
     /// The token's fingerprint, hashed once per token per connection.
     private func fingerprint(of token: Substring, auth: inout ConnectionAuthState) -> String {
         if let known = auth.fingerprint, let previous = auth.fingerprintedToken, previous == token { return known }
@@ -433,6 +447,7 @@ public struct PushValidator: Sendable {
         let fingerprint = TokenFingerprint.of(text)
         auth.fingerprintedToken = text
         auth.fingerprint = fingerprint
+        auth.encodedToken = nil
         return fingerprint
     }
 }

@@ -1,0 +1,77 @@
+import APNsCore
+import Foundation
+@testable import MockAPNs
+import StrictJSON
+import Testing
+
+/// The capture reuses work validation did (the token's JSON per connection, the accepted
+/// payload bytes): what it writes must be exactly what encoding from scratch writes.
+@Suite struct CaptureEncodingReuseTests {
+    func captured(
+        _ request: PushRequest, _ validation: PushValidation
+    ) throws -> (line: [UInt8], record: CaptureRecord, decoded: CaptureRecord) {
+        var record = CaptureRecord(request: request, details: validation.details, outcome: validation.outcome(apnsID: "A", uniqueID: nil))
+        record.sequence = 1
+        let line = CaptureRecordEncoder.line(record)
+        return (line, record, try CaptureRecordDecoder.decode(Array(line.dropLast())))
+    }
+
+    @Test func aConnectionThatChangesItsTokenIsCapturedWithEachTokensClaims() throws {
+        let clock = TestClock()
+        let validator = try ValidationFixtures.validator(clock: clock)
+        let earlier = ValidationFixtures.start
+        let later = ValidationFixtures.start.addingTimeInterval(1800)
+        let first = try ValidationFixtures.providerToken(issuedAt: earlier)
+        let second = try ValidationFixtures.providerToken(issuedAt: later)
+        var auth = ConnectionAuthState(environment: .sandbox)
+        var issuedAt: [JSONValue?] = []
+        for (index, token) in [first, first, second, second].enumerated() {
+            // APNs allows a new token on a connection only after 20 minutes.
+            if index == 2 { clock.advance(by: 1800) }
+            let request = ValidationFixtures.request(token: token)
+            let validation = validator.validate(request, auth: &auth)
+            #expect(validation.reason == nil)
+            let (line, record, decoded) = try captured(request, validation)
+            if case .object(let claims)? = decoded.token?.claims { issuedAt.append(claims["iat"]) } else { issuedAt.append(nil) }
+            // The reused encoding is byte for byte what encoding the record afresh gives
+            // (setting the token drops what validation encoded).
+            var fresh = record
+            fresh.token = record.token
+            #expect(CaptureRecordEncoder.line(fresh) == line)
+        }
+        let expected: [JSONValue?] = [.integer(1_800_000_000), .integer(1_800_000_000), .integer(1_800_001_800), .integer(1_800_001_800)]
+        #expect(issuedAt == expected)
+    }
+
+    @Test func theParsedPayloadIsTheAcceptedBytesReadBackOnDemand() throws {
+        let validator = try ValidationFixtures.validator()
+        var auth = ConnectionAuthState(environment: .sandbox)
+        let body = #"{ "aps" : {"alert":{"title":"T","body":"a \"quoted\" word"},"badge":2}, "x": [1, 2.5, null] }"#
+        let request = ValidationFixtures.request(token: try ValidationFixtures.providerToken(), payload: body)
+        let validation = validator.validate(request, auth: &auth)
+        let expected = try JSONParser.parse(Array(body.utf8))
+        #expect(validation.details.payload == expected)
+        let (line, _, decoded) = try captured(request, validation)
+        #expect(decoded.parsedPayload == expected)
+        #expect(String(decoding: line, as: UTF8.self).contains(
+            #""parsed":{"aps":{"alert":{"title":"T","body":"a \"quoted\" word"},"badge":2},"x":[1,2.5,null]}"#))
+        // A parsed payload set by hand is written from the tree, and replaces the bytes.
+        var record = decoded
+        record.parsedPayload = ["other": true]
+        #expect(String(decoding: CaptureRecordEncoder.line(record), as: UTF8.self).contains(#""parsed":{"other":true}"#))
+    }
+
+    @Test func aLineLongerThanItsEstimateGrowsTheBufferIntact() throws {
+        var buffer = CaptureLineBuffer(capacity: 16)
+        var expected: [UInt8] = []
+        for round in 0..<200 {
+            let chunk = Array("chunk \(round) é\n".utf8)
+            chunk.withUnsafeBufferPointer { buffer.append($0) }
+            expected += chunk
+            buffer.append(UInt8(ascii: ";"))
+            expected.append(UInt8(ascii: ";"))
+        }
+        #expect(buffer.bytes == expected)
+        #expect(buffer.count == expected.count)
+    }
+}
