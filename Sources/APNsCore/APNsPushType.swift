@@ -41,13 +41,32 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable {
     /// APNsPushType.voip.bundleID(fromTopic: "com.example.app")       // nil
     /// ```
     public func bundleID(fromTopic topic: String) -> String? {
-        let suffix = topicSuffix
-        if suffix.isEmpty {
-            // A plain bundle ID must not carry another type's suffix.
-            let other = Self.allCases.first { !$0.topicSuffix.isEmpty && topic.hasSuffix($0.topicSuffix) }
-            return other == nil ? topic : nil
+        // Compared as UTF-8 bytes (suffixes are ASCII): this runs twice for every push the
+        // mock validates, and `hasSuffix` compares by grapheme.
+        let suffix = Self.suffixBytes[self] ?? []
+        var topic = topic
+        let bundleIDLength = topic.withUTF8 { bytes -> Int? in
+            if suffix.isEmpty {
+                // A plain bundle ID must not carry another type's suffix.
+                for other in Self.suffixBytes.values where Self.bytes(bytes, endWith: other) { return nil }
+                return bytes.count
+            }
+            guard bytes.count > suffix.count, Self.bytes(bytes, endWith: suffix) else { return nil }
+            return bytes.count - suffix.count
         }
-        guard topic.hasSuffix(suffix), topic.count > suffix.count else { return nil }
-        return String(topic.dropLast(suffix.count))
+        guard let bundleIDLength else { return nil }
+        if bundleIDLength == topic.utf8.count { return topic }
+        return topic.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[..<bundleIDLength]), as: UTF8.self) }
+    }
+
+    /// Each suffixed type's suffix as bytes.
+    private static let suffixBytes: [APNsPushType: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: allCases.filter { !$0.topicSuffix.isEmpty }.map { ($0, Array($0.topicSuffix.utf8)) })
+
+    private static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, endWith suffix: [UInt8]) -> Bool {
+        guard bytes.count >= suffix.count else { return false }
+        let start = bytes.count - suffix.count
+        for index in 0..<suffix.count where bytes[start + index] != suffix[index] { return false }
+        return true
     }
 }

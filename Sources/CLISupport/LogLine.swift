@@ -10,9 +10,9 @@ public struct LogLine {
         bytes.reserveCapacity(256)
         Logger.appendTimestamp(to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: level.rawValue.utf8)
+        append(level.rawValue)
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: label.utf8)
+        append(label)
         bytes.append(UInt8(ascii: ":"))
         if !metadata.isEmpty {
             for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { field(key, value) }
@@ -22,9 +22,15 @@ public struct LogLine {
     /// Appends ` key=value`.
     public mutating func field(_ key: String, _ value: String) {
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: key.utf8)
+        append(key)
         bytes.append(UInt8(ascii: "="))
-        bytes.append(contentsOf: value.utf8)
+        append(value)
+    }
+
+    /// Copies the string's contiguous UTF-8 in one go; appending `utf8` went a byte at a time.
+    private mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Appends ` key=value` for a whole number, without building a `String` for it.
@@ -39,7 +45,7 @@ public struct LogLine {
     /// Appends ` key=value` for a whole number, without building a `String` for it.
     public mutating func field(_ key: String, _ value: UInt64) {
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: key.utf8)
+        append(key)
         bytes.append(UInt8(ascii: "="))
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits.
         withUnsafeMutableBytes(of: &digits) { buffer in
@@ -57,7 +63,7 @@ public struct LogLine {
     /// The finished line: the message and a newline after the fields.
     consuming func finish(_ message: String) -> [UInt8] {
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: message.utf8)
+        append(message)
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }

@@ -26,7 +26,7 @@ final class APNsEndpoint: HTTPServerHandler {
             state.granted = true
             connection.setMaxConcurrentStreams(services.streamPolicy.maxConcurrentStreams)
         }
-        connection[EndpointConnectionState.Key.self] = state
+        connection[EndpointConnectionState.Key.self] = EndpointConnectionState.Box(state)
     }
 
     func connectionClosed(_ connection: HTTPConnection) {
@@ -39,10 +39,14 @@ final class APNsEndpoint: HTTPServerHandler {
         let push = PushRequest(
             method: request.method, path: request.path, headers: request.headers, body: request.body,
             environment: environment, connectionID: connection.id, receivedAt: Date())
-        var state = connection[EndpointConnectionState.Key.self]
-            ?? EndpointConnectionState(auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate))
+        let box = connection[EndpointConnectionState.Key.self] ?? {
+            let box = EndpointConnectionState.Box(EndpointConnectionState(
+                auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate)))
+            connection[EndpointConnectionState.Key.self] = box
+            return box
+        }()
 
-        let validation = services.validator.validate(push, auth: &state.auth)
+        let validation = services.validator.validate(push, auth: &box.state.auth)
         let faults = services.faults.evaluate(validation.details, at: push.receivedAt)
         let outcome = Self.outcome(
             of: validation, faults: faults,
@@ -50,10 +54,9 @@ final class APNsEndpoint: HTTPServerHandler {
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
 
         // A reset stream or closed connection is a fault, not an APNs answer: the limit stays.
-        if outcome.status != 0, let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &state) {
+        if outcome.status != 0, let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &box.state) {
             connection.setMaxConcurrentStreams(limit)
         }
-        connection[EndpointConnectionState.Key.self] = state
         answer(outcome, faults: faults, responder: responder, connection: connection)
         let fired = faults.firedRules.map { "\($0.id): \($0.summary)" }
         for observer in services.observers {

@@ -10,6 +10,19 @@ struct EndpointConnectionState: Sendable {
     var granted = false
 
     enum Key: HTTPConnectionStateKey {
-        typealias Value = EndpointConnectionState
+        typealias Value = Box
+    }
+
+    /// The state's home on its connection, updated in place: storing the struct back into
+    /// the connection after every push boxed it into a fresh existential each time.
+    ///
+    /// Only the connection's event loop touches it (the handler runs there, one push at a
+    /// time), which is what makes the unchecked `Sendable` sound.
+    final class Box: @unchecked Sendable {
+        var state: EndpointConnectionState
+
+        init(_ state: EndpointConnectionState) {
+            self.state = state
+        }
     }
 }
