@@ -118,11 +118,13 @@ enum CaptureJSONOutput {
         var index = index
         let raw = UnsafeRawPointer(input)
         while index + 8 <= count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let quotes = word ^ (ones &* 0x22)
             let backslashes = word ^ (ones &* 0x5C)
             let special = ((word &- below) | (quotes &- ones) | (backslashes &- ones)) & ~word & highBits
-            if special != 0 { break }
+            // The lowest flagged byte is exact (only bytes above a real hit can be flagged
+            // falsely), and the load is little-endian: byte n is bits 8n..8n+7.
+            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
             index += 8
         }
         while index < count {
