@@ -1,5 +1,6 @@
 import APNsClient
 import Foundation
+import HTTPTransport
 import HermesContract
 import JWTVerify
 
@@ -58,6 +59,9 @@ public final class APNsClientDelivery: APNsDelivering {
             return .unreachable(error.description)
         }
     }
+
+    /// The client's loops: the gateway serves on them (see ``APNsDelivering/eventLoopGroup``).
+    public var eventLoopGroup: EventLoopGroup? { client.eventLoopGroup }
 
     public func shutdown() async {
         await client.shutdown()
