@@ -34,7 +34,8 @@ let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: v
 
 var configuration = GatewayConfiguration(topic: "")
 let secrets: GatewaySecrets
-var logger = Logger(label: "push-gateway")
+// A line per push: written in batches (at most 50 ms late, and at exit), not a write(2) each.
+var logger = Logger(label: "push-gateway", sink: .bufferedStandardError)
 do {
     if let path = arguments.value("config") { configuration = try GatewayConfiguration.load(path: path, base: configuration) }
     if let host = arguments.value("host") { configuration.host = host }
