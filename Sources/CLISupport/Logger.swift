@@ -90,7 +90,9 @@ public struct Logger: Sendable {
             line.append(UInt8(ascii: "="))
             line.append(contentsOf: value.utf8)
         }
-        for (key, value) in own.sorted(by: { $0.key < $1.key }) { append(key, value) }
+        if !own.isEmpty {
+            for (key, value) in own.sorted(by: { $0.key < $1.key }) { append(key, value) }
+        }
         for (key, value) in fields { append(key, value) }
         line.append(UInt8(ascii: " "))
         line.append(contentsOf: message.utf8)
