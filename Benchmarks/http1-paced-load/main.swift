@@ -3,14 +3,16 @@
 //   http1-paced-load --url http://HOST:PORT/PATH --rate R --seconds S
 //                    [--body-file F] [--connections N] [--warmup W]
 //
-// One scheduler thread releases request i at exactly start + i/R (absolute clock_nanosleep),
-// so requests are evenly spaced instead of fired in bursts, and a slow answer never delays
-// the next send: N keep-alive connections (default 16), each on its own thread, take the
-// released requests. Latency is measured from the scheduled time, not from when a connection
-// picked the request up, so queueing behind busy connections is counted (no coordinated
-// omission). A POST with the file's body when --body-file is given, else a GET. Prints
-// p50_ms, p99_ms, max_ms and the dispatch lag (scheduled -> written) p99, and exits 1 unless
-// every answer was 200.
+// One scheduler thread wakes at exactly start + i/R (absolute clock_nanosleep) and writes
+// request i itself on an idle keep-alive connection, so requests are evenly spaced instead
+// of fired in bursts, and a slow answer never delays the next send. Each of the N
+// connections (default 16, each warmed up with W requests, default 50) has a thread that
+// reads its answers; a request that finds every connection busy waits for the first one
+// free and is still timed from its scheduled time (no coordinated omission). A POST with
+// the file's body when --body-file is given, else a GET. Prints percentiles from the
+// scheduled time (p50_ms ... max_ms), the dispatch lag (scheduled -> written) p99, and
+// percentiles from the write (sent_p50_ms, sent_p99_ms: how Benchmarks/apns-client-load
+// times the client direct); exits 1 unless every answer was 200.
 import Foundation
 import Synchronization
 
@@ -62,13 +64,18 @@ if let file = options["body-file"] {
 }
 let requestBytes = request
 
-/// One keep-alive connection, used by one thread at a time.
-struct Connection {
+/// One keep-alive connection: the scheduler writes requests on it, its own thread reads
+/// the answers (one request at a time, never pipelined).
+final class Connection: @unchecked Sendable {
+    // Unchecked: `fd` is set before the threads start; `buffer` is the reader's alone.
     let host: String
     let port: UInt16
     let request: [UInt8]
-    private var fd: Int32 = -1
+    private(set) var fd: Int32 = -1
     private var buffer = [UInt8](repeating: 0, count: 65536)
+    /// When the request in flight was due (monotonic ns), and when it was written.
+    let scheduled = Atomic<UInt64>(0)
+    let written = Atomic<UInt64>(0)
 
     init(host: String, port: UInt16, request: [UInt8]) {
         self.host = host
@@ -76,28 +83,30 @@ struct Connection {
         self.request = request
     }
 
-    /// Sends the request and reads one whole answer; its status, or nil on any failure
-    /// (after which the connection is reopened on the next call).
-    mutating func exchange() -> Int? {
-        if fd < 0 { guard open() else { return nil } }
-        let sent = request.withUnsafeBytes { bytes -> Bool in
+    /// Connects, then sends and reads `count` requests one after the other; false on any failure.
+    func warmUp(_ count: Int) -> Bool {
+        guard open() else { return false }
+        for _ in 0..<count {
+            guard sendRequest(), readResponse() == 200 else { return false }
+        }
+        return true
+    }
+
+    /// Writes the whole request; false when the connection failed.
+    func sendRequest() -> Bool {
+        request.withUnsafeBytes { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return false }
             var offset = 0
             while offset < bytes.count {
-                let n = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                let n = send(fd, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
                 if n <= 0 { return false }
                 offset += n
             }
             return true
         }
-        guard sent, let status = readResponse() else {
-            close(fd)
-            fd = -1
-            return nil
-        }
-        return status
     }
 
-    private mutating func open() -> Bool {
+    private func open() -> Bool {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         var one: Int32 = 1
@@ -117,8 +126,9 @@ struct Connection {
         return true
     }
 
-    /// Reads until the head and `content-length` bytes of body are in; the status code.
-    private mutating func readResponse() -> Int? {
+    /// Reads until the head and `content-length` bytes of body are in; the status code,
+    /// or nil when the connection failed or was shut down.
+    func readResponse() -> Int? {
         var filled = 0
         var headEnd: Int?
         var total = Int.max
@@ -155,69 +165,107 @@ struct Connection {
     }
 }
 
-/// What the workers share: the released requests and everything measured.
+/// What the scheduler and the readers share.
 final class Run: Sendable {
-    let total: Int
-    let interval: UInt64
-    let start = Atomic<UInt64>(0)
-    let released = DispatchSemaphore(value: 0)
-    let next = Atomic<Int>(0)
-    let failures = Atomic<Int>(0)
-    let ready = DispatchSemaphore(value: 0)
-    let finished = DispatchGroup()
-    /// Per worker: latency (scheduled -> answered) and dispatch lag (scheduled -> sending), ns.
-    let results = Mutex<[([UInt64], [UInt64])]>([])
+    struct Queue {
+        /// Connections with no request in flight.
+        var idle: [Connection] = []
+        /// Scheduled times of requests that found every connection busy, oldest first.
+        var backlog: [UInt64] = []
+        var backlogStart = 0
+    }
 
-    init(total: Int, interval: UInt64) {
-        self.total = total
-        self.interval = interval
+    let queue = Mutex(Queue())
+    let answered = Atomic<Int>(0)
+    let failures = Atomic<Int>(0)
+    let finished = DispatchSemaphore(value: 0)
+    let total: Int
+    /// Per connection: latency (scheduled -> answered), dispatch lag (scheduled -> written)
+    /// and service time (written -> answered), ns.
+    let results = Mutex<[([UInt64], [UInt64], [UInt64])]>([])
+
+    init(total: Int) { self.total = total }
+
+    /// Writes the request due at `scheduled` on `connection`; false if that failed.
+    func send(_ connection: Connection, scheduled: UInt64) -> Bool {
+        connection.scheduled.store(scheduled, ordering: .releasing)
+        connection.written.store(monotonicNanoseconds(), ordering: .releasing)
+        return connection.sendRequest()
+    }
+
+    /// Counts one request as done (answered or failed); the last one wakes the main thread.
+    func done(failed: Bool) {
+        if failed { failures.wrappingAdd(1, ordering: .relaxed) }
+        if answered.wrappingAdd(1, ordering: .relaxed).newValue == total { finished.signal() }
     }
 }
 
-let run = Run(total: rate * seconds, interval: 1_000_000_000 / UInt64(rate))
+var pool: [Connection] = []
 for _ in 0..<connections {
-    run.finished.enter()
+    let connection = Connection(host: host, port: port, request: requestBytes)
+    guard connection.warmUp(warmup) else { fail("warm-up requests did not all answer 200 on a new connection") }
+    pool.append(connection)
+}
+let run = Run(total: rate * seconds)
+run.queue.withLock { $0.idle = pool }
+for connection in pool {
     Thread {
-        var connection = Connection(host: host, port: port, request: requestBytes)
-        for _ in 0..<warmup where connection.exchange() != 200 { run.failures.wrappingAdd(1, ordering: .relaxed) }
-        run.ready.signal()
-        var latencies: [UInt64] = [], lags: [UInt64] = []
+        var latencies: [UInt64] = [], lags: [UInt64] = [], services: [UInt64] = []
         latencies.reserveCapacity(run.total / connections * 2)
         lags.reserveCapacity(run.total / connections * 2)
+        services.reserveCapacity(run.total / connections * 2)
+        defer { run.results.withLock { $0.append((latencies, lags, services)) } }
         while true {
-            run.released.wait()
-            let index = run.next.wrappingAdd(1, ordering: .relaxed).oldValue
-            if index >= run.total { break }
-            let scheduled = run.start.load(ordering: .relaxed) + UInt64(index) * run.interval
-            let picked = monotonicNanoseconds()
-            if connection.exchange() == 200 {
-                let answered = monotonicNanoseconds()
-                latencies.append(answered &- scheduled)
-                lags.append(picked > scheduled ? picked - scheduled : 0)
-            } else {
-                run.failures.wrappingAdd(1, ordering: .relaxed)
+            let status = connection.readResponse()
+            guard let status else { return }      // shut down at the end, or failed
+            let now = monotonicNanoseconds()
+            let scheduled = connection.scheduled.load(ordering: .acquiring), written = connection.written.load(ordering: .acquiring)
+            if status == 200 {
+                latencies.append(now &- scheduled)
+                lags.append(written > scheduled ? written - scheduled : 0)
+                services.append(now &- written)
+            }
+            run.done(failed: status != 200)
+            // A request that found every connection busy goes out now, still timed from its schedule.
+            let next = run.queue.withLock { queue -> UInt64? in
+                guard queue.backlogStart < queue.backlog.count else {
+                    queue.idle.append(connection)
+                    return nil
+                }
+                defer { queue.backlogStart += 1 }
+                return queue.backlog[queue.backlogStart]
+            }
+            if let next, !run.send(connection, scheduled: next) {
+                run.done(failed: true)
+                return
             }
         }
-        run.results.withLock { $0.append((latencies, lags)) }
-        run.finished.leave()
     }.start()
 }
-for _ in 0..<connections { run.ready.wait() }
-guard run.failures.load(ordering: .relaxed) == 0 else { fail("warm-up requests did not all answer 200") }
 
+// The schedule: request i is due at start + i/rate and written at once on an idle connection
+// by this thread; a slow answer only ever delays requests that find every connection busy.
+let interval = 1_000_000_000 / UInt64(rate)
 let start = monotonicNanoseconds() + 10_000_000
-run.start.store(start, ordering: .relaxed)
 for index in 0..<run.total {
-    let at = start + UInt64(index) * run.interval
+    let at = start + UInt64(index) * interval
     var deadline = timespec(tv_sec: Int(at / 1_000_000_000), tv_nsec: Int(at % 1_000_000_000))
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
-    run.released.signal()
+    let connection = run.queue.withLock { queue -> Connection? in
+        if let idle = queue.idle.popLast() { return idle }
+        queue.backlog.append(at)
+        return nil
+    }
+    if let connection, !run.send(connection, scheduled: at) { run.done(failed: true) }
 }
-for _ in 0..<connections { run.released.signal() }
-run.finished.wait()
+if run.finished.wait(timeout: .now() + .seconds(30)) == .timedOut {
+    fail("\(run.total - run.answered.load(ordering: .relaxed)) requests unanswered 30 s after the last was due")
+}
+for connection in pool { shutdown(connection.fd, Int32(SHUT_RDWR)) }
+while run.results.withLock({ $0.count }) < connections { usleep(1_000) }
 
 let merged = run.results.withLock { $0 }
-let latencies = merged.flatMap(\.0).sorted(), lags = merged.flatMap(\.1).sorted()
+let latencies = merged.flatMap(\.0).sorted(), lags = merged.flatMap(\.1).sorted(), services = merged.flatMap(\.2).sorted()
 let failures = run.failures.load(ordering: .relaxed)
 guard !latencies.isEmpty else { fail("no request answered 200") }
 func milliseconds(_ sorted: [UInt64], _ fraction: Double) -> String {
@@ -231,4 +279,7 @@ print("p99_ms \(milliseconds(latencies, 0.99))")
 print("p999_ms \(milliseconds(latencies, 0.999))")
 print("max_ms \(milliseconds(latencies, 1))")
 print("dispatch_lag_p99_ms \(milliseconds(lags, 0.99))")
+// From the moment the request was written, as apns-client-load times the client direct.
+print("sent_p50_ms \(milliseconds(services, 0.5))")
+print("sent_p99_ms \(milliseconds(services, 0.99))")
 exit(failures == 0 ? 0 : 1)
