@@ -201,27 +201,39 @@ public final class LogSink: Sendable {
                 pending.append(contentsOf: line)
                 return pending.count >= Self.bufferedFlushBytes
             }
-            if full { flush() }
+            // Never wait for the flusher here: this is a server's request path.
+            if full { flush(waiting: false) }
         }
     }
 
     /// Writes what a buffered sink holds now; other sinks write at once and need no flush.
-    public func flush() {
+    public func flush() { flush(waiting: true) }
+
+    private func flush(waiting: Bool) {
         guard case let .buffered(fd) = target else { return }
-        writing.withLock { _ in
-            let bytes = pending.withLock { pending -> [UInt8] in
-                defer { pending.removeAll(keepingCapacity: true) }
-                return pending
-            }
-            bytes.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Foundation.write(fd, base + offset, buffer.count - offset)
-                    if written < 0, errno == EINTR { continue }
-                    guard written > 0 else { return }
-                    offset += written
-                }
+        if waiting {
+            writing.withLock { _ in writePending(to: fd) }
+        } else {
+            // The flusher is writing: it takes these bytes on its next round.
+            _ = writing.withLockIfAvailable { _ in writePending(to: fd) }
+        }
+    }
+
+    /// Call with `writing` held.
+    private func writePending(to fd: Int32) {
+        // Swapped out, not copied: loggers' lock is held for a pointer swap only, which
+        // makes a flusher preempted while holding it (a stalled request) unlikely.
+        var taken: [UInt8] = []
+        taken.reserveCapacity(Self.bufferedFlushBytes)
+        pending.withLock { swap(&$0, &taken) }
+        taken.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(fd, base + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
             }
         }
     }
