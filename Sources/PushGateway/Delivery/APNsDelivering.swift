@@ -26,5 +26,6 @@ public protocol APNsDelivering: Sendable {
 }
 
 extension APNsDelivering {
+    /// None: the gateway starts its own loops (deliveries that are not on event loops, fakes).
     public var eventLoopGroup: EventLoopGroup? { nil }
 }
