@@ -39,6 +39,17 @@ struct GatewayEventLoopTests {
         #expect(delivery.onOwnLoop.withLock { $0 } == [true, true, true])
     }
 
+    @Test func theAPNsDeliveryRunsTheConfiguredNumberOfLoops() async throws {
+        var configuration = GatewayFixture.configuration()
+        configuration.eventLoopThreads = 2
+        let delivery = try APNsClientDelivery(configuration: configuration)
+        #expect(delivery.eventLoopGroup?.loops.count == 2)
+        await delivery.shutdown()
+        let single = try APNsClientDelivery(configuration: GatewayFixture.configuration())
+        #expect(single.eventLoopGroup?.loops.count == 1)
+        await single.shutdown()
+    }
+
     @Test func aDeliveryWithoutLoopsLeavesTheGatewayItsOwn() async throws {
         let delivery = FakeDelivery()
         #expect(delivery.eventLoopGroup == nil)

@@ -37,6 +37,8 @@ public final class APNsClientDelivery: APNsDelivering {
             client.sandbox = try APNsDestination(url: configuration.sandboxURL)
             client.trustRootsPath = configuration.apnsCAPath
             client.retryPolicy.maximumAttempts = configuration.apnsAttempts
+            // The gateway serves on these loops too (``eventLoopGroup``).
+            client.eventLoopThreads = configuration.eventLoopThreads
             adjust(&client)
             self.init(client: try APNsClient(configuration: client, now: now))
         } catch {
