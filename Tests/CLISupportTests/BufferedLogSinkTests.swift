@@ -24,17 +24,20 @@ struct BufferedLogSinkTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    @Test func linesArriveWholeAndInOrderWithoutAFlush() {
+    @Test func linesArriveWholeAndInOrderWithoutAFlush() async throws {
         let (readEnd, writeEnd) = pipe()
         defer { close(readEnd); close(writeEnd) }
         let sink = LogSink.buffered(fileDescriptor: writeEnd)
         let logger = Logger(label: "push-gateway", sink: sink)
         for index in 0..<1_000 { logger.log(level: .info, "push sent", fields: [("n", String(index))]) }
-        // The flusher writes them (past 16 KB at once, the rest within its interval).
-        var text = ""
-        for _ in 0..<1_000 where text.filter({ $0 == "\n" }).count < 1_000 {
-            usleep(10_000)
-            text += drain(readEnd)
+        // The flusher writes them (past 16 KB at once, the rest within its interval). Polled
+        // with sleeps that free the test pool's thread, and a generous bound.
+        var text = "", lineCount = 0
+        for _ in 0..<1_000 where lineCount < 1_000 {
+            let chunk = drain(readEnd)
+            lineCount += chunk.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            text += chunk
+            if lineCount < 1_000 { try await Task.sleep(for: .milliseconds(10)) }
         }
         let lines = text.split(separator: "\n")
         #expect(lines.count == 1_000)
