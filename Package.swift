@@ -158,6 +158,10 @@ let package = Package(
             path: "Benchmarks/apns-client-load"
         ),
         .executableTarget(
+            name: "http1-paced-load",
+            path: "Benchmarks/http1-paced-load"
+        ),
+        .executableTarget(
             name: "hermes-bench",
             dependencies: ["HermesAgent", "HermesApp", "HermesContract", "JWTVerify"],
             path: "Benchmarks/hermes-bench"

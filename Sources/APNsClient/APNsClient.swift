@@ -201,6 +201,12 @@ public final class APNsClient: Sendable {
         group.shutdown()
     }
 
+    /// The event loops the connections run on (`eventLoopThreads` of them). A server that
+    /// answers its requests on these loops (`HTTPServer(configuration:handler:group:)`) and
+    /// sends from tasks on them never changes threads between its request and APNs' answer.
+    /// The client stops them in `shutdown()`.
+    public var eventLoopGroup: EventLoopGroup { group }
+
     /// Connections opened to `environment` so far, including closed ones: a measure of reconnects.
     public func connectionsOpened(to environment: APNsEnvironment) -> Int {
         (environment == .production ? production : sandbox).connectionsOpened

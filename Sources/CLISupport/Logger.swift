@@ -147,14 +147,49 @@ public struct Logger: Sendable {
 
 /// Where log lines go.
 public final class LogSink: Sendable {
-    private enum Target: Sendable { case fileDescriptor(Int32), memory }
+    private enum Target: Sendable { case fileDescriptor(Int32), memory, buffered(Int32) }
     private let target: Target
     private let lines = Mutex<[String]>([])
+    /// Lines of a buffered sink not written yet.
+    private let pending = Mutex<[UInt8]>([])
+    /// Held while a buffered sink writes, so chunks reach the file in the order they were logged.
+    private let writing = Mutex<Void>(())
 
     private init(_ target: Target) { self.target = target }
 
     /// Standard error, written with one `write(2)` per line so lines never interleave.
     public static let standardError = LogSink(.fileDescriptor(2))
+
+    /// Standard error, written in batches: at most every ``bufferedFlushInterval`` and
+    /// whenever ``bufferedFlushBytes`` are pending, and at exit. For a server that logs a
+    /// line per request, where a `write(2)` per line costs more than the rest of the line;
+    /// lines still never interleave, but one may appear up to the interval late, and a
+    /// crash loses what was pending.
+    public static let bufferedStandardError: LogSink = {
+        atexit { LogSink.bufferedStandardError.flush() }
+        return buffered(fileDescriptor: 2)
+    }()
+
+    /// A sink that writes to `fileDescriptor` in batches, like ``bufferedStandardError``
+    /// (which also flushes at exit; call ``flush()`` before exiting with this one).
+    public static func buffered(fileDescriptor: Int32) -> LogSink {
+        let sink = LogSink(.buffered(fileDescriptor))
+        weak let weakSink = sink
+        let flusher = Thread {
+            while let sink = weakSink {
+                sink.flush()
+                Thread.sleep(forTimeInterval: bufferedFlushInterval)
+            }
+        }
+        flusher.name = "log-flush"
+        flusher.start()
+        return sink
+    }
+
+    /// How long a buffered line may wait, in seconds.
+    public static let bufferedFlushInterval = 0.05
+    /// Pending bytes that make a buffered sink write at once.
+    public static let bufferedFlushBytes = 16 * 1024
 
     /// A sink that keeps lines in memory, for tests.
     public static func memory() -> LogSink { LogSink(.memory) }
@@ -170,7 +205,45 @@ public final class LogSink: Sendable {
         case .memory:
             let text = String(decoding: line, as: UTF8.self)
             lines.withLock { $0.append(text) }
+        case .buffered:
+            let full = pending.withLock { pending in
+                pending.append(contentsOf: line)
+                return pending.count >= Self.bufferedFlushBytes
+            }
+            // Never wait for the flusher here: this is a server's request path.
+            if full { flush(waiting: false) }
+        }
+    }
+
+    /// Writes what a buffered sink holds now; other sinks write at once and need no flush.
+    public func flush() { flush(waiting: true) }
+
+    private func flush(waiting: Bool) {
+        guard case let .buffered(fd) = target else { return }
+        if waiting {
+            writing.withLock { _ in writePending(to: fd) }
+        } else {
+            // The flusher is writing: it takes these bytes on its next round.
+            _ = writing.withLockIfAvailable { _ in writePending(to: fd) }
+        }
+    }
+
+    /// Call with `writing` held.
+    private func writePending(to fd: Int32) {
+        // Swapped out, not copied: loggers' lock is held for a pointer swap only, which
+        // makes a flusher preempted while holding it (a stalled request) unlikely.
+        var taken: [UInt8] = []
+        taken.reserveCapacity(Self.bufferedFlushBytes)
+        pending.withLock { swap(&$0, &taken) }
+        taken.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(fd, base + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
         }
     }
 }
-

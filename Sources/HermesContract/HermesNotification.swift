@@ -39,9 +39,11 @@ public struct HermesNotification: Sendable, Hashable {
     public func payload() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
-        output.append(contentsOf: #"{"aps":{"alert":"#.utf8)
-        JSONWriter.writeObject([("title", .string(type.title)), ("body", .string(type.body))], into: &output)
-        output.append(contentsOf: #","sound":"#.utf8)
+        output.append(contentsOf: #"{"aps":{"alert":{"title":"#.utf8)
+        JSONWriter.writeString(type.title, into: &output)
+        output.append(contentsOf: #","body":"#.utf8)
+        JSONWriter.writeString(type.body, into: &output)
+        output.append(contentsOf: #"},"sound":"#.utf8)
         JSONWriter.writeString(Self.sound, into: &output)
         output.append(contentsOf: #","thread-id":"#.utf8)
         JSONWriter.writeString(sessionID, into: &output)

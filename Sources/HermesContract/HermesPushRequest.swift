@@ -54,9 +54,25 @@ public struct HermesPushRequest: Sendable, Hashable {
     /// session_id, title, body` in that order, then `thread_id` only when non-empty —
     /// byte-identical to JavaScript's `JSON.stringify` of that object.
     public var canonicalBytes: [UInt8] {
+        // Written member by member, not through `canonicalMembers`: the gateway checks an
+        // HMAC per push, and the array of `JSONValue`s cost more than the writing.
         var output: [UInt8] = []
-        output.reserveCapacity(256)
-        JSONWriter.writeObject(canonicalMembers, into: &output)
+        output.reserveCapacity(320)
+        func member(_ key: StaticString, _ value: String) {
+            output.append(output.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            output.append(contentsOf: #"":"#.utf8)
+            JSONWriter.writeString(value, into: &output)
+        }
+        member("device_token", deviceToken)
+        member("apns_env", environment.rawValue)
+        member("type", type.rawValue)
+        member("session_id", sessionID)
+        member("title", title)
+        member("body", body)
+        if let threadID, !threadID.isEmpty { member("thread_id", threadID) }
+        output.append(UInt8(ascii: "}"))
         return output
     }
 

@@ -7,7 +7,7 @@ let parser = CommandLineParser(
     command: "push-gateway",
     overview: "The Hermes push gateway: POST /push and /register (docs/push-gateway.md), forwarded to APNs.",
     usage: "push-gateway --topic BUNDLE_ID --auth-key KEY_ID:TEAM_ID:P8_PATH [--config FILE] [--host ADDR] [--port N] "
-        + "[--tls-cert PEM --tls-key PEM] [--apns-production URL] [--apns-sandbox URL] [--apns-ca PEM] [--auth-modes LIST]",
+        + "[--tls-cert PEM --tls-key PEM] [--apns-production URL] [--apns-sandbox URL] [--apns-ca PEM] [--auth-modes LIST] [--threads N]",
     options: [
         .value("config", "FILE", help: "Read the JSON configuration file first; flags override it."),
         .value("host", "ADDR", help: "Address to listen on (default \(GatewayConfiguration.defaultHost))."),
@@ -21,6 +21,7 @@ let parser = CommandLineParser(
         .value("apns-ca", "PEM", help: "Trust these CAs for APNs instead of the system's (e.g. the mock's certs/ca.pem)."),
         .value("auth-modes", "LIST", help: "Accepted auth modes: hmac, capability or hmac,capability (default both)."),
         .value("apns-attempts", "N", help: "Tries per push for 5xx, 429 and lost connections (default \(GatewayConfiguration.defaultAPNsAttempts))."),
+        .value("threads", "N", help: "Event-loop threads for HTTP and APNs together (default \(GatewayConfiguration.defaultEventLoopThreads): every push on one thread)."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default), notice, warning, error or critical."),
     ])
 
@@ -34,7 +35,8 @@ let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: v
 
 var configuration = GatewayConfiguration(topic: "")
 let secrets: GatewaySecrets
-var logger = Logger(label: "push-gateway")
+// A line per push: written in batches (at most 50 ms late, and at exit), not a write(2) each.
+var logger = Logger(label: "push-gateway", sink: .bufferedStandardError)
 do {
     if let path = arguments.value("config") { configuration = try GatewayConfiguration.load(path: path, base: configuration) }
     if let host = arguments.value("host") { configuration.host = host }
@@ -49,6 +51,9 @@ do {
     if let modes = arguments.value("auth-modes") { configuration.authModes = try GatewayAuthMode.parseList(modes) }
     if let attempts = try arguments.integer("apns-attempts", in: 1...GatewayConfiguration.maximumAPNsAttempts) {
         configuration.apnsAttempts = attempts
+    }
+    if let threads = try arguments.integer("threads", in: 1...GatewayConfiguration.maximumEventLoopThreads) {
+        configuration.eventLoopThreads = threads
     }
     if let level = arguments.value("log-level") {
         guard let parsed = Logger.Level(rawValue: level) else {

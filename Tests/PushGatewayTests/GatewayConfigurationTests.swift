@@ -9,7 +9,7 @@ import Testing
          "auth_key":{"key_id":"ABC123DEFG","team_id":"TEAM000001","path":"/keys/AuthKey.p8"},
          "apns_production":"https://127.0.0.1:2197","apns_sandbox":"http://127.0.0.1:2198","apns_ca":"ca.pem",
          "auth_modes":["capability"],"rate_limits":{"per_device":{"burst":3,"per_second":0.25},"total":{"burst":50,"per_second":20}},
-         "apns_attempts":4,"max_body_bytes":2048}
+         "apns_attempts":4,"max_body_bytes":2048,"threads":2}
         """#
         let configuration = try GatewayConfiguration.decode(Array(json.utf8), base: GatewayConfiguration(topic: ""))
         #expect(configuration.host == "0.0.0.0" && configuration.port == 9443)
@@ -22,6 +22,7 @@ import Testing
         #expect(configuration.perDeviceRateLimit == GatewayRateLimit(burst: 3, perSecond: 0.25))
         #expect(configuration.totalRateLimit == GatewayRateLimit(burst: 50, perSecond: 20))
         #expect(configuration.apnsAttempts == 4 && configuration.maximumBodySize == 2048)
+        #expect(configuration.eventLoopThreads == 2)
     }
 
     @Test func defaultsAreApplesEndpointsAndBothModes() {
@@ -30,6 +31,7 @@ import Testing
         #expect(configuration.sandboxURL == "https://api.sandbox.push.apple.com")
         #expect(configuration.authModes == [.hmac, .capability])
         #expect(configuration.maximumBodySize == 4096)
+        #expect(configuration.eventLoopThreads == 1)
     }
 
     @Test(arguments: [
@@ -42,6 +44,7 @@ import Testing
         (#"{"auth_key":{"key_id":"A","team_id":"T"}}"#, "\"auth_key.path\" is required"),
         (#"{"rate_limits":{"per_device":{"burst":0,"per_second":1}}}"#, "rate_limits.per_device"),
         (#"{"rate_limits":{"device":{}}}"#, "unknown key \"rate_limits.device\""),
+        (#"{"threads":0}"#, "\"threads\""),
         ("[1]", "top level must be a JSON object"),
         ("{", "not valid JSON"),
     ])

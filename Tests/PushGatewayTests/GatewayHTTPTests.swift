@@ -178,6 +178,10 @@ struct GatewayHTTPTests {
         #expect(wrongMethod.headers["allow"] == "POST")
         let health = try await client.send(HTTPClientRequest(path: "/healthz"))
         #expect(health.status == 200 && health.text == #"{"status":"ok"}"#)
+        #expect(try await client.send(HTTPClientRequest(path: "/healthz?probe=1")).status == 200, "the query is ignored")
+        for path in ["/pus", "/push/", "/healthz/x", "/", "/healthzz?a"] {
+            #expect(try await client.send(HTTPClientRequest(path: path)).status == 404, "\(path)")
+        }
         await client.close()
         await gateway.shutdown()
         #expect(delivery.requests.isEmpty)

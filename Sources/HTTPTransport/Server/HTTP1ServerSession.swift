@@ -244,18 +244,32 @@ final class HTTP1ServerSession: ServerSession {
     }
 
     private func write(_ response: HTTPResponse, keepAlive: Bool) {
-        var head = "HTTP/1.1 \(response.status) \(Self.reasonPhrase(response.status))\r\n"
+        // Bytes, not String interpolation: one answer per request, and the head is most of it.
+        var head: [UInt8] = []
+        head.reserveCapacity(160)
+        head.append(contentsOf: "HTTP/1.1 ".utf8)
+        Self.appendDecimal(response.status, to: &head)
+        head.append(UInt8(ascii: " "))
+        head.append(contentsOf: Self.reasonPhrase(response.status).utf8)
+        head.append(contentsOf: "\r\n".utf8)
         for field in response.headers {
-            switch field.name.lowercased() {
-            case "content-length", "connection", "transfer-encoding": continue
-            default: head += "\(field.name): \(field.value)\r\n"
-            }
+            if field.name.equalsIgnoringASCIICase("content-length") || field.name.equalsIgnoringASCIICase("connection")
+                || field.name.equalsIgnoringASCIICase("transfer-encoding") { continue }
+            head.append(contentsOf: field.name.utf8)
+            head.append(contentsOf: ": ".utf8)
+            head.append(contentsOf: field.value.utf8)
+            head.append(contentsOf: "\r\n".utf8)
         }
-        head += "content-length: \(response.body?.count ?? 0)\r\n"
-        if !keepAlive { head += "connection: close\r\n" }
-        head += "\r\n"
-        stream.enqueue(Array(head.utf8))
-        if let body = response.body { stream.enqueue(body) }
+        head.append(contentsOf: "content-length: ".utf8)
+        Self.appendDecimal(response.body?.count ?? 0, to: &head)
+        head.append(contentsOf: keepAlive ? "\r\n\r\n".utf8 : "\r\nconnection: close\r\n\r\n".utf8)
+        if let body = response.body { head.append(contentsOf: body) }
+        stream.enqueue(head)
+    }
+
+    /// A small `String` lives inline: no allocation for a status or a length.
+    private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        output.append(contentsOf: String(value).utf8)
     }
 
     static func reasonPhrase(_ status: Int) -> String {

@@ -40,6 +40,10 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var apnsAttempts: Int
     /// Largest request body read; bigger ones get 413.
     public var maximumBodySize: Int
+    /// Event-loop threads, each serving HTTP and running APNs connections: 1 keeps every
+    /// push on one thread (cheapest per push); more use more cores, and a push whose APNs
+    /// connection lives on another loop changes threads twice.
+    public var eventLoopThreads: Int
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8088
@@ -49,6 +53,8 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public static let appleSandboxURL = "https://api.sandbox.push.apple.com"
     public static let defaultAPNsAttempts = 3
     public static let maximumAPNsAttempts = 10
+    public static let defaultEventLoopThreads = 1
+    public static let maximumEventLoopThreads = 64
 
     /// A configuration for `topic` with every other setting at its default: Apple's
     /// endpoints, both auth modes, the default rate limits, a 4 KB body limit.
@@ -63,6 +69,7 @@ public struct GatewayConfiguration: Sendable, Hashable {
         totalRateLimit = .defaultTotal
         apnsAttempts = Self.defaultAPNsAttempts
         maximumBodySize = HermesPushRequest.maximumBodySize
+        eventLoopThreads = Self.defaultEventLoopThreads
     }
 
     /// The base URL for `environment`.
@@ -91,6 +98,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
         }
         guard (1...Self.maximumAPNsAttempts).contains(apnsAttempts) else {
             throw GatewayConfigurationError("apns attempts: expected 1 to \(Self.maximumAPNsAttempts), got \(apnsAttempts)")
+        }
+        guard (1...Self.maximumEventLoopThreads).contains(eventLoopThreads) else {
+            throw GatewayConfigurationError("threads: expected 1 to \(Self.maximumEventLoopThreads), got \(eventLoopThreads)")
         }
         guard (256...65_536).contains(maximumBodySize) else {
             throw GatewayConfigurationError("maximum body size: expected 256 to 65536 bytes, got \(maximumBodySize)")

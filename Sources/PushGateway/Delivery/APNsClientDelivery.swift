@@ -1,5 +1,6 @@
 import APNsClient
 import Foundation
+import HTTPTransport
 import HermesContract
 import JWTVerify
 
@@ -36,6 +37,8 @@ public final class APNsClientDelivery: APNsDelivering {
             client.sandbox = try APNsDestination(url: configuration.sandboxURL)
             client.trustRootsPath = configuration.apnsCAPath
             client.retryPolicy.maximumAttempts = configuration.apnsAttempts
+            // The gateway serves on these loops too (``eventLoopGroup``).
+            client.eventLoopThreads = configuration.eventLoopThreads
             adjust(&client)
             self.init(client: try APNsClient(configuration: client, now: now))
         } catch {
@@ -58,6 +61,9 @@ public final class APNsClientDelivery: APNsDelivering {
             return .unreachable(error.description)
         }
     }
+
+    /// The client's loops: the gateway serves on them (see ``APNsDelivering/eventLoopGroup``).
+    public var eventLoopGroup: EventLoopGroup? { client.eventLoopGroup }
 
     public func shutdown() async {
         await client.shutdown()

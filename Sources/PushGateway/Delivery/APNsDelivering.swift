@@ -1,3 +1,4 @@
+import HTTPTransport
 import HermesContract
 
 /// Sends one APNs request to one environment: the gateway's only way out.
@@ -16,4 +17,15 @@ public protocol APNsDelivering: Sendable {
 
     /// Closes connections; called once when the gateway stops.
     func shutdown() async
+
+    /// The loops the delivery's connections run on, if the gateway may serve on them too:
+    /// then a push goes from its HTTP request to APNs and back without a thread hop (no
+    /// wake-up, no context switch each way). Nil lets the gateway start its own loops. The
+    /// delivery stops them in `shutdown()`, after the gateway has stopped serving.
+    var eventLoopGroup: EventLoopGroup? { get }
+}
+
+extension APNsDelivering {
+    /// None: the gateway starts its own loops (deliveries that are not on event loops, fakes).
+    public var eventLoopGroup: EventLoopGroup? { nil }
 }

@@ -18,7 +18,10 @@ enum GatewayRoute: String, CaseIterable {
 
     /// The route for a request path (query ignored), or nil.
     init?(path: String) {
-        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
-        self.init(rawValue: bare)
+        // Compared as bytes: `init(rawValue:)` on a split-off copy cost a string switch and
+        // an allocation for every request.
+        let bare = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path.utf8[..<$0] } ?? path.utf8[...]
+        guard let route = Self.allCases.first(where: { $0.rawValue.utf8.elementsEqual(bare) }) else { return nil }
+        self = route
     }
 }

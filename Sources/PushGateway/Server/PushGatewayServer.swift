@@ -58,7 +58,8 @@ public final class PushGatewayServer: Sendable {
             listener.tls = .makeServerConfiguration(certificateChainPath: certificate, privateKeyPath: key)
         }
         do {
-            server = try HTTPServer(configuration: listener, handler: handler)
+            // On the delivery's loops when it has them: each push then stays on one thread.
+            server = try HTTPServer(configuration: listener, handler: handler, group: delivery.eventLoopGroup)
         } catch {
             throw PushGatewayError(context: "listener on \(configuration.host):\(configuration.port)", underlying: "\(error)")
         }
