@@ -86,12 +86,16 @@ public struct APNsNotification: Sendable, Hashable {
     /// Checks what the client needs to build the request; the rest is left to APNs.
     func validateForSending() throws(APNsClientError) {
         guard !deviceToken.isEmpty else { throw .invalidRequest("the device token is empty") }
-        let isPathSafe = deviceToken.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                true
-            default: false
+        // Checked on the contiguous bytes: this runs for every push sent.
+        var token = deviceToken
+        let isPathSafe = token.withUTF8 { bytes in
+            bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    true
+                default: false
+                }
             }
         }
         guard isPathSafe else {
@@ -100,10 +104,16 @@ public struct APNsNotification: Sendable, Hashable {
         if let apnsID, !APNsIDGenerator.isCanonicalUUID(apnsID) {
             throw .invalidRequest("apns-id '\(apnsID)' is not a canonical UUID (8-4-4-4-12 hex digits)")
         }
-        for (name, value) in [(APNsHeaderName.topic, topic), (APNsHeaderName.collapseID, collapseID)] {
-            if let value, value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7f }) {
-                throw .invalidRequest("\(name) contains control characters, which a header cannot carry")
-            }
+        if Self.hasControlCharacters(topic) {
+            throw .invalidRequest("\(APNsHeaderName.topic) contains control characters, which a header cannot carry")
         }
+        if Self.hasControlCharacters(collapseID) {
+            throw .invalidRequest("\(APNsHeaderName.collapseID) contains control characters, which a header cannot carry")
+        }
+    }
+
+    private static func hasControlCharacters(_ value: String?) -> Bool {
+        guard var value else { return false }
+        return value.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7f } }
     }
 }

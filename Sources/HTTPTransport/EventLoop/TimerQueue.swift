@@ -2,29 +2,54 @@
 final class ScheduledTask {
     fileprivate let deadline: ContinuousClock.Instant
     fileprivate var task: (() -> Void)?
+    fileprivate let cancellations: TimerQueue.Cancellations
 
-    fileprivate init(deadline: ContinuousClock.Instant, task: @escaping () -> Void) {
+    fileprivate init(deadline: ContinuousClock.Instant, task: @escaping () -> Void, cancellations: TimerQueue.Cancellations) {
         self.deadline = deadline
         self.task = task
+        self.cancellations = cancellations
     }
 
     /// Stops the task from running if it has not run yet. Call on the loop thread.
-    func cancel() { task = nil }
+    func cancel() {
+        guard task != nil else { return }
+        task = nil
+        cancellations.count += 1
+    }
 }
 
 /// A binary min-heap of scheduled tasks ordered by deadline; loop-confined.
+///
+/// A cancelled task stays in the heap (removing it would need its position) until it
+/// reaches the top, or until cancelled tasks are half the heap: then they are dropped all
+/// at once. Without that, a client that arms a 30-second timeout per request and answers
+/// in a millisecond kept every cancelled timer of the last 30 seconds, a million at 35,000
+/// requests per second, and paid for each in memory and in the depth of every sift.
 struct TimerQueue {
+    /// Cancelled tasks still in the heap; shared with their handles.
+    final class Cancellations {
+        var count = 0
+    }
+
     private var heap: [ScheduledTask] = []
+    private let cancellations = Cancellations()
 
     var nextDeadline: ContinuousClock.Instant? {
         mutating get {
-            while let first = heap.first, first.task == nil { popFirst() }
+            while let first = heap.first, first.task == nil {
+                popFirst()
+                cancellations.count -= 1
+            }
             return heap.first?.deadline
         }
     }
 
+    /// Tasks in the heap, cancelled ones included.
+    var count: Int { heap.count }
+
     mutating func schedule(at deadline: ContinuousClock.Instant, _ task: @escaping () -> Void) -> ScheduledTask {
-        let entry = ScheduledTask(deadline: deadline, task: task)
+        if cancellations.count > 64, cancellations.count * 2 > heap.count { dropCancelled() }
+        let entry = ScheduledTask(deadline: deadline, task: task, cancellations: cancellations)
         heap.append(entry)
         var child = heap.count - 1
         while child > 0 {
@@ -47,16 +72,33 @@ struct TimerQueue {
             if let task = first.task {
                 first.task = nil
                 due.append(task)
+            } else {
+                cancellations.count -= 1
             }
         }
         return due
+    }
+
+    /// Removes every cancelled task and restores the heap order in linear time.
+    private mutating func dropCancelled() {
+        heap.removeAll { $0.task == nil }
+        cancellations.count = 0
+        var parent = heap.count / 2
+        while parent > 0 {
+            parent -= 1
+            siftDown(from: parent)
+        }
     }
 
     private mutating func popFirst() {
         let last = heap.removeLast()
         guard !heap.isEmpty else { return }
         heap[0] = last
-        var parent = 0
+        siftDown(from: 0)
+    }
+
+    private mutating func siftDown(from start: Int) {
+        var parent = start
         while true {
             let left = 2 * parent + 1
             let right = left + 1
