@@ -50,6 +50,7 @@ public struct JSONParser: ~Copyable {
         Failure(message: message, offset: position)
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
         while position < input.count {
             switch input[position] {
