@@ -7,30 +7,12 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     public let hex: String
 
     /// Parses a token; nil unless it is a non-empty, even-length string of hex digits.
-    ///
-    /// Inlinable so that callers get a copy specialized to their string type: it runs for
-    /// every push, and the generic version walks `utf8` through witness tables.
-    @inlinable
     public init?(_ text: some StringProtocol) {
-        let count = text.utf8.count
-        guard count > 0, count % 2 == 0 else { return nil }
-        var valid = true
-        let hex = String(unsafeUninitializedCapacity: count) { lowered in
-            var index = 0
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): lowered[index] = byte
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): lowered[index] = byte | 0x20
-                default:
-                    valid = false
-                    return 0
-                }
-                index += 1
-            }
-            return index
-        }
-        guard valid else { return nil }
-        self.hex = hex
+        // Native strings and substrings hand out their contiguous bytes; others are copied once.
+        guard let token = text.utf8.withContiguousStorageIfAvailable({ DeviceToken(hexUTF8: $0) })
+            ?? Array(text.utf8).withUnsafeBufferPointer({ DeviceToken(hexUTF8: $0) })
+        else { return nil }
+        self = token
     }
 
     /// Parses a token from its UTF-8 bytes; nil unless they are a non-empty, even-length
