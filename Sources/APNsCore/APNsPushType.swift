@@ -36,6 +36,9 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable {
 
     /// The bundle ID a topic names for this push type, or nil when the suffix is wrong.
     ///
+    /// Suffixes are matched on UTF-8 bytes, as APNs sees the header, not on characters: a
+    /// combining or prepended mark before `.voip` does not hide the suffix.
+    ///
     /// ```swift
     /// APNsPushType.voip.bundleID(fromTopic: "com.example.app.voip")  // "com.example.app"
     /// APNsPushType.voip.bundleID(fromTopic: "com.example.app")       // nil

@@ -135,12 +135,19 @@ extension JSONParser {
     }
 
     /// A key seen in an object being skipped: where its text lies between the quotes, and
-    /// whether it has escapes (then the bytes are not the key, and it is decoded to compare).
+    /// whether its bytes alone decide equality. They do for plain ASCII; a key with escapes
+    /// or other characters is compared as a `String`, as the parser's dictionary compares
+    /// it (canonically equivalent spellings, such as U+212A and "K", are the same key).
     struct ScannedKey {
         var start: Int
         var end: Int
         var isEscaped: Bool
+        var isPlainASCII: Bool
     }
+
+    /// Past this many keys in one object, duplicates are found by hashing, not by comparing
+    /// each key with every earlier one.
+    private static let linearKeyLimit = 16
 
     /// Skips one value, checking it as `parseValue` would; returns its type name. Records
     /// where the top-level member named `wanted` lies.
@@ -174,6 +181,8 @@ extension JSONParser {
         // This object's keys sit at the end of `keys`, above those of the objects around it.
         let firstKey = keys.count
         defer { keys.removeSubrange(firstKey...) }
+        // This object's keys as text, once it has too many to compare pairwise.
+        var seen: Set<String>?
         skipWhitespace()
         if position < input.count, input[position] == UInt8(ascii: "}") {
             position += 1
@@ -191,8 +200,15 @@ extension JSONParser {
             skipWhitespace()
             let valueStart = position
             _ = try skipValue(depth: depth, keys: &keys, wanted: wanted, found: &found)
-            for index in firstKey..<keys.count where isSameKey(keys[index], key) {
-                throw failure("duplicate key")
+            if seen == nil, keys.count - firstKey >= Self.linearKeyLimit {
+                seen = Set(keys[firstKey...].map { text(of: $0) })
+            }
+            if let inserted = seen?.insert(text(of: key)).inserted {
+                guard inserted else { throw failure("duplicate key") }
+            } else {
+                for index in firstKey..<keys.count where isSameKey(keys[index], key) {
+                    throw failure("duplicate key")
+                }
             }
             if depth == 1, isKey(key, named: wanted) { found = valueStart..<position }
             keys.append(key)
@@ -249,12 +265,12 @@ extension JSONParser {
                 if bitsSeen & 0x80 != 0, !UTF8Validation.isValid(UnsafeBufferPointer(start: base + start, count: index - start)) {
                     throw failure("invalid UTF-8 in string")
                 }
-                return ScannedKey(start: start, end: index, isEscaped: false)
+                return ScannedKey(start: start, end: index, isEscaped: false, isPlainASCII: bitsSeen & 0x80 == 0)
             }
             if byte == UInt8(ascii: "\\") {
                 position = quote
                 _ = try parseString()
-                return ScannedKey(start: start, end: position - 1, isEscaped: true)
+                return ScannedKey(start: start, end: position - 1, isEscaped: true, isPlainASCII: false)
             }
             if byte < 0x20 {
                 position = index
@@ -268,14 +284,14 @@ extension JSONParser {
     }
 
     private func isSameKey(_ first: ScannedKey, _ second: ScannedKey) -> Bool {
-        if !first.isEscaped, !second.isEscaped {
+        if first.isPlainASCII, second.isPlainASCII {
             return bytes(first.start..<first.end, equal: UnsafeBufferPointer(rebasing: input[second.start..<second.end]))
         }
         return text(of: first) == text(of: second)
     }
 
     private func isKey(_ key: ScannedKey, named name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard key.isEscaped else { return bytes(key.start..<key.end, equal: name) }
+        guard !key.isPlainASCII else { return bytes(key.start..<key.end, equal: name) }
         return text(of: key) == String(decoding: name, as: UTF8.self)
     }
 

@@ -75,3 +75,24 @@ import Testing
         #expect(buffer.count == expected.count)
     }
 }
+
+extension CaptureEncodingReuseTests {
+    @Test func editingTheTokenFieldsOfDetailsDropsTheEncodedToken() throws {
+        let validator = try ValidationFixtures.validator()
+        var auth = ConnectionAuthState(environment: .sandbox)
+        let request = ValidationFixtures.request(token: try ValidationFixtures.providerToken())
+        let validation = validator.validate(request, auth: &auth)
+        for edit in 0..<3 {
+            var details = validation.details
+            switch edit {
+            case 0: details.tokenClaims = ["iss": "EDITED"]
+            case 1: details.tokenHeader = ["alg": "EDITED"]
+            default: details.tokenFingerprint = "EDITEDEDITEDEDIT"
+            }
+            var record = CaptureRecord(request: request, details: details, outcome: .accepted(apnsID: "A", uniqueID: nil))
+            record.sequence = 1
+            let decoded = try CaptureRecordDecoder.decode(Array(CaptureRecordEncoder.line(record).dropLast()))
+            #expect(decoded.token == record.token, "edit \(edit)")
+        }
+    }
+}

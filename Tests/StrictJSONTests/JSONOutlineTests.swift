@@ -100,3 +100,26 @@ import Testing
         }
     }
 }
+
+/// Keys the parser's dictionary treats as equal although their bytes differ.
+@Suite struct JSONOutlineKeyEquivalenceTests {
+    @Test(arguments: [
+        "{\"\u{212A}\":1,\"K\":2}",                 // Kelvin sign, then K
+        "{\"\u{037E}\":1,\";\":2}",                 // Greek question mark, then ;
+        "{\"\u{E9}\":1,\"e\u{301}\":2}",            // é precomposed, then decomposed
+        "{\"aps\":{\"alert\":\"hi\"},\"\u{212A}\":1,\"K\":2}",
+        "{\"aps\":{\"\u{E9}\":1,\"e\u{301}\":2}}",
+    ])
+    func canonicallyEquivalentKeysAreDuplicates(text: String) {
+        JSONOutlineTests().expectAgreement(Array(text.utf8))
+    }
+
+    @Test func manyKeysInOneObjectAreCheckedByHashingWithTheSameVerdicts() {
+        let members = (0..<300).map { #""\u006B\#($0)":0"# }
+        JSONOutlineTests().expectAgreement(Array(("{" + members.joined(separator: ",") + "}").utf8))
+        JSONOutlineTests().expectAgreement(Array(("{" + (members + [#""k7":1"#]).joined(separator: ",") + "}").utf8))
+        let plain = (0..<300).map { #""key\#($0)":0"# }
+        JSONOutlineTests().expectAgreement(Array(("{" + (plain + [#""key299":1"#]).joined(separator: ",") + "}").utf8))
+        JSONOutlineTests().expectAgreement(Array(("{" + (plain + ["\"\u{212A}ey3\":1", "\"Key3\":1"]).joined(separator: ",") + "}").utf8))
+    }
+}

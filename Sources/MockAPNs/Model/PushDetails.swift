@@ -25,11 +25,11 @@ public struct PushDetails: Sendable, Hashable {
     }
     var payloadStorage = LazyPayload(nil)
     /// The provider token's decoded JOSE header, never its signature.
-    public var tokenHeader: JSONValue?
+    public var tokenHeader: JSONValue? { didSet { encodedToken = CaptureEncodingHint() } }
     /// The provider token's decoded claims.
-    public var tokenClaims: JSONValue?
+    public var tokenClaims: JSONValue? { didSet { encodedToken = CaptureEncodingHint() } }
     /// SHA-256 of the whole token in hex, first 16 characters: tells tokens apart without storing them.
-    public var tokenFingerprint: String?
+    public var tokenFingerprint: String? { didSet { encodedToken = CaptureEncodingHint() } }
     /// The team the connection authenticated as, if any.
     public var teamID: String?
     /// The key ID the push was verified with, if any.
