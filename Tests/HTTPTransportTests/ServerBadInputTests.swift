@@ -70,8 +70,10 @@ struct ServerBadInputTests {
 
     @Test func truncatedPrefaceThenCloseIsCleanedUp() async throws {
         let handler = RecordingHandler()
-        // The default handshake timeout: here the client's close must end the connection, not the timer.
-        let server = try TestServer(handler: handler)
+        // A handshake timeout far past any wait below: the client's close must end the
+        // connection, not the timer (with the 10 s default, a starved test pool could see
+        // the timer end it first and miss the open connection altogether).
+        let server = try TestServer(handler: handler) { $0.handshakeTimeout = .seconds(600) }
         defer { server.shutdown() }
 
         let client = try RawClient(port: server.port)
