@@ -8,6 +8,9 @@ public struct JSONOutline: Sendable, Hashable {
     /// The requested member's own members, when it is an object.
     public var memberFields: JSONShallowObject?
 
+    /// Whether the document is an object.
+    public var isObject: Bool { typeName == JSONShallowValue.object(keys: []).typeName }
+
     /// The outline of a fully parsed document.
     init(_ value: JSONValue, member name: String) {
         typeName = value.typeName

@@ -41,7 +41,7 @@ import Testing
         let outline = try JSONParser.outline(
             Array(#"{"build":{"id":"b-1"},"aps":{"alert":{"title":"T","body":"B"},"badge":1,"sound":"default","x":[1,{"y":2}],"s":1.5,"n":null,"t":true}}"#.utf8),
             member: "aps")
-        #expect(outline.typeName == "object")
+        #expect(outline.typeName == "object" && outline.isObject)
         let aps = try #require(outline.memberFields)
         #expect(aps["badge"] == .integer(1))
         #expect(aps["sound"] == .string("default"))
@@ -58,6 +58,7 @@ import Testing
         #expect(try JSONParser.outline(Array(#"[{"aps":1}]"#.utf8), member: "aps").member == nil)
         #expect(try JSONParser.outline(Array(#"{"\u0061ps":7}"#.utf8), member: "aps").member == .integer(7))
         #expect(try JSONParser.outline(Array("5".utf8), member: "aps").typeName == "integer")
+        #expect(try JSONParser.outline(Array("[]".utf8), member: "aps").isObject == false)
     }
 
     @Test(arguments: [

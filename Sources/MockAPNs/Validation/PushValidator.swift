@@ -373,7 +373,7 @@ public struct PushValidator: Sendable {
             return
         }
         details.setPayload(parsedFrom: body, maximumDepth: settings.payloadNestingLimit)
-        guard outline.typeName == JSONValue.object([:]).typeName else {
+        guard outline.isObject else {
             try malformedPayload(PushLintCode.payloadNotObject, "the payload must be a JSON object, found \(outline.typeName)", details: &details)
             return
         }
