@@ -82,21 +82,35 @@ public struct CaptureRecord: Sendable, Hashable {
             }
             headers.add(name: field.name, value: field.value)
         }
-        let hasToken = details.tokenHeader != nil || details.tokenClaims != nil || details.tokenFingerprint != nil
-        self.init(
-            sequence: 0, receivedAtMicroseconds: Self.microseconds(since1970: request.receivedAt),
-            environment: request.environment, connectionID: request.connectionID, method: request.method,
-            path: request.path, headers: headers,
-            token: sawAuthorization || hasToken
-                ? CaptureTokenInfo(header: details.tokenHeader, claims: details.tokenClaims,
-                                   fingerprint: details.tokenFingerprint)
-                : nil,
-            deviceToken: details.deviceToken, rawDeviceToken: details.rawDeviceToken, topic: details.topic,
-            pushType: details.pushType, priority: details.priority, expiration: details.expiration,
-            collapseID: details.collapseID, teamID: details.teamID, keyID: details.keyID, payload: request.body,
-            parsedPayload: nil, outcome: outcome, lintWarnings: details.lintWarnings, faults: faults)
+        // Fields assigned one by one rather than through the memberwise initializer: passing
+        // some twenty reference-counted values through it copied each once more per push.
+        sequence = 0
+        receivedAtMicroseconds = Self.microseconds(since1970: request.receivedAt)
+        environment = request.environment
+        connectionID = request.connectionID
+        method = request.method
+        path = request.path
+        self.headers = headers
+        if sawAuthorization || details.tokenHeader != nil || details.tokenClaims != nil || details.tokenFingerprint != nil {
+            token = CaptureTokenInfo(header: details.tokenHeader, claims: details.tokenClaims, fingerprint: details.tokenFingerprint)
+            encodedToken = details.encodedToken
+        } else {
+            token = nil
+        }
+        deviceToken = details.deviceToken
+        rawDeviceToken = details.rawDeviceToken
+        topic = details.topic
+        pushType = details.pushType
+        priority = details.priority
+        expiration = details.expiration
+        collapseID = details.collapseID
+        teamID = details.teamID
+        keyID = details.keyID
+        payload = request.body
         parsedPayloadStorage = details.payloadStorage
-        if token != nil { encodedToken = details.encodedToken }
+        self.outcome = outcome
+        lintWarnings = details.lintWarnings
+        self.faults = faults
     }
 
     /// Builds a record field by field, as the file reader does.
