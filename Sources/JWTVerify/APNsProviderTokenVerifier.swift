@@ -306,29 +306,10 @@ public final class APNsProviderTokenVerifier: Sendable {
 
     /// The token in an `authorization` header value.
     private static func bearerToken(in header: UnsafeBufferPointer<UInt8>) throws(APNsProviderTokenError) -> UnsafeBufferPointer<UInt8> {
-        var start = 0
-        var end = header.count
-        while start < end, header[start] == 0x20 || header[start] == 0x09 { start += 1 }
-        while end > start, header[end - 1] == 0x20 || header[end - 1] == 0x09 { end -= 1 }
-        guard start < end else { throw .missingProviderToken }
-        // "bearer", compared case-insensitively: OR-ing 0x20 lowercases only A-Z among
-        // bytes that could then equal a lowercase letter.
-        let scheme: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x62, 0x65, 0x61, 0x72, 0x65, 0x72)
-        let schemeCount = 6
-        let matches =
-            end - start >= schemeCount
-            && header[start] | 0x20 == scheme.0 && header[start + 1] | 0x20 == scheme.1
-            && header[start + 2] | 0x20 == scheme.2 && header[start + 3] | 0x20 == scheme.3
-            && header[start + 4] | 0x20 == scheme.4 && header[start + 5] | 0x20 == scheme.5
-        guard matches else {
-            throw .invalidProviderToken(detail: "the authorization header must be 'bearer <token>'")
+        switch BearerAuthorization.read(header) {
+        case .missing: throw .missingProviderToken
+        case .otherScheme: throw .invalidProviderToken(detail: "the authorization header must be 'bearer <token>'")
+        case .token(let range): return UnsafeBufferPointer(rebasing: header[range])
         }
-        var tokenStart = start + schemeCount
-        if tokenStart == end { throw .missingProviderToken }
-        guard header[tokenStart] == 0x20 || header[tokenStart] == 0x09 else {
-            throw .invalidProviderToken(detail: "the authorization header must be 'bearer <token>'")
-        }
-        while tokenStart < end, header[tokenStart] == 0x20 || header[tokenStart] == 0x09 { tokenStart += 1 }
-        return UnsafeBufferPointer(rebasing: header[tokenStart..<end])
     }
 }
