@@ -4,9 +4,14 @@ public struct JSONOutline: Sendable, Hashable {
     /// The top-level value's type, as ``JSONValue/typeName`` names it ("object", "integer", ...).
     public var typeName: String
     /// The requested member's value, when the document is an object that has it.
-    public var member: JSONShallowValue?
+    public var member: JSONShallowValue? {
+        if let memberFields { return .object(keys: memberFields.members.map(\.key)) }
+        return scalarMember
+    }
     /// The requested member's own members, when it is an object.
-    public var memberFields: JSONShallowObject?
+    public private(set) var memberFields: JSONShallowObject?
+    /// The requested member when it is not an object (an object is `memberFields`).
+    private var scalarMember: JSONShallowValue?
 
     /// Whether the document is an object.
     public var isObject: Bool { typeName == JSONShallowValue.object(keys: []).typeName }
@@ -15,13 +20,16 @@ public struct JSONOutline: Sendable, Hashable {
     init(_ value: JSONValue, member name: String) {
         typeName = value.typeName
         guard case .object(let members) = value, let member = members[name] else { return }
-        self.member = JSONShallowValue(member)
-        if case .object(let fields) = member { memberFields = JSONShallowObject(fields) }
+        if case .object(let fields) = member {
+            memberFields = JSONShallowObject(fields)
+        } else {
+            scalarMember = JSONShallowValue(member)
+        }
     }
 
     init(typeName: String, member: JSONShallowValue? = nil, memberFields: JSONShallowObject? = nil) {
         self.typeName = typeName
-        self.member = member
+        scalarMember = member
         self.memberFields = memberFields
     }
 }
@@ -75,17 +83,15 @@ extension JSONParser {
         }
     }
 
-    /// Reads the (already checked) value at `position` one level deep, and an object's
-    /// members one level deep too.
-    private mutating func readShallow(keys: inout [ScannedKey]) throws(Failure) -> (JSONShallowValue, JSONShallowObject?) {
+    /// Reads the (already checked) value at `position`: an object's members one level
+    /// deep, or any other value.
+    private mutating func readShallow(keys: inout [ScannedKey]) throws(Failure) -> (JSONShallowValue?, JSONShallowObject?) {
         guard position < input.count, input[position] == UInt8(ascii: "{") else {
             return (try readShallowValue(keys: &keys), nil)
         }
         position += 1
         var members: [JSONShallowObject.Member] = []
         members.reserveCapacity(8)
-        var memberKeys: [String] = []
-        memberKeys.reserveCapacity(8)
         skipWhitespace()
         while position < input.count, input[position] != UInt8(ascii: "}") {
             skipWhitespace()
@@ -94,11 +100,10 @@ extension JSONParser {
             position += 1  // ':'
             skipWhitespace()
             members.append(JSONShallowObject.Member(key: key, value: try readShallowValue(keys: &keys)))
-            memberKeys.append(key)
             skipWhitespace()
             if position < input.count, input[position] == UInt8(ascii: ",") { position += 1 }
         }
-        return (.object(keys: memberKeys), JSONShallowObject(members: members))
+        return (nil, JSONShallowObject(members: members))
     }
 
     /// Reads the (already checked) value at `position` one level deep.

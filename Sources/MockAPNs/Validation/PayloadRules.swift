@@ -8,23 +8,18 @@ enum PayloadRules {
     /// The push types whose payload must hold `aps` to do anything.
     private static let typesNeedingAPS: Set<APNsPushType> = [.alert, .background, .liveactivity]
 
-    /// Appends a warning for each rule a payload breaks for `pushType`, given the payload's
-    /// `aps` member (nil when it has none) and, when that is an object, its members.
-    static func lint(
-        aps apsValue: JSONShallowValue?, fields: JSONShallowObject?, pushType: APNsPushType,
-        into warnings: inout [PushLintWarning]
-    ) {
-        guard let apsValue else {
-            if typesNeedingAPS.contains(pushType) {
+    /// Appends a warning for each rule a payload breaks for `pushType`, given the payload
+    /// outlined around its `aps` member.
+    static func lint(_ payload: JSONOutline, pushType: APNsPushType, into warnings: inout [PushLintWarning]) {
+        guard let aps = payload.memberFields else {
+            if let apsValue = payload.member {
+                warnings.append(PushLintWarning(
+                    code: PushLintCode.apsNotObject, message: "aps must be an object, found \(apsValue.typeName)", path: APSKey.aps))
+            } else if typesNeedingAPS.contains(pushType) {
                 warnings.append(PushLintWarning(
                     code: PushLintCode.apsMissing, message: "a \(pushType) push needs an aps dictionary; the device will do nothing",
                     path: APSKey.aps))
             }
-            return
-        }
-        guard case .object = apsValue, let aps = fields else {
-            warnings.append(PushLintWarning(
-                code: PushLintCode.apsNotObject, message: "aps must be an object, found \(apsValue.typeName)", path: APSKey.aps))
             return
         }
         lintKeys(aps, pushType: pushType, into: &warnings)

@@ -382,7 +382,7 @@ public struct PushValidator: Sendable {
             pushType = .background
             details.pushType = .background
         }
-        PayloadRules.lint(aps: outline.member, fields: outline.memberFields, pushType: pushType, into: &details.lintWarnings)
+        PayloadRules.lint(outline, pushType: pushType, into: &details.lintWarnings)
     }
 
     private func malformedPayload(_ code: String, _ message: String, details: inout PushDetails) throws(PushRejection) {
