@@ -21,19 +21,36 @@ enum CaptureRecordEncoder {
     }
 
     /// `{"v":1,"seq":N,`, appended to the file writer's pending bytes.
+    ///
+    /// It runs under the store's lock, so it allocates nothing: the constant head is built
+    /// once and the digits go through the stack.
     static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
-        var prefix = CaptureLineBuffer(capacity: 40)
-        writePrefix(sequence: sequence, into: &prefix)
-        prefix.withUnsafeBytes { output.append(contentsOf: $0) }
+        output.append(contentsOf: prefixHead)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CaptureJSONOutput.maximumDecimalDigits) { digits in
+            guard let base = digits.baseAddress else { return }
+            output.append(contentsOf: UnsafeBufferPointer(start: base, count: CaptureJSONOutput.putDecimal(sequence, at: base)))
+        }
+        output.append(UInt8(ascii: ","))
     }
 
-    /// `{"v":1,"seq":N,`
-    static func writePrefix(sequence: UInt64, into output: inout CaptureLineBuffer) {
+    /// `{"v":1,"seq":`
+    private static let prefixHead: [UInt8] = {
+        var head = CaptureLineBuffer(capacity: 32)
+        writePrefixHead(into: &head)
+        return head.bytes
+    }()
+
+    private static func writePrefixHead(into output: inout CaptureLineBuffer) {
         output.append(UInt8(ascii: "{"))
         writeKey(CaptureFormat.Key.version, into: &output)
         CaptureJSONOutput.writeInteger(CaptureFormat.version, into: &output)
         output.append(UInt8(ascii: ","))
         writeKey(CaptureFormat.Key.sequence, into: &output)
+    }
+
+    /// `{"v":1,"seq":N,`
+    static func writePrefix(sequence: UInt64, into output: inout CaptureLineBuffer) {
+        writePrefixHead(into: &output)
         CaptureJSONOutput.writeInteger(sequence, into: &output)
         output.append(UInt8(ascii: ","))
     }
