@@ -22,15 +22,8 @@ STREAMS=${STREAMS:-100}
 DEVICE=$(printf '%064x' 1)
 source scripts/bench-common.sh
 
-printf '%s' '{"aps":{"alert":{"title":"Build finished","body":"All 42 checks passed on main"},"badge":1,"sound":"default"},"build":{"id":"b-20417","branch":"main"}}' \
-    > "$work/body.json"
-token=$(python3 - <<'PY'
-import time, jwt
-with open("certs/AuthKey_ABC123DEFG.p8") as key:
-    print(jwt.encode({"iss": "TEAM000001", "iat": int(time.time())}, key.read(), algorithm="ES256",
-                     headers={"kid": "ABC123DEFG"}))
-PY
-)
+alert_payload > "$work/body.json"
+token=$(provider_token)
 
 
 production=$(free_port); sandbox=$(free_port); control=$(free_port)

@@ -23,16 +23,8 @@ MEMORY_TARGET_MB=64
 DEVICE=$(printf '%064x' 1)
 source scripts/bench-common.sh
 
-# A 150-byte alert payload.
-printf '%s' '{"aps":{"alert":{"title":"Build finished","body":"All 42 checks passed on main"},"badge":1,"sound":"default"},"build":{"id":"b-20417","branch":"main"}}' \
-    > "$work/body.json"
-token=$(python3 - <<'EOF'
-import time, jwt
-with open("certs/AuthKey_ABC123DEFG.p8") as key:
-    print(jwt.encode({"iss": "TEAM000001", "iat": int(time.time())}, key.read(), algorithm="ES256",
-                     headers={"kid": "ABC123DEFG"}))
-EOF
-)
+alert_payload > "$work/body.json"
+token=$(provider_token)
 HEADERS=(-H "authorization: bearer $token" -H "apns-topic: com.example.app" -H "apns-push-type: alert")
 mkdir -p "$work/docroot/3/device" && : > "$work/docroot/3/device/$DEVICE"
 
