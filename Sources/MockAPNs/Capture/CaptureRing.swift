@@ -15,7 +15,7 @@ struct CaptureRing {
 
     /// Adds a record and returns the one it pushed out, if any, so the caller can release it
     /// after unlocking.
-    mutating func append(_ record: CaptureRecord) -> CaptureRecord? {
+    mutating func append(_ record: consuming CaptureRecord) -> CaptureRecord? {
         guard capacity > 0 else { return record }
         if storage.count < capacity {
             // Grow on demand: a ring that never fills should not cost `capacity` slots up front.

@@ -46,13 +46,16 @@ public final class CaptureStore: Sendable {
 
     /// Records one request and returns its sequence number. Cheap: it never waits for the disk.
     @discardableResult
-    public func record(_ record: CaptureRecord) -> UInt64 {
-        var record = record
+    public func record(_ record: consuming CaptureRecord) -> UInt64 {
         var tail = CaptureLineBuffer(capacity: fileWriter == nil ? 0 : CaptureRecordEncoder.estimatedTailSize(record))
         if fileWriter != nil { CaptureRecordEncoder.writeTail(record, into: &tail) }
-        let (sequence, evicted, ready) = state.withLock { state in
+        // Moved into the ring through an optional: a record has some twenty reference-counted
+        // fields, and each copy or destroy of it retains or releases every one of them.
+        var pending = Optional(consume record)
+        let (sequence, evicted, ready) = state.withLock { state -> (UInt64, CaptureRecord?, [Resumption]) in
             let sequence = state.nextSequence
             state.nextSequence += 1
+            guard var record = pending.take() else { return (sequence, nil, []) }
             record.sequence = sequence
             // Queued under this lock so that the file's lines are in sequence order.
             fileWriter?.appendLine { line in
@@ -60,7 +63,7 @@ public final class CaptureStore: Sendable {
                 tail.withUnsafeBytes { line.append(contentsOf: $0) }
             }
             let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(record)
-            let evicted = state.ring.append(record)
+            let evicted = state.ring.append(consume record)
             if evicted != nil { state.droppedSinceClear += 1 }
             return (sequence, evicted, ready)
         }
@@ -139,6 +142,9 @@ public final class CaptureStore: Sendable {
 }
 
 extension CaptureStore {
+    /// A wait that ended, with its result: resumed by the caller once the lock is released.
+    typealias Resumption = (CheckedContinuation<CaptureWaitResult, Never>, CaptureWaitResult)
+
     /// Everything the lock protects.
     struct State: ~Copyable {
         var ring: CaptureRing
@@ -155,7 +161,7 @@ extension CaptureStore {
         /// whose continuation is attached. The caller resumes them after unlocking.
         mutating func offerToWaiters(
             _ record: CaptureRecord
-        ) -> [(CheckedContinuation<CaptureWaitResult, Never>, CaptureWaitResult)] {
+        ) -> [Resumption] {
             // Mutate through `values` in place: iterating the dictionary while assigning to
             // it would copy it on every record.
             var satisfied: [UInt64] = []
@@ -169,7 +175,7 @@ extension CaptureStore {
                 }
                 waiters.formIndex(after: &index)
             }
-            var ready: [(CheckedContinuation<CaptureWaitResult, Never>, CaptureWaitResult)] = []
+            var ready: [Resumption] = []
             for id in satisfied {
                 if let resumption = end(id, .satisfied) { ready.append(resumption) }
             }
@@ -181,7 +187,7 @@ extension CaptureStore {
         /// ended is left alone, so nothing is ever resumed twice.
         mutating func end(
             _ id: UInt64, _ ending: CaptureWaitResult.Ending
-        ) -> (CheckedContinuation<CaptureWaitResult, Never>, CaptureWaitResult)? {
+        ) -> Resumption? {
             guard var waiter = waiters[id], waiter.ending == nil else { return nil }
             guard let continuation = waiter.continuation else {
                 waiter.ending = ending
