@@ -263,32 +263,29 @@ extension JSONParser {
         let quote = position
         let start = quote + 1
         guard let base = input.baseAddress else { throw failure("unterminated string") }
-        var index = start
-        var bitsSeen: UInt8 = 0
-        while index < input.count {
-            let byte = base[index]
-            if byte == UInt8(ascii: "\"") {
-                position = index + 1
-                // Only text with a byte of 0x80 or more can be invalid UTF-8.
-                if bitsSeen & 0x80 != 0, !UTF8Validation.isValid(UnsafeBufferPointer(start: base + start, count: index - start)) {
-                    throw failure("invalid UTF-8 in string")
-                }
-                return ScannedKey(start: start, end: index, isEscaped: false, isPlainASCII: bitsSeen & 0x80 == 0)
-            }
-            if byte == UInt8(ascii: "\\") {
-                position = quote
-                _ = try parseString()
-                return ScannedKey(start: start, end: position - 1, isEscaped: true, isPlainASCII: false)
-            }
-            if byte < 0x20 {
-                position = index
-                throw failure("unescaped control character in string")
-            }
-            bitsSeen |= byte
-            index += 1
+        var skipped: UInt64 = 0
+        let index = JSONTextScan.firstSpecial(base, from: start, count: input.count, controlBelow: 0x20, skipped: &skipped)
+        guard index < input.count else {
+            position = index
+            throw failure("unterminated string")
         }
-        position = index
-        throw failure("unterminated string")
+        switch base[index] {
+        case UInt8(ascii: "\""):
+            position = index + 1
+            // Only text with a byte of 0x80 or more can be invalid UTF-8.
+            let isPlainASCII = !JSONTextScan.sawNonASCII(skipped)
+            if !isPlainASCII, !UTF8Validation.isValid(UnsafeBufferPointer(start: base + start, count: index - start)) {
+                throw failure("invalid UTF-8 in string")
+            }
+            return ScannedKey(start: start, end: index, isEscaped: false, isPlainASCII: isPlainASCII)
+        case UInt8(ascii: "\\"):
+            position = quote
+            _ = try parseString()
+            return ScannedKey(start: start, end: position - 1, isEscaped: true, isPlainASCII: false)
+        default:
+            position = index
+            throw failure("unescaped control character in string")
+        }
     }
 
     private func isSameKey(_ first: ScannedKey, _ second: ScannedKey) -> Bool {

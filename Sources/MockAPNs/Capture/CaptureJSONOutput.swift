@@ -106,33 +106,10 @@ enum CaptureJSONOutput {
 
     /// The index of the first byte at or after `index` that is a quote, a backslash or
     /// below `controlBelow`; `count` if there is none.
-    ///
-    /// Eight bytes are tested per step (the "has a byte less than n" and "has a zero byte"
-    /// word tricks), since most of a line is text that needs no escape: a byte-by-byte scan
-    /// was the costliest loop of the whole push.
     @inline(__always)
     private static func skipPlain(_ input: UnsafePointer<UInt8>, from index: Int, count: Int, controlBelow: UInt8) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let below = ones &* UInt64(controlBelow)
-        var index = index
-        let raw = UnsafeRawPointer(input)
-        while index + 8 <= count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let quotes = word ^ (ones &* 0x22)
-            let backslashes = word ^ (ones &* 0x5C)
-            let special = ((word &- below) | (quotes &- ones) | (backslashes &- ones)) & ~word & highBits
-            // The lowest flagged byte is exact (only bytes above a real hit can be flagged
-            // falsely), and the load is little-endian: byte n is bits 8n..8n+7.
-            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
-            index += 8
-        }
-        while index < count {
-            let byte = input[index]
-            if byte < controlBelow || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-            index += 1
-        }
-        return count
+        var unused: UInt64 = 0
+        return JSONTextScan.firstSpecial(input, from: index, count: count, controlBelow: controlBelow, skipped: &unused)
     }
 
     /// Appends JSON text that a strict parser accepted, without the whitespace between
