@@ -217,6 +217,24 @@ enum CaptureFixtures {
         }
     }
 
+    @Test func escapingTextDenseWithSpecialBytesRoundTrips() throws {
+        // Several escapes in one word, escapes back to back, and clean bytes between them.
+        let alphabet: [String] = ["a", "\"", "\\", "\n", "\u{1}", "é", "\r", "😀"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for length in 0..<48 {
+            for _ in 0..<8 {
+                var text = ""
+                for _ in 0..<length {
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    text += alphabet[Int(state >> 61)]
+                }
+                var output = CaptureLineBuffer(capacity: 1)
+                CaptureJSONOutput.writeString(text, into: &output)
+                #expect(try JSONParser.parse(output.bytes) == .string(text), "\(text.debugDescription)")
+            }
+        }
+    }
+
     @Test func utf8ValidationMatchesTheStandardLibrary() {
         let samples: [[UInt8]] = [
             [], Array("plain".utf8), Array("é😀中".utf8), [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
