@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import StrictJSON
 @testable import MockAPNs
 import Synchronization
 import Testing
@@ -89,5 +90,45 @@ import Testing
             let ids = fromFile.filter { $0.connectionID == UInt64(thread) }.map(\.outcome.apnsID)
             #expect(ids == (0..<perThread).map { "\(thread)-\($0)" })
         }
+    }
+}
+
+/// The ring keeps lines and builds records from them on request: what comes back must be
+/// exactly what went in, and an answered push must be written as its record would be.
+@Suite struct CaptureStoreLineTests {
+    @Test func theRingHandsBackExactlyTheRecordedRecords() {
+        let store = CaptureStore(capacity: 8)
+        var recorded = [
+            CaptureFixtures.fullRecord(accepted: true), CaptureFixtures.fullRecord(accepted: false),
+            CaptureRecord(
+                request: CaptureFixtures.request(body: [0xFF, 0x00, 0x7B]), details: CaptureFixtures.details(payload: nil),
+                outcome: .rejected(.payloadEmpty, apnsID: "B", uniqueID: nil, timestamp: nil, connectionAction: .none)),
+        ]
+        for index in recorded.indices {
+            recorded[index].sequence = store.record(recorded[index])
+        }
+        #expect(store.records() == recorded)
+        #expect(store.records(matching: CaptureFilter(outcome: .rejected), limit: 1) == [recorded[2]])
+    }
+
+    @Test func anAnsweredPushIsWrittenAsItsRecordWouldBe() throws {
+        let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        var details = CaptureFixtures.details(payload: nil)
+        details.setPayload(parsedFrom: body, maximumDepth: JSONParser.defaultMaximumDepth)
+        let request = CaptureFixtures.request(body: body)
+        let outcome = PushOutcome.accepted(apnsID: "C", uniqueID: "u")
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try CaptureStore(filePath: path)
+        store.pushAnswered(request, details: details, outcome: outcome, faults: ["f1"])
+        store.close()
+
+        var expected = CaptureRecord(request: request, details: details, outcome: outcome, faults: ["f1"])
+        expected.sequence = 1
+        let line = try #require(FileManager.default.contents(atPath: path))
+        #expect(Array(line) == CaptureRecordEncoder.line(expected))
+        #expect(store.records() == [expected])
+        #expect(expected.headers["authorization"] == nil && expected.token != nil)
+        #expect(String(decoding: line, as: UTF8.self).contains("bearer") == false)
     }
 }

@@ -50,13 +50,36 @@ public struct CaptureFilter: Sendable, Hashable {
 
     /// Whether `record` satisfies every condition set.
     public func matches(_ record: CaptureRecord) -> Bool {
-        if let deviceToken, record.deviceToken != deviceToken { return false }
-        if let topic, record.topic != topic { return false }
-        if let outcome, (outcome == .accepted) != record.outcome.isAccepted { return false }
-        if let reason, record.outcome.reason != reason { return false }
-        if let apnsID, !Self.equalIgnoringASCIICase(record.outcome.apnsID, apnsID) { return false }
-        if let since, record.receivedAtMicroseconds < CaptureRecord.microseconds(since1970: since) { return false }
-        if let until, record.receivedAtMicroseconds >= CaptureRecord.microseconds(since1970: until) { return false }
+        matches(Keys(record))
+    }
+
+    /// The fields of a record that filters look at, kept beside its line in the ring.
+    struct Keys: Sendable {
+        var deviceToken: DeviceToken?
+        var topic: String?
+        var isAccepted: Bool
+        var reason: APNsReason?
+        var apnsID: String
+        var receivedAtMicroseconds: Int64
+
+        init(_ source: some CaptureLineSource) {
+            deviceToken = source.deviceToken
+            topic = source.topic
+            isAccepted = source.outcome.isAccepted
+            reason = source.outcome.reason
+            apnsID = source.outcome.apnsID
+            receivedAtMicroseconds = source.receivedAtMicroseconds
+        }
+    }
+
+    func matches(_ keys: Keys) -> Bool {
+        if let deviceToken, keys.deviceToken != deviceToken { return false }
+        if let topic, keys.topic != topic { return false }
+        if let outcome, (outcome == .accepted) != keys.isAccepted { return false }
+        if let reason, keys.reason != reason { return false }
+        if let apnsID, !Self.equalIgnoringASCIICase(keys.apnsID, apnsID) { return false }
+        if let since, keys.receivedAtMicroseconds < CaptureRecord.microseconds(since1970: since) { return false }
+        if let until, keys.receivedAtMicroseconds >= CaptureRecord.microseconds(since1970: until) { return false }
         return true
     }
 

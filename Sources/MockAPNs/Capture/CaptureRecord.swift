@@ -69,48 +69,37 @@ public struct CaptureRecord: Sendable, Hashable {
     ///   - outcome: the answer sent.
     ///   - faults: identifiers of injected faults that fired.
     public init(request: PushRequest, details: PushDetails, outcome: PushOutcome, faults: [String] = []) {
+        self.init(AnsweredPush(request: request, details: details, outcome: outcome, faults: faults))
+    }
+
+    /// The record of an answered push: what its capture line holds.
+    init(_ push: AnsweredPush) {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headers.count)
-        var sawAuthorization = false
-        for field in request.headers {
-            // The one place the credential could leak into a record, so it never gets in.
-            if field.name.utf8.count == APNsHeaderName.authorization.utf8.count,
-                field.name.lowercased() == APNsHeaderName.authorization
-            {
-                sawAuthorization = true
-                continue
-            }
-            headers.add(name: field.name, value: field.value)
-        }
-        // Fields assigned one by one rather than through the memberwise initializer: passing
-        // some twenty reference-counted values through it copied each once more per push.
+        headers.reserveCapacity(push.headerCountEstimate)
+        push.forEachCapturedHeader { headers.add(name: $0.name, value: $0.value) }
         sequence = 0
-        receivedAtMicroseconds = Self.microseconds(since1970: request.receivedAt)
-        environment = request.environment
-        connectionID = request.connectionID
-        method = request.method
-        path = request.path
+        receivedAtMicroseconds = push.receivedAtMicroseconds
+        environment = push.environment
+        connectionID = push.connectionID
+        method = push.method
+        path = push.path
         self.headers = headers
-        if sawAuthorization || details.tokenHeader != nil || details.tokenClaims != nil || details.tokenFingerprint != nil {
-            token = CaptureTokenInfo(header: details.tokenHeader, claims: details.tokenClaims, fingerprint: details.tokenFingerprint)
-            encodedToken = details.encodedToken
-        } else {
-            token = nil
-        }
-        deviceToken = details.deviceToken
-        rawDeviceToken = details.rawDeviceToken
-        topic = details.topic
-        pushType = details.pushType
-        priority = details.priority
-        expiration = details.expiration
-        collapseID = details.collapseID
-        teamID = details.teamID
-        keyID = details.keyID
-        payload = request.body
-        parsedPayloadStorage = details.payloadStorage
-        self.outcome = outcome
-        lintWarnings = details.lintWarnings
-        self.faults = faults
+        token = push.token
+        encodedToken = push.encodedToken
+        deviceToken = push.deviceToken
+        rawDeviceToken = push.rawDeviceToken
+        topic = push.topic
+        pushType = push.pushType
+        priority = push.priority
+        expiration = push.expiration
+        collapseID = push.collapseID
+        teamID = push.teamID
+        keyID = push.keyID
+        payload = push.payload
+        parsedPayloadStorage = push.parsedPayloadStorage
+        outcome = push.outcome
+        lintWarnings = push.lintWarnings
+        faults = push.faults
     }
 
     /// Builds a record field by field, as the file reader does.

@@ -15,9 +15,9 @@ enum CaptureRecordEncoder {
     }
 
     /// A capacity guess for a tail, so encoding grows its buffer once at most.
-    static func estimatedTailSize(_ record: CaptureRecord) -> Int {
+    static func estimatedTailSize(_ source: some CaptureLineSource) -> Int {
         // The escaper reserves six bytes per payload byte (its worst case) before writing.
-        1024 + record.payload.count * 7 + record.path.utf8.count + record.headers.count * 64
+        1024 + source.payload.count * 7 + source.path.utf8.count + source.headerCountEstimate * 64
     }
 
     /// `{"v":1,"seq":N,`, appended to the file writer's pending bytes.
@@ -56,7 +56,7 @@ enum CaptureRecordEncoder {
     }
 
     /// Every field after the sequence number, the closing brace and the newline.
-    static func writeTail(_ record: CaptureRecord, into output: inout CaptureLineBuffer) {
+    static func writeTail(_ record: some CaptureLineSource, into output: inout CaptureLineBuffer) {
         typealias Key = CaptureFormat.Key
         writeKey(Key.time, into: &output)
         output.append(UInt8(ascii: "\""))
@@ -70,8 +70,10 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: ","))
         writeKey(Key.headers, into: &output)
         output.append(UInt8(ascii: "["))
-        for (index, field) in record.headers.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
+        var firstHeader = true
+        record.forEachCapturedHeader { field in
+            if !firstHeader { output.append(UInt8(ascii: ",")) }
+            firstHeader = false
             output.append(UInt8(ascii: "["))
             CaptureJSONOutput.writeString(field.name, into: &output)
             output.append(UInt8(ascii: ","))
@@ -80,14 +82,14 @@ enum CaptureRecordEncoder {
         }
         output.append(UInt8(ascii: "]"))
 
-        if let token = record.token {
+        if let encoded = record.encodedToken.bytes {
             output.append(UInt8(ascii: ","))
             writeKey(Key.token, into: &output)
-            if let encoded = record.encodedToken.bytes {
-                output.append(encoded)
-            } else {
-                writeToken(token, into: &output)
-            }
+            output.append(encoded)
+        } else if let token = record.token {
+            output.append(UInt8(ascii: ","))
+            writeKey(Key.token, into: &output)
+            writeToken(token, into: &output)
         }
         if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, string: deviceToken.hex, into: &output) }
         if let raw = record.rawDeviceToken { writeMember(Key.rawDeviceToken, string: raw, into: &output) }

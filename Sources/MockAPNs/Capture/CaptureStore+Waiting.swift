@@ -15,9 +15,10 @@ extension CaptureStore {
         for filter: CaptureFilter = .all, count: Int = 1, timeout: Duration
     ) async -> CaptureWaitResult {
         let registration = register(filter: filter, count: count)
-        guard case .waiting(let id) = registration else {
-            if case .finished(let result) = registration { return result }
-            return CaptureWaitResult(records: [], ending: .cancelled)
+        let id: UInt64
+        switch registration {
+        case let .finished(matches, ending): return CaptureWaitResult(records: Self.records(of: matches), ending: ending)
+        case let .waiting(waiting): id = waiting
         }
         return await withTaskGroup(of: CaptureWaitResult?.self) { group in
             group.addTask { await self.suspend(id) }
@@ -45,7 +46,7 @@ extension CaptureStore {
     public var pendingWaitCount: Int { state.withLock { $0.waiters.count } }
 
     private enum Registration {
-        case finished(CaptureWaitResult)
+        case finished([CaptureEntry], CaptureWaitResult.Ending)
         case waiting(UInt64)
     }
 
@@ -53,13 +54,13 @@ extension CaptureStore {
     /// continuation yet) so that no record recorded from now on can be missed.
     private func register(filter: CaptureFilter, count: Int) -> Registration {
         state.withLock { state in
-            var matches: [CaptureRecord] = []
-            state.ring.forEach { record in
-                if filter.matches(record) { matches.append(record) }
+            var matches: [CaptureEntry] = []
+            state.ring.forEach { entry in
+                if filter.matches(entry.keys) { matches.append(entry) }
                 return true
             }
-            if matches.count >= count { return .finished(CaptureWaitResult(records: matches, ending: .satisfied)) }
-            if Task.isCancelled { return .finished(CaptureWaitResult(records: matches, ending: .cancelled)) }
+            if matches.count >= count { return .finished(matches, .satisfied) }
+            if Task.isCancelled { return .finished(matches, .cancelled) }
             let id = state.nextWaiterID
             state.nextWaiterID += 1
             state.waiters[id] = Waiter(filter: filter, count: count, matches: matches, continuation: nil, ending: nil)
@@ -71,20 +72,20 @@ extension CaptureStore {
     private func suspend(_ id: UInt64) async -> CaptureWaitResult {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CaptureWaitResult, Never>) in
-                let early = state.withLock { state -> CaptureWaitResult? in
+                let early = state.withLock { state -> Resumption? in
                     guard var waiter = state.waiters[id] else {
                         // Unreachable: a waiter is only removed by resuming its continuation.
-                        return CaptureWaitResult(records: [], ending: .cancelled)
+                        return Resumption(continuation: continuation, matches: [], ending: .cancelled)
                     }
                     if let ending = waiter.ending {
                         state.waiters[id] = nil
-                        return CaptureWaitResult(records: waiter.matches, ending: ending)
+                        return Resumption(continuation: continuation, matches: waiter.matches, ending: ending)
                     }
                     waiter.continuation = continuation
                     state.waiters[id] = waiter
                     return nil
                 }
-                if let early { continuation.resume(returning: early) }
+                early?.resume()
             }
         } onCancel: {
             end(id, .cancelled)
@@ -93,7 +94,6 @@ extension CaptureStore {
 
     /// Ends a wait from outside the lock, resuming it if it is suspended.
     private func end(_ id: UInt64, _ ending: CaptureWaitResult.Ending) {
-        let resumption = state.withLock { $0.end(id, ending) }
-        if let (continuation, result) = resumption { continuation.resume(returning: result) }
+        state.withLock { $0.end(id, ending) }?.resume()
     }
 }

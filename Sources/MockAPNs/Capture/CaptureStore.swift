@@ -46,30 +46,35 @@ public final class CaptureStore: Sendable {
 
     /// Records one request and returns its sequence number. Cheap: it never waits for the disk.
     @discardableResult
-    public func record(_ record: consuming CaptureRecord) -> UInt64 {
-        var tail = CaptureLineBuffer(capacity: fileWriter == nil ? 0 : CaptureRecordEncoder.estimatedTailSize(record))
-        if fileWriter != nil { CaptureRecordEncoder.writeTail(record, into: &tail) }
-        // Moved into the ring through an optional: a record has some twenty reference-counted
-        // fields, and each copy or destroy of it retains or releases every one of them.
-        var pending = Optional(consume record)
-        let (sequence, evicted, ready) = state.withLock { state -> (UInt64, CaptureRecord?, [Resumption]) in
+    public func record(_ record: CaptureRecord) -> UInt64 {
+        self.record(source: record)
+    }
+
+    /// Encodes the line outside the lock, then under one short lock assigns the sequence
+    /// number, queues the line for the file, keeps it in the ring and offers it to waiters.
+    @discardableResult
+    func record(source: some CaptureLineSource) -> UInt64 {
+        var tail = CaptureLineBuffer(capacity: CaptureRecordEncoder.estimatedTailSize(source))
+        CaptureRecordEncoder.writeTail(source, into: &tail)
+        let line = tail.bytes
+        let keys = CaptureFilter.Keys(source)
+        let (sequence, evicted, ready) = state.withLock { state -> (UInt64, CaptureEntry?, [Resumption]) in
             let sequence = state.nextSequence
             state.nextSequence += 1
-            guard var record = pending.take() else { return (sequence, nil, []) }
-            record.sequence = sequence
             // Queued under this lock so that the file's lines are in sequence order.
-            fileWriter?.appendLine { line in
-                CaptureRecordEncoder.writePrefix(sequence: sequence, into: &line)
-                tail.withUnsafeBytes { line.append(contentsOf: $0) }
+            fileWriter?.appendLine { output in
+                CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
+                output.append(contentsOf: line)
             }
-            let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(record)
-            let evicted = state.ring.append(consume record)
+            let entry = CaptureEntry(sequence: sequence, tail: line, keys: keys)
+            let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
+            let evicted = state.ring.append(entry)
             if evicted != nil { state.droppedSinceClear += 1 }
             return (sequence, evicted, ready)
         }
-        // The evicted record is freed here, after the lock is released.
+        // The evicted entry is freed here, after the lock is released.
         _ = consume evicted
-        for (continuation, result) in ready { continuation.resume(returning: result) }
+        for resumption in ready { resumption.resume() }
         return sequence
     }
 
@@ -79,31 +84,39 @@ public final class CaptureStore: Sendable {
     ///   - filter: which records; all by default.
     ///   - limit: at most this many, the most recent ones; all if nil.
     public func records(matching filter: CaptureFilter = .all, limit: Int? = nil) -> [CaptureRecord] {
-        state.withLock { state in
-            var matches: [CaptureRecord] = []
+        if let limit, limit <= 0 { return [] }
+        let entries = state.withLock { state in
+            var matches: [CaptureEntry] = []
             if let limit {
-                guard limit > 0 else { return [] }
-                state.ring.forEachNewestFirst { record in
-                    if filter.matches(record) { matches.append(record) }
+                state.ring.forEachNewestFirst { entry in
+                    if filter.matches(entry.keys) { matches.append(entry) }
                     return matches.count < limit
                 }
                 matches.reverse()
             } else {
-                state.ring.forEach { record in
-                    if filter.matches(record) { matches.append(record) }
+                state.ring.forEach { entry in
+                    if filter.matches(entry.keys) { matches.append(entry) }
                     return true
                 }
             }
             return matches
         }
+        // Decoded after unlocking: the push path never waits for a query.
+        return Self.records(of: entries)
+    }
+
+    /// The records entries hold. Every line was written by the encoder, whose fields all
+    /// round-trip (tested), so none fails to decode.
+    static func records(of entries: [CaptureEntry]) -> [CaptureRecord] {
+        entries.compactMap { try? $0.record() }
     }
 
     /// How many records in the ring match `filter`.
     public func count(matching filter: CaptureFilter = .all) -> Int {
         state.withLock { state in
             var count = 0
-            state.ring.forEach { record in
-                if filter.matches(record) { count += 1 }
+            state.ring.forEach { entry in
+                if filter.matches(entry.keys) { count += 1 }
                 return true
             }
             return count
@@ -142,8 +155,17 @@ public final class CaptureStore: Sendable {
 }
 
 extension CaptureStore {
-    /// A wait that ended, with its result: resumed by the caller once the lock is released.
-    typealias Resumption = (CheckedContinuation<CaptureWaitResult, Never>, CaptureWaitResult)
+    /// A wait that ended: resumed by the caller once the lock is released, which is when its
+    /// records are decoded.
+    struct Resumption {
+        let continuation: CheckedContinuation<CaptureWaitResult, Never>
+        let matches: [CaptureEntry]
+        let ending: CaptureWaitResult.Ending
+
+        func resume() {
+            continuation.resume(returning: CaptureWaitResult(records: CaptureStore.records(of: matches), ending: ending))
+        }
+    }
 
     /// Everything the lock protects.
     struct State: ~Copyable {
@@ -157,18 +179,16 @@ extension CaptureStore {
             self.ring = ring
         }
 
-        /// Adds `record` to each waiter it matches; removes and returns the waiters it satisfies
+        /// Adds `entry` to each waiter it matches; removes and returns the waiters it satisfies
         /// whose continuation is attached. The caller resumes them after unlocking.
-        mutating func offerToWaiters(
-            _ record: CaptureRecord
-        ) -> [Resumption] {
+        mutating func offerToWaiters(_ entry: CaptureEntry) -> [Resumption] {
             // Mutate through `values` in place: iterating the dictionary while assigning to
             // it would copy it on every record.
             var satisfied: [UInt64] = []
             var index = waiters.startIndex
             while index != waiters.endIndex {
-                if waiters.values[index].ending == nil, waiters.values[index].filter.matches(record) {
-                    waiters.values[index].matches.append(record)
+                if waiters.values[index].ending == nil, waiters.values[index].filter.matches(entry.keys) {
+                    waiters.values[index].matches.append(entry)
                     if waiters.values[index].matches.count >= waiters.values[index].count {
                         satisfied.append(waiters.keys[index])
                     }
@@ -185,9 +205,7 @@ extension CaptureStore {
         /// Ends a wait. If its continuation is attached the waiter is removed and returned
         /// for resuming; otherwise the ending is kept until it attaches. A wait that already
         /// ended is left alone, so nothing is ever resumed twice.
-        mutating func end(
-            _ id: UInt64, _ ending: CaptureWaitResult.Ending
-        ) -> Resumption? {
+        mutating func end(_ id: UInt64, _ ending: CaptureWaitResult.Ending) -> Resumption? {
             guard var waiter = waiters[id], waiter.ending == nil else { return nil }
             guard let continuation = waiter.continuation else {
                 waiter.ending = ending
@@ -195,7 +213,7 @@ extension CaptureStore {
                 return nil
             }
             waiters[id] = nil
-            return (continuation, CaptureWaitResult(records: waiter.matches, ending: ending))
+            return Resumption(continuation: continuation, matches: waiter.matches, ending: ending)
         }
     }
 
@@ -203,8 +221,8 @@ extension CaptureStore {
     struct Waiter {
         let filter: CaptureFilter
         let count: Int
-        /// Matching records since the wait began (or the last clear), in sequence order.
-        var matches: [CaptureRecord]
+        /// Matching entries since the wait began (or the last clear), in sequence order.
+        var matches: [CaptureEntry]
         /// Nil until the waiting task has suspended.
         var continuation: CheckedContinuation<CaptureWaitResult, Never>?
         /// How the wait ended, if it did before its continuation was attached.

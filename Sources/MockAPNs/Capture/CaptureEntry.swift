@@ -1,0 +1,25 @@
+import APNsCore
+
+/// What the ring keeps of one record: its line, and the fields filters match on.
+///
+/// A record is built again from its line only when someone asks for it (a query, a wait),
+/// which happens for a few records in a test and never on the push path: building every
+/// record up front, and freeing it when the ring drops it, cost more than encoding the line.
+struct CaptureEntry: Sendable {
+    let sequence: UInt64
+    /// Everything after `{"v":1,"seq":N,` through the newline (``CaptureRecordEncoder/writeTail(_:into:)``).
+    let tail: [UInt8]
+    let keys: CaptureFilter.Keys
+
+    /// The record the line holds.
+    ///
+    /// - Throws: only if the line does not decode, which would be a bug in the encoder
+    ///   (every line is written by it, and tests check that each field round-trips).
+    func record() throws(CaptureDecodingError) -> CaptureRecord {
+        var line: [UInt8] = []
+        line.reserveCapacity(tail.count + 32)
+        CaptureRecordEncoder.writePrefix(sequence: sequence, into: &line)
+        line.append(contentsOf: tail)
+        return try CaptureRecordDecoder.decode(line)
+    }
+}
