@@ -17,9 +17,14 @@ struct CaptureEntry: Sendable {
     ///   (every line is written by it, and tests check that each field round-trips).
     func record() throws(CaptureDecodingError) -> CaptureRecord {
         var line: [UInt8] = []
-        line.reserveCapacity(tail.count + 32)
-        CaptureRecordEncoder.writePrefix(sequence: sequence, into: &line)
-        line.append(contentsOf: tail)
+        write(into: &line)
         return try CaptureRecordDecoder.decode(line)
+    }
+
+    /// Appends the whole line, newline included.
+    func write(into output: inout [UInt8]) {
+        output.reserveCapacity(output.count + tail.count + 32)
+        CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
+        output.append(contentsOf: tail)
     }
 }

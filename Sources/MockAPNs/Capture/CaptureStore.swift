@@ -84,8 +84,15 @@ public final class CaptureStore: Sendable {
     ///   - filter: which records; all by default.
     ///   - limit: at most this many, the most recent ones; all if nil.
     public func records(matching filter: CaptureFilter = .all, limit: Int? = nil) -> [CaptureRecord] {
+        // Decoded after unlocking: the push path never waits for a query.
+        Self.records(of: entries(matching: filter, limit: limit))
+    }
+
+    /// The ring's entries that match `filter`, in sequence order; at most `limit`, the most
+    /// recent ones. For readers that want the lines themselves (the control API).
+    func entries(matching filter: CaptureFilter, limit: Int?) -> [CaptureEntry] {
         if let limit, limit <= 0 { return [] }
-        let entries = state.withLock { state in
+        return state.withLock { state in
             var matches: [CaptureEntry] = []
             if let limit {
                 state.ring.forEachNewestFirst { entry in
@@ -101,8 +108,6 @@ public final class CaptureStore: Sendable {
             }
             return matches
         }
-        // Decoded after unlocking: the push path never waits for a query.
-        return Self.records(of: entries)
     }
 
     /// The records entries hold. Every line was written by the encoder, whose fields all

@@ -39,7 +39,15 @@ struct ControlAPI: HTTPServerHandler {
             case ("GET", "/pushes"):
                 let filter = try Self.filter(from: query)
                 let limit = try Self.integer(query, "limit", in: 1...1_000_000)
-                responder.respond(Self.pushes(capture.records(matching: filter, limit: limit), extra: [:]))
+                // The ring's lines as they are, without building records from them.
+                let entries = capture.entries(matching: filter, limit: limit)
+                responder.respond(Self.pushes(count: entries.count, extra: [:]) { body in
+                    for (index, entry) in entries.enumerated() {
+                        if index > 0 { body.append(UInt8(ascii: ",")) }
+                        entry.write(into: &body)
+                        if body.last == UInt8(ascii: "\n") { body.removeLast() }
+                    }
+                })
             case ("GET", "/pushes/wait"):
                 let filter = try Self.filter(from: query)
                 let count = try Self.integer(query, "count", in: 1...1_000_000) ?? 1
@@ -166,7 +174,21 @@ struct ControlAPI: HTTPServerHandler {
 
     /// `{"count":N,"pushes":[<capture records, exactly as in the capture file>], …extra}`.
     static func pushes(_ records: [CaptureRecord], status: Int = 200, extra: [String: JSONValue]) -> HTTPResponse {
-        var body: [UInt8] = Array("{\"count\":\(records.count),".utf8)
+        pushes(count: records.count, status: status, extra: extra) { body in
+            for (index, record) in records.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                var line = CaptureRecordEncoder.line(record)
+                if line.last == UInt8(ascii: "\n") { line.removeLast() }
+                body.append(contentsOf: line)
+            }
+        }
+    }
+
+    /// `{"count":N,<extra>,"pushes":[...]}`, with `writeLines` writing the array's elements.
+    private static func pushes(
+        count: Int, status: Int = 200, extra: [String: JSONValue], writeLines: (inout [UInt8]) -> Void
+    ) -> HTTPResponse {
+        var body: [UInt8] = Array("{\"count\":\(count),".utf8)
         for (key, value) in extra.sorted(by: { $0.key < $1.key }) {
             JSONWriter.writeString(key, into: &body)
             body.append(UInt8(ascii: ":"))
@@ -174,12 +196,7 @@ struct ControlAPI: HTTPServerHandler {
             body.append(UInt8(ascii: ","))
         }
         body.append(contentsOf: "\"pushes\":[".utf8)
-        for (index, record) in records.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            var line = CaptureRecordEncoder.line(record)
-            if line.last == UInt8(ascii: "\n") { line.removeLast() }
-            body.append(contentsOf: line)
-        }
+        writeLines(&body)
         body.append(contentsOf: "]}\n".utf8)
         return HTTPResponse(status: status, headers: ["content-type": "application/json"], body: body)
     }
