@@ -44,13 +44,18 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         let count = hex.utf8.count
         guard count > 8 else { return String(repeating: "*", count: count) }
         // Byte copies rather than interpolation: logs mask a token for every push.
-        let ellipsis = "…".utf8
-        return String(unsafeUninitializedCapacity: 8 + ellipsis.count) { output in
-            var written = 0
-            for byte in hex.utf8.prefix(4) { output[written] = byte; written += 1 }
-            for byte in ellipsis { output[written] = byte; written += 1 }
-            for byte in hex.utf8.suffix(4) { output[written] = byte; written += 1 }
-            return written
+        // From the contiguous bytes: `utf8.suffix(4)` walks the view index by index.
+        let ellipsis: (UInt8, UInt8, UInt8) = (0xE2, 0x80, 0xA6)  // "…"
+        var hex = hex
+        return hex.withUTF8 { digits in
+            String(unsafeUninitializedCapacity: 11) { output in
+                for index in 0..<4 {
+                    output[index] = digits[index]
+                    output[7 + index] = digits[count - 4 + index]
+                }
+                (output[4], output[5], output[6]) = ellipsis
+                return 11
+            }
         }
     }
 

@@ -38,6 +38,8 @@ import Testing
         #expect(DeviceToken(String(repeating: "0f", count: 80))?.hex.count == 160)
         for bad in ["", "abc", "zz", "ab cd", String(repeating: "g", count: 64)] { #expect(DeviceToken(bad) == nil, "\(bad)") }
         #expect(DeviceToken(String(repeating: "ab", count: 32))?.masked == "abab…abab")
+        #expect(DeviceToken("0123456789")?.masked == "0123…6789")
+        #expect(DeviceToken("01234567")?.masked == "********")
     }
 
     @Test func generatedIDsAreUniqueLowercaseUUIDs() {
