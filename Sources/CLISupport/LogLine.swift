@@ -1,18 +1,20 @@
+import StrictJSON
+
 /// One log line being built, in swift-log's stream layout:
 /// `<time> <level> <label>: key=value ... <message>`.
 ///
-/// Built as bytes in one buffer: a server may log a line per request, and String appends
-/// cost several times more than copying UTF-8. See ``Logger/log(level:_:build:)``.
-public struct LogLine {
-    private var bytes: [UInt8] = []
+/// Built as bytes in one ``StrictJSON/TextBuffer``: a server may log a line per request, and
+/// String or `[UInt8]` appends cost several times more than copying UTF-8 into room reserved
+/// once. See ``Logger/log(level:_:build:)``.
+public struct LogLine: ~Copyable {
+    private var bytes = TextBuffer(capacity: 256)
 
     init(level: Logger.Level, label: String, metadata: [String: String]) {
-        bytes.reserveCapacity(256)
         Logger.appendTimestamp(to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        append(level.rawValue)
+        bytes.append(level.rawValue)
         bytes.append(UInt8(ascii: " "))
-        append(label)
+        bytes.append(label)
         bytes.append(UInt8(ascii: ":"))
         if !metadata.isEmpty {
             for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { field(key, value) }
@@ -22,15 +24,9 @@ public struct LogLine {
     /// Appends ` key=value`.
     public mutating func field(_ key: String, _ value: String) {
         bytes.append(UInt8(ascii: " "))
-        append(key)
+        bytes.append(key)
         bytes.append(UInt8(ascii: "="))
-        append(value)
-    }
-
-    /// Copies the string's contiguous UTF-8 in one go; appending `utf8` went a byte at a time.
-    private mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        bytes.append(value)
     }
 
     /// Appends ` key=value` for a whole number, without building a `String` for it.
@@ -45,34 +41,37 @@ public struct LogLine {
     /// Appends ` key=value` for a whole number, without building a `String` for it.
     public mutating func field(_ key: String, _ value: UInt64) {
         bytes.append(UInt8(ascii: " "))
-        append(key)
+        bytes.append(key)
         bytes.append(UInt8(ascii: "="))
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits.
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var rest = value
-            var start = buffer.count
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        bytes.write(atMost: 20) { out in  // 20: the digits of the largest UInt64.
+            var length = 1
+            var rest = value / 10
+            while rest > 0 {
+                length += 1
                 rest /= 10
-            } while rest > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+            }
+            rest = value
+            for index in stride(from: length - 1, through: 0, by: -1) {
+                out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            return length
         }
     }
 
-    /// The finished line: the message and a newline after the fields.
-    consuming func finish(_ message: String) -> [UInt8] {
+    /// The finished line, the message and a newline after the fields, handed to `body`.
+    consuming func finish<Result>(_ message: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         bytes.append(UInt8(ascii: " "))
-        append(message)
+        bytes.append(message)
         bytes.append(UInt8(ascii: "\n"))
-        return bytes
+        return bytes.withUnsafeBytes(body)
     }
 
-    /// The finished line: the message and a newline after the fields.
-    consuming func finish(_ message: StaticString) -> [UInt8] {
+    /// The finished line, the message and a newline after the fields, handed to `body`.
+    consuming func finish<Result>(_ message: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: message.utf8Start, count: message.utf8CodeUnitCount))
+        bytes.append(message)
         bytes.append(UInt8(ascii: "\n"))
-        return bytes
+        return bytes.withUnsafeBytes(body)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import Synchronization
 
 /// A small logger shaped like swift-log's, for the suite's command-line tools.
@@ -76,7 +77,7 @@ public struct Logger: Sendable {
     private func write(level: Level, _ message: String, own: [String: String], fields: [(String, String)]) {
         var line = LogLine(level: level, label: label, metadata: own)
         for (key, value) in fields { line.field(key, value) }
-        sink.write(line.finish(message))
+        line.finish(message) { sink.write($0) }
     }
 
     /// Logs a line whose fields `build` appends straight into it: the cheapest form, for
@@ -92,7 +93,7 @@ public struct Logger: Sendable {
         guard level >= logLevel else { return }
         var line = LogLine(level: level, label: label, metadata: metadata)
         build(&line)
-        sink.write(line.finish(message))
+        line.finish(message) { sink.write($0) }
     }
 
     public func trace(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) { log(level: .trace, message(), metadata: metadata) }
@@ -108,11 +109,11 @@ public struct Logger: Sendable {
     private static let lastTimestamp = Mutex<(second: Int, text: [UInt8])>((-1, []))
 
     /// Appends now in UTC, `2026-03-01T12:34:56+0000`, formatted by hand (no `strftime` buffer).
-    static func appendTimestamp(to line: inout [UInt8]) {
+    static func appendTimestamp(to line: inout TextBuffer) {
         var now = time(nil)
         let copied = lastTimestamp.withLock { last in
             guard last.second == now else { return false }
-            line.append(contentsOf: last.text)
+            line.append(last.text)
             return true
         }
         if copied { return }
@@ -140,7 +141,7 @@ public struct Logger: Sendable {
         text.append(UInt8(ascii: ":"))
         put(parts.tm_sec, digits: 2)
         text.append(contentsOf: "+0000".utf8)
-        line.append(contentsOf: text)
+        line.append(text)
         lastTimestamp.withLock { $0 = (now, text) }
     }
 }
@@ -198,10 +199,10 @@ public final class LogSink: Sendable {
     public var recorded: [String] { lines.withLock { $0 } }
 
     /// Writes one complete UTF-8 line.
-    func write(_ line: [UInt8]) {
+    func write(_ line: UnsafeBufferPointer<UInt8>) {
         switch target {
         case let .fileDescriptor(fd):
-            line.withUnsafeBytes { _ = Foundation.write(fd, $0.baseAddress, $0.count) }
+            _ = Foundation.write(fd, line.baseAddress, line.count)
         case .memory:
             let text = String(decoding: line, as: UTF8.self)
             lines.withLock { $0.append(text) }

@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func aLineLongerThanItsEstimateGrowsTheBufferIntact() throws {
-        var buffer = CaptureLineBuffer(capacity: 16)
+        var buffer = TextBuffer(capacity: 16)
         var expected: [UInt8] = []
         for round in 0..<200 {
             let chunk = Array("chunk \(round) é\n".utf8)

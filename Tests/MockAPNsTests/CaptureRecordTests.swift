@@ -192,7 +192,7 @@ enum CaptureFixtures {
     @Test func base64RoundTripsEveryLengthAndRejectsJunk() {
         for length in 0..<40 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-            var encoded = CaptureLineBuffer(capacity: 4)
+            var encoded = TextBuffer(capacity: 4)
             CaptureBase64.encode(bytes, into: &encoded)
             #expect(CaptureBase64.decode(String(decoding: encoded.bytes, as: UTF8.self)) == bytes)
         }
@@ -209,7 +209,7 @@ enum CaptureFixtures {
                 for position in 0..<length {
                     var text = String(repeating: "é", count: position % 3) + String(repeating: "a", count: length)
                     text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
-                    var output = CaptureLineBuffer(capacity: 8)
+                    var output = TextBuffer(capacity: 8)
                     CaptureJSONOutput.writeString(text, into: &output)
                     #expect(try JSONParser.parse(output.bytes) == .string(text), "\(special.debugDescription) at \(position) of \(length)")
                 }
@@ -228,7 +228,7 @@ enum CaptureFixtures {
                     state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                     text += alphabet[Int(state >> 61)]
                 }
-                var output = CaptureLineBuffer(capacity: 1)
+                var output = TextBuffer(capacity: 1)
                 CaptureJSONOutput.writeString(text, into: &output)
                 #expect(try JSONParser.parse(output.bytes) == .string(text), "\(text.debugDescription)")
             }

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Standard base64 (RFC 4648 section 4, with padding) for payloads that are not UTF-8.
 ///
 /// Hand-written over bytes: Foundation's `Data` round trip costs an allocation per call and
@@ -6,7 +8,7 @@ enum CaptureBase64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Appends the encoding of `bytes`.
-    static func encode(_ bytes: [UInt8], into output: inout CaptureLineBuffer) {
+    static func encode(_ bytes: [UInt8], into output: inout TextBuffer) {
         output.write(atMost: (bytes.count + 2) / 3 * 4) { out in
             var index = 0
             var written = 0

@@ -6,11 +6,11 @@ import StrictJSON
 /// in one `append`, integers are formatted without building a `String`, and object members
 /// are written in dictionary order instead of being sorted into a new array. Profiling
 /// the push path showed these three costing half of `record`. They write into a
-/// ``CaptureLineBuffer``, whose appends cost a fraction of `[UInt8]`'s.
+/// ``TextBuffer``, whose appends cost a fraction of `[UInt8]`'s.
 enum CaptureJSONOutput {
     /// Appends `value` as compact JSON. Object member order is unspecified; numbers are
     /// written as `JSONWriter` writes them, so integers stay integers and doubles round-trip.
-    static func write(_ value: JSONValue, into output: inout CaptureLineBuffer) {
+    static func write(_ value: JSONValue, into output: inout TextBuffer) {
         switch value {
         case .null, .bool, .double:
             var text: [UInt8] = []
@@ -45,7 +45,7 @@ enum CaptureJSONOutput {
 
     /// Appends `text` as a JSON string literal.
     @inline(__always)
-    static func writeString(_ text: String, into output: inout CaptureLineBuffer) {
+    static func writeString(_ text: String, into output: inout TextBuffer) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { writeEscaped($0, into: &output) }
@@ -53,7 +53,7 @@ enum CaptureJSONOutput {
     }
 
     /// Appends UTF-8 `bytes` escaped as the inside of a JSON string.
-    static func writeEscaped(_ bytes: [UInt8], into output: inout CaptureLineBuffer) {
+    static func writeEscaped(_ bytes: [UInt8], into output: inout TextBuffer) {
         bytes.withUnsafeBufferPointer { writeEscaped($0, into: &output) }
     }
 
@@ -65,7 +65,7 @@ enum CaptureJSONOutput {
     /// run with `memcpy` cost more than the rest of its line. Room for the worst case (six bytes,
     /// `\u00XX`, per input byte) plus one word of slack is reserved once, so no store is checked
     /// against capacity.
-    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout CaptureLineBuffer) {
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout TextBuffer) {
         guard let input = bytes.baseAddress else { return }
         let count = bytes.count
         output.write(atMost: count * 6 + 8) { out in
@@ -141,7 +141,7 @@ enum CaptureJSONOutput {
 
     /// Appends JSON text that a strict parser accepted, without the whitespace between
     /// tokens, so that a payload spread over several lines stays on one capture line.
-    static func writeCompacted(json: [UInt8], into output: inout CaptureLineBuffer) {
+    static func writeCompacted(json: [UInt8], into output: inout TextBuffer) {
         json.withUnsafeBufferPointer { bytes in
             guard let input = bytes.baseAddress else { return }
             let count = bytes.count
@@ -177,7 +177,7 @@ enum CaptureJSONOutput {
     }
 
     /// Appends a signed integer in decimal.
-    static func writeInteger(_ value: some BinaryInteger, into output: inout CaptureLineBuffer) {
+    static func writeInteger(_ value: some BinaryInteger, into output: inout TextBuffer) {
         if value < 0 {
             output.append(UInt8(ascii: "-"))
             // `magnitude` of the most negative value still fits in UInt64.
@@ -187,7 +187,7 @@ enum CaptureJSONOutput {
         }
     }
 
-    private static func writeUnsigned(_ value: UInt64, into output: inout CaptureLineBuffer) {
+    private static func writeUnsigned(_ value: UInt64, into output: inout TextBuffer) {
         output.write(atMost: maximumDecimalDigits) { putDecimal(value, at: $0) }
     }
 

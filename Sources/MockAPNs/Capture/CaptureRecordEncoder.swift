@@ -8,7 +8,7 @@ import StrictJSON
 enum CaptureRecordEncoder {
     /// The whole line, newline included.
     static func line(_ record: CaptureRecord) -> [UInt8] {
-        var output = CaptureLineBuffer(capacity: estimatedTailSize(record) + 32)
+        var output = TextBuffer(capacity: estimatedTailSize(record) + 32)
         writePrefix(sequence: record.sequence, into: &output)
         writeTail(record, into: &output)
         return output.bytes
@@ -35,12 +35,12 @@ enum CaptureRecordEncoder {
 
     /// `{"v":1,"seq":`
     private static let prefixHead: [UInt8] = {
-        var head = CaptureLineBuffer(capacity: 32)
+        var head = TextBuffer(capacity: 32)
         writePrefixHead(into: &head)
         return head.bytes
     }()
 
-    private static func writePrefixHead(into output: inout CaptureLineBuffer) {
+    private static func writePrefixHead(into output: inout TextBuffer) {
         output.append(UInt8(ascii: "{"))
         writeKey(CaptureFormat.Key.version, into: &output)
         CaptureJSONOutput.writeInteger(CaptureFormat.version, into: &output)
@@ -49,14 +49,14 @@ enum CaptureRecordEncoder {
     }
 
     /// `{"v":1,"seq":N,`
-    static func writePrefix(sequence: UInt64, into output: inout CaptureLineBuffer) {
+    static func writePrefix(sequence: UInt64, into output: inout TextBuffer) {
         writePrefixHead(into: &output)
         CaptureJSONOutput.writeInteger(sequence, into: &output)
         output.append(UInt8(ascii: ","))
     }
 
     /// Every field after the sequence number, the closing brace and the newline.
-    static func writeTail(_ record: some CaptureLineSource, into output: inout CaptureLineBuffer) {
+    static func writeTail(_ record: some CaptureLineSource, into output: inout TextBuffer) {
         typealias Key = CaptureFormat.Key
         writeKey(Key.time, into: &output)
         output.append(UInt8(ascii: "\""))
@@ -153,15 +153,15 @@ enum CaptureRecordEncoder {
     /// The `token` object as it appears in a line, for reuse across the pushes that carry
     /// the same token.
     static func tokenJSON(_ token: CaptureTokenInfo) -> [UInt8] {
-        var output = CaptureLineBuffer(capacity: 256)
+        var output = TextBuffer(capacity: 256)
         writeToken(token, into: &output)
         return output.bytes
     }
 
-    private static func writeToken(_ token: CaptureTokenInfo, into output: inout CaptureLineBuffer) {
+    private static func writeToken(_ token: CaptureTokenInfo, into output: inout TextBuffer) {
         output.append(UInt8(ascii: "{"))
         var first = true
-        func separate(_ output: inout CaptureLineBuffer) {
+        func separate(_ output: inout TextBuffer) {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
         }
@@ -183,7 +183,7 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "}"))
     }
 
-    private static func writePayload(_ payload: [UInt8], parsed: LazyPayload, into output: inout CaptureLineBuffer) {
+    private static func writePayload(_ payload: [UInt8], parsed: LazyPayload, into output: inout TextBuffer) {
         typealias Key = CaptureFormat.PayloadKey
         output.append(UInt8(ascii: "{"))
         writeKey(Key.size, into: &output)
@@ -218,20 +218,20 @@ enum CaptureRecordEncoder {
 
     /// `"key":` — keys are plain ASCII constants, so they need no escaping.
     @inline(__always)
-    private static func writeKey(_ key: String, into output: inout CaptureLineBuffer) {
+    private static func writeKey(_ key: String, into output: inout TextBuffer) {
         output.append(UInt8(ascii: "\""))
         output.append(key)
         output.append(UInt8(ascii: "\""))
         output.append(UInt8(ascii: ":"))
     }
 
-    private static func writeMember(_ key: String, string: String, into output: inout CaptureLineBuffer) {
+    private static func writeMember(_ key: String, string: String, into output: inout TextBuffer) {
         output.append(UInt8(ascii: ","))
         writeKey(key, into: &output)
         CaptureJSONOutput.writeString(string, into: &output)
     }
 
-    private static func writeMember(_ key: String, integer: some BinaryInteger, into output: inout CaptureLineBuffer) {
+    private static func writeMember(_ key: String, integer: some BinaryInteger, into output: inout TextBuffer) {
         output.append(UInt8(ascii: ","))
         writeKey(key, into: &output)
         CaptureJSONOutput.writeInteger(integer, into: &output)

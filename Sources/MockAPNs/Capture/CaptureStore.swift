@@ -1,3 +1,4 @@
+import StrictJSON
 import Synchronization
 
 /// The record of every push the mock receives: a bounded in-memory ring that tests query
@@ -54,7 +55,7 @@ public final class CaptureStore: Sendable {
     /// number, queues the line for the file, keeps it in the ring and offers it to waiters.
     @discardableResult
     func record(source: some CaptureLineSource) -> UInt64 {
-        var tail = CaptureLineBuffer(capacity: CaptureRecordEncoder.estimatedTailSize(source))
+        var tail = TextBuffer(capacity: CaptureRecordEncoder.estimatedTailSize(source))
         CaptureRecordEncoder.writeTail(source, into: &tail)
         let line = tail.bytes
         let keys = CaptureFilter.Keys(source)

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// The capture's time format: RFC 3339 in UTC with exactly six fractional digits,
 /// `2026-03-01T12:34:56.789012Z`, converted by hand from and to microseconds since 1970.
 ///
@@ -13,7 +15,7 @@ enum CaptureTimestamp {
     private static let microsecondsPerDay: Int64 = 86_400_000_000
 
     /// Appends the time, clamped to the years 1...9999.
-    static func write(microseconds: Int64, into output: inout CaptureLineBuffer) {
+    static func write(microseconds: Int64, into output: inout TextBuffer) {
         let clamped = min(max(microseconds, minimumMicroseconds), maximumMicroseconds)
         let (days, remainder) = floorDivide(clamped, microsecondsPerDay)
         let (year, month, day) = civil(fromDays: days)
@@ -40,7 +42,7 @@ enum CaptureTimestamp {
 
     /// The time as text, for messages and tests.
     static func string(microseconds: Int64) -> String {
-        var output = CaptureLineBuffer(capacity: length)
+        var output = TextBuffer(capacity: length)
         write(microseconds: microseconds, into: &output)
         return output.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }

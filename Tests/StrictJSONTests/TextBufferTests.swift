@@ -1,0 +1,35 @@
+import StrictJSON
+import Testing
+
+struct TextBufferTests {
+    @Test func appendsGrowPastTheInitialCapacityAndKeepEveryByte() {
+        var buffer = TextBuffer(capacity: 1)
+        var expected: [UInt8] = []
+        for round in 0..<200 {
+            buffer.append(UInt8(truncatingIfNeeded: round))
+            expected.append(UInt8(truncatingIfNeeded: round))
+            buffer.append("é\(round)")
+            expected += Array("é\(round)".utf8)
+            let chunk = [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: round % 37)
+            buffer.append(chunk)
+            expected += chunk
+        }
+        buffer.append(StaticString("end"))
+        expected += Array("end".utf8)
+        #expect(buffer.count == expected.count)
+        #expect(buffer.bytes == expected)
+    }
+
+    @Test func writeAtMostCountsWhatTheWriterReportsWithinItsBound() {
+        var buffer = TextBuffer(capacity: 16)
+        buffer.write(atMost: 4) { out in
+            out[0] = UInt8(ascii: "a")
+            out[1] = UInt8(ascii: "b")
+            return 2
+        }
+        buffer.write(atMost: 3) { _ in 99 }  // More than reserved: clamped to the bound.
+        buffer.write(atMost: 3) { _ in -1 }  // Negative: nothing.
+        #expect(buffer.count == 5)
+        #expect(Array(buffer.bytes.prefix(2)) == Array("ab".utf8))
+    }
+}
