@@ -54,6 +54,9 @@ final class HTTP2ServerSession: ServerSession {
         }
     }
 
+    /// The previous request's header strings, reused when the next one repeats them.
+    private var headerStrings = HeaderStringCache()
+
     /// Closed streams kept for reuse: a request then costs no object allocation.
     private var spareStreams: [Stream] = []
     private static let maxSpareStreams = 64
@@ -235,21 +238,22 @@ final class HTTP2ServerSession: ServerSession {
             request.headers = HTTPHeaders()
             return
         }
-        let valueString = String(decoding: value, as: UTF8.self)
         if name.count > 1, name[0] == UInt8(ascii: ":") {
             // nghttp2 has already rejected unknown and repeated pseudo-headers, so the
             // length and first letter tell the four request pseudo-headers apart.
             switch (name.count, name[1]) {
-            case (7, UInt8(ascii: "m")): request.method = valueString
-            case (5, UInt8(ascii: "p")): request.path = valueString
-            case (10, UInt8(ascii: "a")): request.authority = valueString
-            case (7, UInt8(ascii: "s")): request.scheme = valueString
+            case (7, UInt8(ascii: "m")): request.method = headerStrings.pseudoValue(value, slot: .method)
+            case (5, UInt8(ascii: "p")): request.path = headerStrings.pseudoValue(value, slot: .path)
+            case (10, UInt8(ascii: "a")): request.authority = headerStrings.pseudoValue(value, slot: .authority)
+            case (7, UInt8(ascii: "s")): request.scheme = headerStrings.pseudoValue(value, slot: .scheme)
             default: break
             }
         } else {
+            let index = request.headers.count
+            let valueString = headerStrings.value(value, index: index)
             if request.host == nil, name.count == 4, name.elementsEqual("host".utf8) { request.host = valueString }
             if request.headers.isEmpty { request.headers.reserveCapacity(8) }
-            request.headers.add(name: String(decoding: name, as: UTF8.self), value: valueString)
+            request.headers.add(name: headerStrings.name(name, index: index), value: valueString)
         }
     }
 

@@ -1,0 +1,57 @@
+import Glibc
+
+/// The header strings of the last request on one connection, handed out again when the next
+/// request carries the same bytes at the same position. Loop-confined, like its session.
+///
+/// A client sends nearly the same header block on every request of a connection (an APNs
+/// provider repeats its `authorization`, `apns-topic`, `apns-push-type` and `user-agent`), and
+/// HPACK hands the server the same bytes each time. Making a `String` of them meant a UTF-8
+/// check, and for values past 15 bytes an allocation, per header per request; comparing
+/// with the previous request's bytes is a fraction of that.
+struct HeaderStringCache {
+    /// Regular headers remembered, from the start of a block (after the pseudo-headers).
+    static let regularHeaderCount = 20
+    /// Longer strings are not kept: a connection's cache stays small whatever its headers.
+    static let maximumLength = 1024
+
+    /// Slots for pseudo-header values, before those of regular headers.
+    enum PseudoSlot: Int {
+        case method, path, authority, scheme
+    }
+
+    private var strings: [String]
+
+    init() {
+        // The four pseudo-header values, then a name and a value per regular header.
+        strings = Array(repeating: "", count: 4 + 2 * Self.regularHeaderCount)
+    }
+
+    /// The value of the pseudo-header in `slot`.
+    mutating func pseudoValue(_ bytes: UnsafeBufferPointer<UInt8>, slot: PseudoSlot) -> String {
+        string(bytes, at: slot.rawValue)
+    }
+
+    /// The name of the regular header at `index` in its block.
+    mutating func name(_ bytes: UnsafeBufferPointer<UInt8>, index: Int) -> String {
+        string(bytes, at: 4 + 2 * index)
+    }
+
+    /// The value of the regular header at `index` in its block.
+    mutating func value(_ bytes: UnsafeBufferPointer<UInt8>, index: Int) -> String {
+        string(bytes, at: 5 + 2 * index)
+    }
+
+    private mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, at slot: Int) -> String {
+        guard slot < strings.count, bytes.count <= Self.maximumLength else { return String(decoding: bytes, as: UTF8.self) }
+        if strings[slot].utf8.count == bytes.count {
+            let same = strings[slot].withUTF8 { cached in
+                guard let cachedBase = cached.baseAddress, let base = bytes.baseAddress else { return cached.count == 0 }
+                return memcmp(cachedBase, base, bytes.count) == 0
+            }
+            if same { return strings[slot] }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        strings[slot] = text
+        return text
+    }
+}
