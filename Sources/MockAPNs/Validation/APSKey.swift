@@ -26,20 +26,20 @@ enum APSKey {
     static let urlArgs = "url-args"
 
     /// Every key Apple documents inside `aps`.
-    static let known: Set<String> = [
+    static let known: KnownStrings = [
         alert, badge, sound, threadID, category, contentAvailable, mutableContent, targetContentID,
         interruptionLevel, relevanceScore, filterCriteria, staleDate, contentState, timestamp, event,
         dismissalDate, attributesType, attributes, inputPushToken, inputPushChannel, contentChanged, urlArgs,
     ]
 
     /// Keys of an `alert` dictionary. Live Activity alerts may also carry `sound`.
-    static let knownAlert: Set<String> = [
+    static let knownAlert: KnownStrings = [
         "title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args", "subtitle-loc-key",
         "subtitle-loc-args", "loc-key", "loc-args", "action-loc-key", "action", sound,
     ]
 
     /// Values of `interruption-level`.
-    static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
+    static let interruptionLevels: KnownStrings = ["passive", "active", "time-sensitive", "critical"]
     /// Values of a Live Activity `event`.
     static let liveActivityEvents: Set<String> = ["start", "update", "end"]
     static let startEvent = "start"

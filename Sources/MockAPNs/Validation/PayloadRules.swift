@@ -59,7 +59,8 @@ enum PayloadRules {
                 switch value {
                 case .string: break
                 case .object(let alertKeys):
-                    for alertKey in alertKeys.sorted() where !APSKey.knownAlert.contains(alertKey) {
+                    // Sorted only when there is something to report, for a stable order.
+                    for alertKey in alertKeys.filter({ !APSKey.knownAlert.contains($0) }).sorted() {
                         warnings.append(PushLintWarning(
                             code: PushLintCode.apsUnknownKey, message: "APNs ignores \(alertKey) inside alert",
                             path: "\(path).\(alertKey)"))
