@@ -62,7 +62,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
 extension String {
     /// ASCII case-insensitive equality, as HTTP field names need; no allocation.
-    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+    ///
+    /// ```swift
+    /// "Authorization".equalsIgnoringASCIICase("authorization")  // true
+    /// ```
+    public func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         let fast = utf8.withContiguousStorageIfAvailable { lhs in
             other.utf8.withContiguousStorageIfAvailable { rhs in Self.equalFolding(lhs, rhs) }

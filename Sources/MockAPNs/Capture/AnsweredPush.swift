@@ -56,6 +56,6 @@ struct AnsweredPush: CaptureLineSource {
     var lintWarnings: [PushLintWarning] { details.lintWarnings }
 
     private static func isAuthorization(_ name: String) -> Bool {
-        name.utf8.count == APNsHeaderName.authorization.utf8.count && name.lowercased() == APNsHeaderName.authorization
+        name.equalsIgnoringASCIICase(APNsHeaderName.authorization)
     }
 }

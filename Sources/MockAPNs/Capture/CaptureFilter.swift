@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import HTTPTransport
 
 /// Which records a query or a wait is about. Every condition is optional; the ones set must
 /// all hold. An empty filter matches every record.
@@ -77,18 +78,9 @@ public struct CaptureFilter: Sendable, Hashable {
         if let topic, keys.topic != topic { return false }
         if let outcome, (outcome == .accepted) != keys.isAccepted { return false }
         if let reason, keys.reason != reason { return false }
-        if let apnsID, !Self.equalIgnoringASCIICase(keys.apnsID, apnsID) { return false }
+        if let apnsID, !keys.apnsID.equalsIgnoringASCIICase(apnsID) { return false }
         if let since, keys.receivedAtMicroseconds < CaptureRecord.microseconds(since1970: since) { return false }
         if let until, keys.receivedAtMicroseconds >= CaptureRecord.microseconds(since1970: until) { return false }
-        return true
-    }
-
-    private static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
-        for (a, b) in zip(lhs.utf8, rhs.utf8) where a != b {
-            let folded = a | 0x20
-            guard folded == b | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else { return false }
-        }
         return true
     }
 }
