@@ -8,12 +8,18 @@ final class RawClient {
     private var isOpen = true
 
     /// Connects to `host:port`; throws when the connection is refused.
-    init(host: String = "127.0.0.1", port: Int) throws {
+    ///
+    /// - Parameter receiveBufferSize: SO_RCVBUF, set before connecting so the TCP window is
+    ///   small from the start: what the client does not read then stays in the server's send queue.
+    init(host: String = "127.0.0.1", port: Int, receiveBufferSize: Int32? = nil) throws {
         let address = try SocketAddress(host: host, port: port)
         fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ProcessRunnerError(description: "socket: errno \(errno)") }
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if var size = receiveBufferSize {
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let result = address.withSockAddr { connect(fd, $0, $1) }
         guard result == 0 else {
             let code = errno
@@ -56,6 +62,52 @@ final class RawClient {
             bytes += chunk
         }
         return (bytes, false)
+    }
+
+    /// How a read to the end ended.
+    enum End: Equatable {
+        /// EOF: the peer closed (or shut down its side) cleanly.
+        case closed
+        /// ECONNRESET: the peer's kernel sent RST, which may have destroyed bytes not read yet.
+        case reset
+        case timedOut
+    }
+
+    /// Reads until EOF, a reset or `timeout`, telling the first two apart (`read` does not).
+    func readToEnd(timeout: Duration = .seconds(10)) -> (bytes: [UInt8], end: End) {
+        let deadline = ContinuousClock.now + timeout
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let left = ContinuousClock.now.duration(to: deadline)
+            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            guard poll(&poller, 1, max(milliseconds, 1)) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                bytes += buffer[..<count]
+            } else if count == 0 {
+                return (bytes, .closed)
+            } else if errno == ECONNRESET {
+                return (bytes, .reset)
+            } else if errno != EINTR && errno != EAGAIN {
+                return (bytes, .reset)
+            }
+        }
+        return (bytes, .timedOut)
+    }
+
+    /// Waits until the peer's kernel has acknowledged every byte sent (the send queue is empty):
+    /// they are then in its socket, whether or not the peer has read them.
+    func waitUntilAcknowledged(timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            var unacknowledged: Int32 = 0
+            guard ioctl(fd, UInt(TIOCOUTQ), &unacknowledged) == 0 else { return false }
+            if unacknowledged == 0 { return true }
+            usleep(1000)
+        }
+        return false
     }
 
     /// Reads until `done(bytes)` holds, the peer closes or `timeout` passes.
