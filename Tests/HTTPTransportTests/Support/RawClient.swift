@@ -44,31 +44,25 @@ final class RawClient {
 
     /// Waits up to `timeout` for bytes; nil on timeout, empty when the peer closed or reset.
     func read(timeout: Duration) -> [UInt8]? {
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        guard poll(&poller, 1, max(milliseconds, 0)) > 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        return count > 0 ? Array(buffer[..<count]) : []
+        switch receive(timeout: timeout) {
+        case let .bytes(bytes): bytes
+        case .end(.timedOut): nil
+        case .end: []
+        }
     }
 
-    /// Reads until the peer closes or `timeout` passes.
+    /// Reads until the peer closes (or resets) or `timeout` passes.
     func readUntilClose(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], closed: Bool) {
-        let deadline = ContinuousClock.now + timeout
-        var bytes: [UInt8] = []
-        while ContinuousClock.now < deadline {
-            guard let chunk = read(timeout: ContinuousClock.now.duration(to: deadline)) else { break }
-            if chunk.isEmpty { return (bytes, true) }
-            bytes += chunk
-        }
-        return (bytes, false)
+        let (bytes, end) = readToEnd(timeout: timeout)
+        return (bytes, end != .timedOut)
     }
 
     /// How a read to the end ended.
     enum End: Equatable {
         /// EOF: the peer closed (or shut down its side) cleanly.
         case closed
-        /// ECONNRESET: the peer's kernel sent RST, which may have destroyed bytes not read yet.
+        /// ECONNRESET (or another receive error): the peer's kernel sent RST, which may have
+        /// destroyed bytes not read yet.
         case reset
         case timedOut
     }
@@ -77,24 +71,28 @@ final class RawClient {
     func readToEnd(timeout: Duration = .seconds(10)) -> (bytes: [UInt8], end: End) {
         let deadline = ContinuousClock.now + timeout
         var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
         while ContinuousClock.now < deadline {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let left = ContinuousClock.now.duration(to: deadline)
-            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-            guard poll(&poller, 1, max(milliseconds, 1)) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                bytes += buffer[..<count]
-            } else if count == 0 {
-                return (bytes, .closed)
-            } else if errno == ECONNRESET {
-                return (bytes, .reset)
-            } else if errno != EINTR && errno != EAGAIN {
-                return (bytes, .reset)
+            switch receive(timeout: ContinuousClock.now.duration(to: deadline)) {
+            case let .bytes(chunk): bytes += chunk
+            case let .end(end): return (bytes, end)
             }
         }
         return (bytes, .timedOut)
+    }
+
+    private enum Received {
+        case bytes([UInt8])
+        case end(End)
+    }
+
+    private func receive(timeout: Duration) -> Received {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        guard poll(&poller, 1, max(milliseconds, 0)) > 0 else { return .end(.timedOut) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 { return .bytes(Array(buffer[..<count])) }
+        return .end(count == 0 ? .closed : .reset)
     }
 
     /// Waits until the peer's kernel has acknowledged every byte sent (the send queue is empty):
