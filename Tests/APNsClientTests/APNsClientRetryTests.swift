@@ -106,7 +106,9 @@ struct APNsClientRetryTests {
         defer { mock.stop() }
         var configuration = try ClientFixtures.configuration(for: mock)
         configuration.retryPolicy = Self.quickRetries
-        configuration.requestTimeout = .milliseconds(300)
+        // The timeout counts from the send, connecting included: 300 ms could run out in a loaded
+        // machine's first TLS handshake. It only has to be far shorter than the delay below.
+        configuration.requestTimeout = .seconds(2)
         let client = try APNsClient(configuration: configuration)
         _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
 
@@ -116,14 +118,13 @@ struct APNsClientRetryTests {
         #expect(reset == .failure(.transport(.streamReset(errorCode: .internalError))))
         #expect(Self.attempts(mock, resetID).count == 1)
 
-        try mock.faults.replaceAll([FaultRule(id: "slow", count: 1, action: .delay(.seconds(2)))])
+        try mock.faults.replaceAll([FaultRule(id: "slow", count: 1, action: .delay(.seconds(8)))])
         let slowID = UUID().uuidString.lowercased()
         let slow = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: slowID))
         guard case .failure(.transport(.timedOut(.request, _))) = slow else {
             Issue.record("expected a request timeout, got \(slow)")
             return
         }
-        // The mock captures when it answers, after the delay.
         #expect(await eventually { Self.attempts(mock, slowID).count == 1 })
         try await Task.sleep(for: .milliseconds(300))
         #expect(Self.attempts(mock, slowID).count == 1, "a timed-out push may have been delivered: not retried")

@@ -116,8 +116,10 @@ client.report(sent=sent)
         let delayedAfter = try #require(delayed.ended) - output.sent
         let immediateAfter = try #require(immediate.ended) - output.sent
         #expect(delayedAfter >= 0.49)
-        #expect(immediateAfter < 0.4, "the immediate answer waited \(immediateAfter) s")
-        #expect(immediateAfter < delayedAfter)
+        // The order is what the server guarantees; how soon python reads the immediate answer is
+        // up to the machine's load. A loop blocked by the delay, or answers queued behind the
+        // delayed one, would deliver stream 1 first.
+        #expect(immediateAfter < delayedAfter, "the immediate answer waited for the delayed one")
         #expect(server.metrics.openStreams == 0)
     }
 }

@@ -21,13 +21,12 @@ struct ServerShutdownTests {
         #expect(await eventually { held.withLock { $0.count } == 2 })
 
         // Threads of their own, so the cooperative pool that other tests may block cannot delay them.
-        let (refused, streamsWhenRefused, doneBeforeAnswers, shutdownTook) = await onThread {
+        let (refused, streamsWhenRefused, doneBeforeAnswers) = await onThread {
             let finished = DispatchSemaphore(value: 0)
-            let took = Mutex<Duration>(.zero)
-            let started = ContinuousClock.now
             Thread.detachNewThread {
-                server.server.shutdown(gracePeriod: .seconds(10))
-                took.withLock { $0 = started.duration(to: .now) }
+                // A grace period far beyond the suite's time limit: shutdown returns in time only
+                // because it ends when the requests do, however slow a loaded machine is.
+                server.server.shutdown(gracePeriod: .seconds(600))
                 finished.signal()
             }
             var refused = false
@@ -44,7 +43,7 @@ struct ServerShutdownTests {
             }
             // A wait that succeeded above took the only signal: waiting again would hang.
             if !doneBeforeAnswers { finished.wait() }
-            return (refused, streams, doneBeforeAnswers, took.withLock { $0 })
+            return (refused, streams, doneBeforeAnswers)
         }
         let (h2Reply, h1Reply) = try await (h2, h1)
 
@@ -53,8 +52,6 @@ struct ServerShutdownTests {
         #expect(!doneBeforeAnswers, "shutdown must wait for the requests in flight")
         #expect(h2Reply.status == 200 && h2Reply.body == "finished HTTP/2", "\(h2Reply.result.stderr)")
         #expect(h1Reply.status == 200 && h1Reply.body == "finished HTTP/1.1", "\(h1Reply.result.stderr)")
-        // Far below the 10 s grace period: shutdown ended when the requests did.
-        #expect(shutdownTook < .seconds(9), "shutdown waited for the whole grace period: \(shutdownTook)")
         #expect(server.metrics.openConnections == 0)
         #expect((try? RawClient(port: port)) == nil)
     }

@@ -50,20 +50,23 @@ final class ByteStream: Selectable {
 
     var hasPendingOutput: Bool { outboundOffset < outbound.count }
 
-    /// Queues bytes for writing; `flush()` sends them.
+    /// Queues bytes for writing; `flush()` sends them. Dropped once the stream is lingering.
     func enqueue(_ bytes: UnsafeRawBufferPointer) {
+        guard !lingering else { return }
         outbound.append(contentsOf: bytes)
     }
 
     func enqueue(_ bytes: [UInt8]) {
+        guard !lingering else { return }
         outbound.append(contentsOf: bytes)
     }
 
     /// Writes as much queued output as the socket takes now; waits for writability for the rest.
     func flush() {
         // Before a client connect completes, writing is impossible and dropping write
-        // interest here would mean never hearing that the connect finished.
-        guard !isClosed, !handshaking, connected else { return }
+        // interest here would mean never hearing that the connect finished. While lingering,
+        // our side has ended: a write would fail and close at once, sending the RST lingering avoids.
+        guard !isClosed, !lingering, !handshaking, connected else { return }
         while outboundOffset < outbound.count {
             let result = outbound.withUnsafeBytes { buffer in
                 let pending = UnsafeRawBufferPointer(rebasing: buffer[outboundOffset...])
@@ -111,6 +114,10 @@ final class ByteStream: Selectable {
     /// Closing a socket that still has unread input makes the kernel send RST, and an RST can
     /// destroy data the peer has not read yet: a GOAWAY with APNs' `{"reason":…}`, or the
     /// last response. Lingering lets the final bytes arrive.
+    ///
+    /// Output produced after this point (a second GOAWAY, say) is dropped, not written: after
+    /// FIN (and TLS close_notify) the write would fail, and a failed write closes the socket at
+    /// once with the peer's input unread, which is exactly the RST this avoids.
     private func beginLingeringClose() {
         guard !isClosed, !lingering else { return }
         lingering = true

@@ -8,12 +8,18 @@ final class RawClient {
     private var isOpen = true
 
     /// Connects to `host:port`; throws when the connection is refused.
-    init(host: String = "127.0.0.1", port: Int) throws {
+    ///
+    /// - Parameter receiveBufferSize: SO_RCVBUF, set before connecting so the TCP window is
+    ///   small from the start: what the client does not read then stays in the server's send queue.
+    init(host: String = "127.0.0.1", port: Int, receiveBufferSize: Int32? = nil) throws {
         let address = try SocketAddress(host: host, port: port)
         fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ProcessRunnerError(description: "socket: errno \(errno)") }
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if var size = receiveBufferSize {
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let result = address.withSockAddr { connect(fd, $0, $1) }
         guard result == 0 else {
             let code = errno
@@ -38,24 +44,68 @@ final class RawClient {
 
     /// Waits up to `timeout` for bytes; nil on timeout, empty when the peer closed or reset.
     func read(timeout: Duration) -> [UInt8]? {
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        guard poll(&poller, 1, max(milliseconds, 0)) > 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        return count > 0 ? Array(buffer[..<count]) : []
+        switch receive(timeout: timeout) {
+        case let .bytes(bytes): bytes
+        case .end(.timedOut): nil
+        case .end: []
+        }
     }
 
-    /// Reads until the peer closes or `timeout` passes.
+    /// Reads until the peer closes (or resets) or `timeout` passes.
     func readUntilClose(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], closed: Bool) {
+        let (bytes, end) = readToEnd(timeout: timeout)
+        return (bytes, end != .timedOut)
+    }
+
+    /// How a read to the end ended.
+    enum End: Equatable {
+        /// EOF: the peer closed (or shut down its side) cleanly.
+        case closed
+        /// ECONNRESET (or another receive error): the peer's kernel sent RST, which may have
+        /// destroyed bytes not read yet.
+        case reset
+        case timedOut
+    }
+
+    /// Reads until EOF, a reset or `timeout`, telling the first two apart (`read` does not).
+    func readToEnd(timeout: Duration = .seconds(10)) -> (bytes: [UInt8], end: End) {
         let deadline = ContinuousClock.now + timeout
         var bytes: [UInt8] = []
         while ContinuousClock.now < deadline {
-            guard let chunk = read(timeout: ContinuousClock.now.duration(to: deadline)) else { break }
-            if chunk.isEmpty { return (bytes, true) }
-            bytes += chunk
+            switch receive(timeout: ContinuousClock.now.duration(to: deadline)) {
+            case let .bytes(chunk): bytes += chunk
+            case let .end(end): return (bytes, end)
+            }
         }
-        return (bytes, false)
+        return (bytes, .timedOut)
+    }
+
+    private enum Received {
+        case bytes([UInt8])
+        case end(End)
+    }
+
+    private func receive(timeout: Duration) -> Received {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        guard poll(&poller, 1, max(milliseconds, 0)) > 0 else { return .end(.timedOut) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 { return .bytes(Array(buffer[..<count])) }
+        return .end(count == 0 ? .closed : .reset)
+    }
+
+    /// Waits until the peer's kernel has acknowledged every byte sent (the send queue is empty):
+    /// they are then in its socket, whether or not the peer has read them.
+    func waitUntilAcknowledged(timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            var unacknowledged: Int32 = 0
+            guard ioctl(fd, UInt(TIOCOUTQ), &unacknowledged) == 0 else { return false }
+            if unacknowledged == 0 { return true }
+            usleep(1000)
+        }
+        return false
     }
 
     /// Reads until `done(bytes)` holds, the peer closes or `timeout` passes.
