@@ -43,20 +43,7 @@ public struct LogLine: ~Copyable {
         bytes.append(UInt8(ascii: " "))
         bytes.append(key)
         bytes.append(UInt8(ascii: "="))
-        bytes.write(atMost: 20) { out in  // 20: the digits of the largest UInt64.
-            var length = 1
-            var rest = value / 10
-            while rest > 0 {
-                length += 1
-                rest /= 10
-            }
-            rest = value
-            for index in stride(from: length - 1, through: 0, by: -1) {
-                out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            return length
-        }
+        bytes.appendDecimal(value)
     }
 
     /// The finished line, the message and a newline after the fields, handed to `body`.

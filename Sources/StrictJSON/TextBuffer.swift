@@ -95,6 +95,33 @@ public struct TextBuffer: ~Copyable {
         written += min(max(added, 0), maximum)
     }
 
+    /// Appends `value` in decimal, without building a `String` for it.
+    @inlinable
+    public mutating func appendDecimal(_ value: UInt64) {
+        write(atMost: Self.maximumDecimalDigits) { Self.putDecimal(value, at: $0) }
+    }
+
+    /// Digits in the longest `UInt64`.
+    public static let maximumDecimalDigits = 20
+
+    /// Writes `value` in decimal at `out`, which has room for ``maximumDecimalDigits``;
+    /// returns the number of digits.
+    @inlinable
+    public static func putDecimal(_ value: UInt64, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var digitCount = 1
+        var rest = value / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        rest = value
+        for position in stride(from: digitCount - 1, through: 0, by: -1) {
+            out[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        return digitCount
+    }
+
     /// The bytes written so far.
     @inlinable
     public func withUnsafeBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws(Never) -> Result) -> Result {

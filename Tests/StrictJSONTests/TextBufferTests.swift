@@ -32,4 +32,12 @@ struct TextBufferTests {
         #expect(buffer.count == 5)
         #expect(Array(buffer.bytes.prefix(2)) == Array("ab".utf8))
     }
+
+    @Test func decimalsAreWrittenWithoutLeadingZeros() {
+        for value: UInt64 in [0, 7, 10, 99, 100, 1_000_000, UInt64.max] {
+            var buffer = TextBuffer(capacity: 1)
+            buffer.appendDecimal(value)
+            #expect(buffer.bytes == Array(String(value).utf8))
+        }
+    }
 }

@@ -188,27 +188,7 @@ enum CaptureJSONOutput {
     }
 
     private static func writeUnsigned(_ value: UInt64, into output: inout TextBuffer) {
-        output.write(atMost: maximumDecimalDigits) { putDecimal(value, at: $0) }
-    }
-
-    /// Digits in the longest `UInt64`.
-    static let maximumDecimalDigits = 20
-
-    /// Writes `value` in decimal at `out` (room for ``maximumDecimalDigits``); returns the
-    /// number of digits.
-    static func putDecimal(_ value: UInt64, at out: UnsafeMutablePointer<UInt8>) -> Int {
-        var digitCount = 1
-        var rest = value / 10
-        while rest > 0 {
-            digitCount += 1
-            rest /= 10
-        }
-        rest = value
-        for position in stride(from: digitCount - 1, through: 0, by: -1) {
-            out[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        }
-        return digitCount
+        output.appendDecimal(value)
     }
 
     @inline(__always)

@@ -26,9 +26,9 @@ enum CaptureRecordEncoder {
     /// once and the digits go through the stack.
     static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
         output.append(contentsOf: prefixHead)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CaptureJSONOutput.maximumDecimalDigits) { digits in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TextBuffer.maximumDecimalDigits) { digits in
             guard let base = digits.baseAddress else { return }
-            output.append(contentsOf: UnsafeBufferPointer(start: base, count: CaptureJSONOutput.putDecimal(sequence, at: base)))
+            output.append(contentsOf: UnsafeBufferPointer(start: base, count: TextBuffer.putDecimal(sequence, at: base)))
         }
         output.append(UInt8(ascii: ","))
     }
