@@ -4,8 +4,9 @@ import HTTPTransport
 import JWTVerify
 
 /// A push as the server answered it: the request, validation's findings, the answer and the
-/// faults that fired. The capture encodes its line straight from these, and builds a
-/// ``CaptureRecord`` from them only when one is asked for.
+/// faults that fired. The capture store encodes its line straight from these, without
+/// building a ``CaptureRecord``; `CaptureRecord(request:details:outcome:faults:)` reads the
+/// same view, so a record and a line hold the same fields.
 ///
 /// The provider token never reaches a line or a record: the `authorization` header is
 /// skipped, and only the token's decoded header, claims and fingerprint are kept.
