@@ -14,7 +14,7 @@ public struct JSONOutline: Sendable, Hashable {
     private var scalarMember: JSONShallowValue?
 
     /// Whether the document is an object.
-    public var isObject: Bool { typeName == JSONShallowValue.object(keys: []).typeName }
+    public var isObject: Bool { typeName == JSONTypeName.object }
 
     /// The outline of a fully parsed document.
     init(_ value: JSONValue, member name: String) {
@@ -166,16 +166,16 @@ extension JSONParser {
         switch input[position] {
         case UInt8(ascii: "{"):
             try skipObject(depth: depth + 1, keys: &keys, wanted: wanted, found: &found)
-            return "object"
+            return JSONTypeName.object
         case UInt8(ascii: "["):
             try skipArray(depth: depth + 1, keys: &keys, wanted: wanted, found: &found)
-            return "array"
+            return JSONTypeName.array
         case UInt8(ascii: "\""):
             _ = try skipString()
-            return "string"
-        case UInt8(ascii: "t"): try expectLiteral("true"); return "boolean"
-        case UInt8(ascii: "f"): try expectLiteral("false"); return "boolean"
-        case UInt8(ascii: "n"): try expectLiteral("null"); return "null"
+            return JSONTypeName.string
+        case UInt8(ascii: "t"): try expectLiteral("true"); return JSONTypeName.boolean
+        case UInt8(ascii: "f"): try expectLiteral("false"); return JSONTypeName.boolean
+        case UInt8(ascii: "n"): try expectLiteral("null"); return JSONTypeName.null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber().typeName
         default: throw failure("unexpected character")
         }

@@ -36,13 +36,13 @@ public enum JSONShallowValue: Sendable, Hashable {
     /// The JSON type's name, as ``JSONValue/typeName`` gives it ("string", "integer", ...).
     public var typeName: String {
         switch self {
-        case .null: "null"
-        case .bool: "boolean"
-        case .integer: "integer"
-        case .double: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
+        case .null: JSONTypeName.null
+        case .bool: JSONTypeName.boolean
+        case .integer: JSONTypeName.integer
+        case .double: JSONTypeName.number
+        case .string: JSONTypeName.string
+        case .array: JSONTypeName.array
+        case .object: JSONTypeName.object
         }
     }
 }
