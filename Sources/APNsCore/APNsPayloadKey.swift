@@ -30,21 +30,23 @@ public enum APNsPayloadKey {
     public static let urlArgs = "url-args"
 
     /// Every key Apple documents inside `aps`.
-    public static let known: Set<String> = [
+    public static let known: KnownStrings = [
         alert, badge, sound, threadID, category, contentAvailable, mutableContent, targetContentID,
         interruptionLevel, relevanceScore, filterCriteria, staleDate, contentState, timestamp, event,
         dismissalDate, attributesType, attributes, inputPushToken, inputPushChannel, contentChanged, urlArgs,
     ]
 
     /// Keys of an `alert` dictionary (Live Activity alerts may carry `sound`).
-    public static let knownAlert: Set<String> = [
+    public static let knownAlert: KnownStrings = [
         "title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args", "subtitle-loc-key",
         "subtitle-loc-args", "loc-key", "loc-args", "action-loc-key", "action", sound,
     ]
 
     /// Keys of a critical-alert `sound` dictionary.
-    public static let knownSound: Set<String> = ["critical", "name", "volume"]
+    public static let knownSound: KnownStrings = ["critical", "name", "volume"]
 
-    public static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
-    public static let liveActivityEvents: Set<String> = ["start", "update", "end"]
+    public static let interruptionLevels: KnownStrings = ["passive", "active", "time-sensitive", "critical"]
+    public static let liveActivityEvents: KnownStrings = [startEvent, "update", "end"]
+    /// The Live Activity event that starts one, with rules of its own.
+    public static let startEvent = "start"
 }

@@ -14,11 +14,11 @@ enum PayloadRules {
         guard let aps = payload.memberFields else {
             if let apsValue = payload.member {
                 warnings.append(PushLintWarning(
-                    code: PushLintCode.apsNotObject, message: "aps must be an object, found \(apsValue.typeName)", path: APSKey.aps))
+                    code: PushLintCode.apsNotObject, message: "aps must be an object, found \(apsValue.typeName)", path: APNsPayloadKey.aps))
             } else if typesNeedingAPS.contains(pushType) {
                 warnings.append(PushLintWarning(
                     code: PushLintCode.apsMissing, message: "a \(pushType) push needs an aps dictionary; the device will do nothing",
-                    path: APSKey.aps))
+                    path: APNsPayloadKey.aps))
             }
             return
         }
@@ -40,14 +40,14 @@ enum PayloadRules {
             let value = member.value
             // Built only when a warning needs it: this loop runs for every push.
             var path: String { "aps.\(key)" }
-            guard APSKey.known.contains(key) else {
+            guard APNsPayloadKey.known.contains(key) else {
                 warnings.append(PushLintWarning(
                     code: PushLintCode.apsUnknownKey, message: "APNs ignores \(key) inside aps; put app data beside aps",
                     path: path))
                 continue
             }
             switch key {
-            case APSKey.badge:
+            case APNsPayloadKey.badge:
                 if case .integer(let count) = value {
                     if count < 0 { fieldValue(path, "badge must be 0 or more", into: &warnings) }
                 } else {
@@ -55,41 +55,41 @@ enum PayloadRules {
                         code: PushLintCode.apsBadgeType, message: "badge must be a whole number, found \(value.typeName)",
                         path: path))
                 }
-            case APSKey.alert:
+            case APNsPayloadKey.alert:
                 switch value {
                 case .string: break
                 case .object(let alertKeys):
                     // Sorted only when there is something to report, for a stable order.
-                    for alertKey in alertKeys.filter({ !APSKey.knownAlert.contains($0) }).sorted() {
+                    for alertKey in alertKeys.filter({ !APNsPayloadKey.knownAlert.contains($0) }).sorted() {
                         warnings.append(PushLintWarning(
                             code: PushLintCode.apsUnknownKey, message: "APNs ignores \(alertKey) inside alert",
                             path: "\(path).\(alertKey)"))
                     }
                 default: fieldType(path, "a string or an object", value, into: &warnings)
                 }
-            case APSKey.sound:
+            case APNsPayloadKey.sound:
                 switch value {
                 case .string, .object: break
                 default: fieldType(path, "a string or an object", value, into: &warnings)
                 }
-            case APSKey.threadID, APSKey.category, APSKey.targetContentID, APSKey.filterCriteria, APSKey.attributesType,
-                 APSKey.inputPushChannel:
+            case APNsPayloadKey.threadID, APNsPayloadKey.category, APNsPayloadKey.targetContentID, APNsPayloadKey.filterCriteria, APNsPayloadKey.attributesType,
+                 APNsPayloadKey.inputPushChannel:
                 if case .string = value {} else { fieldType(path, "a string", value, into: &warnings) }
-            case APSKey.interruptionLevel:
+            case APNsPayloadKey.interruptionLevel:
                 if case .string(let level) = value {
-                    if !APSKey.interruptionLevels.contains(level) {
+                    if !APNsPayloadKey.interruptionLevels.contains(level) {
                         fieldValue(path, "interruption-level must be passive, active, time-sensitive or critical", into: &warnings)
                     }
                 } else {
                     fieldType(path, "a string", value, into: &warnings)
                 }
-            case APSKey.contentAvailable, APSKey.mutableContent, APSKey.inputPushToken:
+            case APNsPayloadKey.contentAvailable, APNsPayloadKey.mutableContent, APNsPayloadKey.inputPushToken:
                 if case .integer(let flag) = value {
                     if flag != 1 { fieldValue(path, "\(key) has meaning only as 1; leave it out otherwise", into: &warnings) }
                 } else {
                     fieldType(path, "the number 1", value, into: &warnings)
                 }
-            case APSKey.relevanceScore:
+            case APNsPayloadKey.relevanceScore:
                 let score: Double? = switch value {
                 case .integer(let number): Double(number)
                 case .double(let number): number
@@ -103,17 +103,17 @@ enum PayloadRules {
                 } else {
                     fieldType(path, "a number", value, into: &warnings)
                 }
-            case APSKey.staleDate, APSKey.timestamp, APSKey.dismissalDate:
+            case APNsPayloadKey.staleDate, APNsPayloadKey.timestamp, APNsPayloadKey.dismissalDate:
                 if case .integer(let seconds) = value {
                     if seconds < 0 { fieldValue(path, "\(key) must be UNIX seconds", into: &warnings) }
                 } else {
                     fieldType(path, "whole UNIX seconds", value, into: &warnings)
                 }
-            case APSKey.contentState, APSKey.attributes:
+            case APNsPayloadKey.contentState, APNsPayloadKey.attributes:
                 if case .object = value {} else { fieldType(path, "an object", value, into: &warnings) }
-            case APSKey.event:
+            case APNsPayloadKey.event:
                 if case .string(let event) = value {
-                    if !APSKey.liveActivityEvents.contains(event) {
+                    if !APNsPayloadKey.liveActivityEvents.contains(event) {
                         fieldValue(path, "event must be start, update or end", into: &warnings)
                     }
                 } else {
@@ -132,38 +132,38 @@ enum PayloadRules {
     // MARK: Per push type
 
     private static func lintAlertPush(_ aps: JSONShallowObject, into warnings: inout [PushLintWarning]) {
-        if aps[APSKey.alert] == nil, aps[APSKey.sound] == nil, aps[APSKey.badge] == nil {
+        if aps[APNsPayloadKey.alert] == nil, aps[APNsPayloadKey.sound] == nil, aps[APNsPayloadKey.badge] == nil {
             warnings.append(PushLintWarning(
                 code: PushLintCode.apsAlertNothingToShow,
                 message: "an alert push needs alert, sound or badge; for a silent update use apns-push-type background",
-                path: APSKey.aps))
+                path: APNsPayloadKey.aps))
         }
     }
 
     private static func lintBackgroundPush(_ aps: JSONShallowObject, into warnings: inout [PushLintWarning]) {
-        for key in [APSKey.alert, APSKey.sound, APSKey.badge] where aps[key] != nil {
+        for key in [APNsPayloadKey.alert, APNsPayloadKey.sound, APNsPayloadKey.badge] where aps[key] != nil {
             warnings.append(PushLintWarning(
                 code: PushLintCode.apsBackgroundHasAlert,
                 message: "a background push must not carry \(key); send it as an alert push instead",
                 path: "aps.\(key)"))
         }
-        if aps[APSKey.contentAvailable] != .integer(1) {
+        if aps[APNsPayloadKey.contentAvailable] != .integer(1) {
             warnings.append(PushLintWarning(
                 code: PushLintCode.apsBackgroundMissingContentAvailable,
                 message: "a background push needs content-available: 1 to wake the app",
-                path: "aps.\(APSKey.contentAvailable)"))
+                path: "aps.\(APNsPayloadKey.contentAvailable)"))
         }
     }
 
     private static func lintLiveActivityPush(_ aps: JSONShallowObject, into warnings: inout [PushLintWarning]) {
-        var required = [APSKey.event, APSKey.timestamp, APSKey.contentState]
-        if aps[APSKey.event] == .string(APSKey.startEvent) {
-            required += [APSKey.attributesType, APSKey.attributes, APSKey.alert]
+        var required = [APNsPayloadKey.event, APNsPayloadKey.timestamp, APNsPayloadKey.contentState]
+        if aps[APNsPayloadKey.event] == .string(APNsPayloadKey.startEvent) {
+            required += [APNsPayloadKey.attributesType, APNsPayloadKey.attributes, APNsPayloadKey.alert]
         }
         for key in required where aps[key] == nil {
             warnings.append(PushLintWarning(
                 code: PushLintCode.apsLiveActivityMissingField,
-                message: "a Live Activity push\(aps[APSKey.event] == .string(APSKey.startEvent) ? " that starts an activity" : "") needs \(key)",
+                message: "a Live Activity push\(aps[APNsPayloadKey.event] == .string(APNsPayloadKey.startEvent) ? " that starts an activity" : "") needs \(key)",
                 path: "aps.\(key)"))
         }
     }

@@ -367,7 +367,7 @@ public struct PushValidator: Sendable {
         // capture parses the whole payload only if someone asks for it.
         let outline: JSONOutline
         do {
-            outline = try JSONParser.outline(body, maximumDepth: settings.payloadNestingLimit, member: APSKey.aps)
+            outline = try JSONParser.outline(body, maximumDepth: settings.payloadNestingLimit, member: APNsPayloadKey.aps)
         } catch {
             try malformedPayload(PushLintCode.payloadNotJSON, "the payload is not JSON: \(error)", details: &details)
             return
@@ -410,8 +410,8 @@ public struct PushValidator: Sendable {
     /// Whether an untyped payload is a background push: `content-available` without
     /// anything to show.
     private static func looksLikeBackground(aps: JSONShallowObject?) -> Bool {
-        guard let aps, aps[APSKey.contentAvailable] != nil else { return false }
-        return aps[APSKey.alert] == nil && aps[APSKey.sound] == nil && aps[APSKey.badge] == nil
+        guard let aps, aps[APNsPayloadKey.contentAvailable] != nil else { return false }
+        return aps[APNsPayloadKey.alert] == nil && aps[APNsPayloadKey.sound] == nil && aps[APNsPayloadKey.badge] == nil
     }
 
     /// Decimal digits only (no sign, no space), fitting in Int64.

@@ -1,4 +1,4 @@
-@testable import MockAPNs
+import APNsCore
 import Testing
 
 struct KnownStringsTests {
@@ -9,6 +9,6 @@ struct KnownStringsTests {
         for other in ["alerT", "badg", "soundx", "thread-id-long-key", "e\u{301}", "x"] {
             #expect(!known.contains(other), "\(other)")
         }
-        #expect(APSKey.known.contains(APSKey.contentAvailable) && !APSKey.known.contains("content_available"))
+        #expect(APNsPayloadKey.known.contains(APNsPayloadKey.contentAvailable) && !APNsPayloadKey.known.contains("content_available"))
     }
 }
