@@ -76,19 +76,15 @@ struct HermesFields {
                 index += 1
                 return true
             }
+            // A string of ASCII text without escapes; anything else is left to the parser.
             func plainString() -> Range<Int>? {
-                guard expect(UInt8(ascii: "\"")) else { return nil }
+                guard expect(UInt8(ascii: "\"")), let base = input.baseAddress else { return nil }
                 let start = index
-                while index < input.count {
-                    let byte = input[index]
-                    if byte == UInt8(ascii: "\"") {
-                        index += 1
-                        return start..<(index - 1)
-                    }
-                    guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-                    index += 1
-                }
-                return nil
+                var skipped: UInt64 = 0
+                index = JSONTextScan.firstSpecial(base, from: start, count: input.count, controlBelow: 0x20, skipped: &skipped)
+                guard index < input.count, input[index] == UInt8(ascii: "\""), !JSONTextScan.sawNonASCII(skipped) else { return nil }
+                index += 1
+                return start..<(index - 1)
             }
             var members: [(key: Range<Int>, value: Range<Int>)] = []
             members.reserveCapacity(10)

@@ -14,6 +14,12 @@ import Testing
         "{\"a\":\"caf\u{e9}\"}", "{\"a\":\"b\u{1}\"}", "{\"a\":\"b\u{7f}\"}", // non-ASCII, control, DEL
         #"{"a":null}"#, #"{"a":1}"#, #"{"a":{"b":"c"}}"#, #"{"a":["b"]}"#, #"{"a":true}"#,
         #"["a"]"#, #""a""#, "", " ", #"{"#, #"}"#,
+        // Longer than a word, with the byte that matters late in it (the scan reads eight at a time).
+        #"{"approval_needed_for":"a long plain value of ASCII text"}"#,
+        #"{"approval_needed_for":"a long plain value with \"escape\""}"#,
+        "{\"approval_needed_for\":\"a long plain value ending caf\u{e9}\"}",
+        "{\"approval_needed_for\":\"a long plain value with a tab\tinside\"}",
+        #"{"approval_needed_for":"a long value cut short"#,
     ]
 
     @Test(arguments: edgeBodies)
