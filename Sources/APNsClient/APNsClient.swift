@@ -83,6 +83,8 @@ public final class APNsClient: Sendable {
             // APNs allows one stream until a request carries a valid token; its SETTINGS say so,
             // but a burst submitted before they arrive would already be on the wire.
             transport.initialPeerMaxConcurrentStreams = 1
+            // Every push has its own apns-id; indexing it would evict the bearer token.
+            transport.unindexedFieldNames = [APNsHeaderName.id]
             return APNsConnectionPool(
                 destination: destination, transport: transport, group: group,
                 maximumConnections: configuration.maximumConnectionsPerEnvironment,

@@ -36,4 +36,14 @@ import Testing
         builder.appendTrusted(name: ":status", value: "404")
         #expect(fields(builder) == [":status: 404"])
     }
+
+    @Test func marksOnlyTheUnindexedNamesWhateverTheirCase() {
+        let builder = HeaderBlockBuilder(unindexedNames: ["apns-id"])
+        builder.appendTrusted(name: ":path", value: "/")
+        builder.append(name: "APNs-ID", value: "1")
+        builder.append(name: "apns-id-suffix", value: "2")
+        builder.append(name: "apns-topic", value: "3")
+        let flags = builder.withPairs { pairs, count in (0..<count).map { pairs?[$0].flags ?? 0xff } }
+        #expect(flags == [0, 1, 0, 0])  // NGHTTP2_NV_FLAG_NO_INDEX is 1
+    }
 }

@@ -36,6 +36,11 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     /// many it allows. RFC 9113 suggests 100; APNs allows 1 until a request carries a
     /// valid provider token, so an APNs client sets 1 and the rest wait for the SETTINGS.
     public var initialPeerMaxConcurrentStreams: Int
+    /// Request fields whose values change with every request, such as a per-request id
+    /// (lowercase names). They are sent as literals that neither side adds to its HPACK
+    /// table (RFC 7541 section 6.2.2): indexing a value that never repeats only evicts the
+    /// fields that do, such as a long `authorization`, which then travel in full again.
+    public var unindexedFieldNames: [String]
 
     /// 10 seconds.
     public static let defaultConnectTimeout = Duration.seconds(10)
@@ -62,6 +67,7 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
         requestTimeout = Self.defaultRequestTimeout
         initialWindowSize = Self.defaultInitialWindowSize
         initialPeerMaxConcurrentStreams = Self.defaultInitialPeerMaxConcurrentStreams
+        unindexedFieldNames = []
     }
 
     /// The `:authority` of requests that set none: the host, plus the port unless it is the scheme's default.

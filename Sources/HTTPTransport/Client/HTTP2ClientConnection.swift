@@ -51,7 +51,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     private var byteStream: ByteStream?
     private var session: OpaquePointer?
     private var streams: [Int32: HTTP2ClientStream] = [:]
-    private let headerBlock = HeaderBlockBuilder()
+    private let headerBlock: HeaderBlockBuilder
     /// Requests that arrived before the connection was ready; finished ones are skipped.
     private var awaitingConnection: [HTTP2ClientStream] = []
     /// Requests the server refused unprocessed, sent again after the current read.
@@ -64,6 +64,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
 
     init(configuration: HTTP2ClientConfiguration, address: SocketAddress, tlsContext: TLSContext?, eventLoop: EventLoop) {
         self.configuration = configuration
+        headerBlock = HeaderBlockBuilder(unindexedNames: configuration.unindexedFieldNames)
         self.address = address
         self.tlsContext = tlsContext
         self.eventLoop = eventLoop

@@ -4,16 +4,20 @@ internal import CNGHTTP2
 ///
 /// One builder lives per session and is reused for every message, so building a header
 /// block allocates nothing once the scratch space has grown. Names are lowercased, and
-/// fields HTTP/2 forbids (RFC 9113 section 8.2.2) are dropped, along with any the
-/// caller names in `excluded`. Loop-confined.
+/// fields HTTP/2 forbids (RFC 9113 section 8.2.2) are dropped. Fields named in
+/// `unindexedNames` are marked so that HPACK sends them as literals without indexing.
+/// Loop-confined.
 final class HeaderBlockBuilder {
     private var bytes: UnsafeMutableRawBufferPointer
     private var byteCount = 0
-    /// (name offset, name length, value offset, value length) per field.
-    private var spans: [(Int, Int, Int, Int)] = []
+    /// (name offset, name length, value offset, value length, nghttp2 flags) per field.
+    private var spans: [(Int, Int, Int, Int, UInt8)] = []
     private var pairs: UnsafeMutableBufferPointer<nghttp2_nv>
+    private let unindexedNames: [[UInt8]]
 
-    init() {
+    /// - Parameter unindexedNames: lowercase names of fields never added to the HPACK table.
+    init(unindexedNames: [String] = []) {
+        self.unindexedNames = unindexedNames.map { Array($0.utf8) }
         bytes = .allocate(byteCount: 1024, alignment: 1)
         pairs = .allocate(capacity: 16)
     }
@@ -35,7 +39,7 @@ final class HeaderBlockBuilder {
         append(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         let valueStart = byteCount
         append(value)
-        spans.append((nameStart, name.utf8CodeUnitCount, valueStart, byteCount - valueStart))
+        spans.append((nameStart, name.utf8CodeUnitCount, valueStart, byteCount - valueStart, Self.indexed))
     }
 
     /// Adds a caller's field: the name is lowercased; connection-specific fields are skipped.
@@ -51,10 +55,14 @@ final class HeaderBlockBuilder {
             byteCount = nameStart
             return
         }
+        let isUnindexed = unindexedNames.contains { $0.count == name.count && $0.elementsEqual(name) }
         let valueStart = byteCount
         append(value)
-        spans.append((nameStart, nameLength, valueStart, byteCount - valueStart))
+        spans.append((nameStart, nameLength, valueStart, byteCount - valueStart, isUnindexed ? Self.unindexed : Self.indexed))
     }
+
+    private static let indexed = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+    private static let unindexed = UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue)
 
     /// Calls `body` with the `nghttp2_nv` array; valid only inside `body`.
     ///
@@ -67,7 +75,7 @@ final class HeaderBlockBuilder {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return body(nil, 0) }
         for (index, span) in spans.enumerated() {
             pairs[index] = nghttp2_nv(name: base + span.0, value: base + span.2, namelen: span.1, valuelen: span.3,
-                                      flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                                      flags: span.4)
         }
         return body(pairs.baseAddress, spans.count)
     }
