@@ -13,7 +13,8 @@ import Synchronization
 let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 200_000
 let sessions = (0..<10_000).map { "20261130_\($0)" }
 let token = String(repeating: "ab", count: 32)
-let secret = Array("bench-secret".utf8)
+// Prepared once, as HermesGatewaySender does.
+let key = HMACSHA256Key(Array("bench-secret".utf8))
 
 let digits = Array("0123456789abcdef")
 func hexByte(_ byte: UInt8) -> String { String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]]) }
@@ -48,14 +49,14 @@ try measure("agent_push") {
         guard case .send(let type, let id) = policy.evaluate(.preApprovalRequest(sessionID: session, surface: .gateway), deviceCount: 1)
         else { continue }
         var request = HermesPushRequest(deviceToken: token, environment: .sandbox, type: type, sessionID: id)
-        request.hmac = try HMACSHA256.authenticationCode(for: request.canonicalBytes, using: secret).map(hexByte).joined()
+        request.hmac = try key.authenticationCode(for: request.canonicalBytes).map(hexByte).joined()
         bytes &+= request.encodedBody().count
     }
 }
 try measure("reference_hmac") {
     for index in 0..<iterations {
         let request = HermesPushRequest(deviceToken: token, environment: .sandbox, type: .approval, sessionID: sessions[index % sessions.count])
-        bytes &+= try HMACSHA256.authenticationCode(for: request.canonicalBytes, using: secret).count
+        bytes &+= try key.authenticationCode(for: request.canonicalBytes).count
     }
 }
 

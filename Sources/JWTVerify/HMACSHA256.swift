@@ -1,6 +1,6 @@
-internal import COpenSSL
-
-/// HMAC with SHA-256 (RFC 2104), for the gateway's request signing.
+/// HMAC with SHA-256 (RFC 2104), for the gateway's request signing: one-shot forms.
+///
+/// A key used for many messages is cheaper prepared once as an ``HMACSHA256Key``.
 ///
 /// ```swift
 /// let tag = try HMACSHA256.authenticationCode(for: Array(body.utf8), using: secret)
@@ -20,23 +20,7 @@ public enum HMACSHA256 {
         for message: some Collection<UInt8>,
         using key: some Collection<UInt8>
     ) throws(CryptoError) -> [UInt8] {
-        let message = Array(message)
-        // A zero-length key must still be a valid pointer for OpenSSL 3's HMAC().
-        let keyCount = key.count
-        let key = key.isEmpty ? [0] : Array(key)
-        var tag = [UInt8](repeating: 0, count: byteCount)
-        var tagCount: UInt32 = 0
-        let result = key.withUnsafeBufferPointer { keyBytes in
-            message.withUnsafeBufferPointer { messageBytes in
-                tag.withUnsafeMutableBufferPointer { tagBytes in
-                    HMAC(
-                        EVP_sha256(), keyBytes.baseAddress, Int32(clamping: keyCount),
-                        messageBytes.baseAddress, messageBytes.count, tagBytes.baseAddress, &tagCount)
-                }
-            }
-        }
-        guard result != nil, tagCount == byteCount else { throw CryptoError("HMAC") }
-        return tag
+        try HMACSHA256Key(key).authenticationCode(for: message)
     }
 
     /// Whether `code` is the HMAC-SHA-256 tag of `message` under `key`, truncated to
@@ -53,10 +37,6 @@ public enum HMACSHA256 {
         using key: some Collection<UInt8>,
         byteCount: Int = HMACSHA256.byteCount
     ) -> Bool {
-        guard (minimumTruncatedByteCount...Self.byteCount).contains(byteCount), code.count == byteCount else {
-            return false
-        }
-        guard let expected = try? authenticationCode(for: message, using: key) else { return false }
-        return ConstantTime.equals(expected.prefix(byteCount), code)
+        HMACSHA256Key(key).isValidAuthenticationCode(code, for: message, byteCount: byteCount)
     }
 }

@@ -26,6 +26,8 @@ public final class HermesGatewaySender: Sendable {
     private let transport: any HermesGatewayTransport
     private let store: HermesDeviceStore?
     private let sleep: @Sendable (Duration) async -> Void
+    /// The shared secret prepared once, in HMAC mode.
+    private let hmacKey: HMACSHA256Key?
     /// Capabilities by device token (lowercase hex).
     private let capabilities = Mutex<[String: String]>([:])
 
@@ -40,6 +42,7 @@ public final class HermesGatewaySender: Sendable {
         self.store = store
         self.transport = transport
         self.sleep = sleep
+        if case .sharedSecret(let secret) = configuration.authorization { hmacKey = HMACSHA256Key(secret) } else { hmacKey = nil }
     }
 
     /// Pushes `type` about `sessionID` to `device`. Never throws: every failure is an
@@ -50,8 +53,8 @@ public final class HermesGatewaySender: Sendable {
                                         type: type, sessionID: sessionID)
         while true {
             switch configuration.authorization {
-            case .sharedSecret(let secret):
-                guard let tag = try? HMACSHA256.authenticationCode(for: request.canonicalBytes, using: secret) else {
+            case .sharedSecret:
+                guard let tag = try? hmacKey?.authenticationCode(for: request.canonicalBytes) else {
                     result.outcome = .failed("HMAC-SHA256 failed")
                     return result
                 }

@@ -20,17 +20,18 @@ public struct CapabilityIssuer: Sendable {
     /// Domain separation: the key signs nothing else under this label.
     public static let label = "hermes-capability-v1:"
 
-    private let key: [UInt8]
+    private let key: HMACSHA256Key
 
+    /// - Parameter key: the gateway's capability key (`PUSH_GATEWAY_CAPABILITY_KEY`).
     public init(key: [UInt8]) {
-        self.key = key
+        self.key = HMACSHA256Key(key)
     }
 
     /// The capability for `token`.
     ///
     /// - Throws: `CryptoError` only if OpenSSL fails, not for any input.
     public func capability(for token: DeviceToken) throws(CryptoError) -> String {
-        let tag = try HMACSHA256.authenticationCode(for: Array((Self.label + token.hex).utf8), using: key)
+        let tag = try key.authenticationCode(for: Array((Self.label + token.hex).utf8))
         return Self.prefix + Self.base64URL(tag)
     }
 

@@ -8,7 +8,7 @@ import JWTVerify
 /// disabled mode is refused (`auth_mode_disabled`), never silently ignored.
 public struct PushAuthorizer: Sendable {
     public let modes: Set<GatewayAuthMode>
-    private let hmacSecret: [UInt8]?
+    private let hmacKey: HMACSHA256Key?
     private let capabilities: CapabilityIssuer?
 
     /// - Parameters:
@@ -16,7 +16,7 @@ public struct PushAuthorizer: Sendable {
     ///   - secrets: a mode without its secret accepts nothing.
     public init(modes: Set<GatewayAuthMode>, secrets: GatewaySecrets) {
         self.modes = modes
-        hmacSecret = secrets.hmacSecret
+        hmacKey = secrets.hmacSecret.map { HMACSHA256Key($0) }
         capabilities = secrets.capabilityKey.map(CapabilityIssuer.init(key:))
     }
 
@@ -26,9 +26,9 @@ public struct PushAuthorizer: Sendable {
     /// Nil when `request` is authorized, else the 403 code to answer with.
     public func refusal(for request: HermesPushRequest) -> HermesGatewayErrorCode? {
         if let hmac = request.hmac {
-            guard modes.contains(.hmac), let secret = hmacSecret else { return .authModeDisabled }
+            guard modes.contains(.hmac), let hmacKey else { return .authModeDisabled }
             guard let received = Self.bytes(fromLowercaseHex: hmac),
-                  HMACSHA256.isValidAuthenticationCode(received, for: request.canonicalBytes, using: secret)
+                  hmacKey.isValidAuthenticationCode(received, for: request.canonicalBytes)
             else { return .invalidHMAC }
             return nil
         }
