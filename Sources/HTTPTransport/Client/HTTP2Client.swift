@@ -103,7 +103,7 @@ public final class HTTP2Client: Sendable {
         let stream = HTTP2ClientStream(request: request, timeout: request.timeout ?? configuration.requestTimeout)
         let connection = connection
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: HTTP2ClientContinuation) in
+            await withUnsafeContinuation { (continuation: HTTP2ClientContinuation) in
                 if let rejection = connection.enqueue(stream, continuation: continuation) {
                     continuation.resume(returning: .failure(rejection))
                 }

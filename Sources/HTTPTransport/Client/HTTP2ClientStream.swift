@@ -1,5 +1,10 @@
 /// How a request's caller waits: resumed exactly once, on the event loop.
-typealias HTTP2ClientContinuation = CheckedContinuation<Result<HTTPClientResponse, HTTPClientError>, Never>
+///
+/// Unchecked, because the checked form allocates and verifies on every request: exactly
+/// once is this module's guarantee. A continuation reaches the loop only through the
+/// connection's inbox and is resumed only by `HTTP2ClientStream.finish`, which forgets it
+/// first; every path that ends a connection finishes the streams it holds.
+typealias HTTP2ClientContinuation = UnsafeContinuation<Result<HTTPClientResponse, HTTPClientError>, Never>
 
 /// Hears a PING's round-trip time or why it failed; called once, on the event loop.
 typealias HTTP2PingWaiter = @Sendable (Result<Duration, HTTPClientError>) -> Void
