@@ -3,7 +3,7 @@ import Synchronization
 
 /// The persistent HTTP/2 connections to one destination.
 ///
-/// A push goes to the least busy connection that still has room under both the server's
+/// A push goes to the busiest connection that still has room under both the server's
 /// SETTINGS_MAX_CONCURRENT_STREAMS (taken as 1 until the server has sent it, as APNs allows
 /// one stream before authentication) and `maximumStreamsPerConnection`. A new connection is
 /// opened only when every open one is full and the pool is below its size; when the pool
@@ -54,7 +54,9 @@ final class APNsConnectionPool: Sendable {
                 // so a burst spreads over new connections instead of queueing on the first.
                 let room = min(maximumStreams, connection.client.peerMaxConcurrentStreams ?? 1)
                 guard connection.inFlight < room else { continue }
-                if best.map({ connection.inFlight < $0.inFlight }) ?? true { best = connection }
+                // The busiest connection with room: pushes sent together then share one write
+                // and one wake-up of the server instead of being dealt out one per connection.
+                if best.map({ connection.inFlight > $0.inFlight }) ?? true { best = connection }
             }
             if best == nil, state.connections.count < maximumConnections {
                 do throws(TransportError) {

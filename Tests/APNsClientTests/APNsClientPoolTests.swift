@@ -108,6 +108,29 @@ struct APNsClientPoolTests {
         await client.shutdown()
     }
 
+    @Test func pushesSentTogetherShareTheBusiestConnectionWithRoom() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
+        try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(100))))
+        // Until a connection's first push is accepted it allows one stream, so a first burst
+        // opens more connections (all four unless the machine is slow to start the senders).
+        let opening = await Self.burst(client, count: 8)
+        #expect(opening.allSatisfy { if case .success = $0 { true } else { false } })
+        let opened = client.connectionsOpened(to: .sandbox)
+        try #require(opened >= 2)
+        mock.capture.clear()
+        // Now every connection has room for 1000: a burst goes to one of them, in one write,
+        // instead of being dealt out over all of them.
+        let burst = await Self.burst(client, count: 40)
+        #expect(burst.allSatisfy { if case .success = $0 { true } else { false } })
+        let records = mock.capture.records()
+        #expect(records.count == 40)
+        #expect(Set(records.map(\.connectionID)).count == 1)
+        #expect(client.connectionsOpened(to: .sandbox) == opened)
+        await client.shutdown()
+    }
+
     @Test func oneStreamBeforeAuthenticationAndAfterARejectionThenManyAgain() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
