@@ -1,6 +1,10 @@
 internal import COpenSSL
 import OpenSSLSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Owns one `SSL` object bound to a non-blocking socket. Loop-confined.
 ///
 /// It holds its `TLSContext` strongly, so the context outlives every connection made from it.
@@ -64,26 +68,38 @@ final class TLSConnection {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Socket.IOResult {
+        errno = 0  // a socket EOF leaves errno as it was; a stale value must not read as a reset
         let count = SSL_read(pointer, buffer.baseAddress, Int32(clamping: buffer.count))
         if count > 0 { return .bytes(Int(count)) }
-        return classify(count)
+        return classify(count, errno: errno, writing: false)
     }
 
     func write(_ buffer: UnsafeRawBufferPointer) -> Socket.IOResult {
         guard buffer.count > 0 else { return .bytes(0) }
+        errno = 0
         let count = SSL_write(pointer, buffer.baseAddress, Int32(clamping: buffer.count))
         if count > 0 { return .bytes(Int(count)) }
-        return classify(count)
+        return classify(count, errno: errno, writing: true)
     }
 
-    private func classify(_ result: Int32) -> Socket.IOResult {
+    /// Reports a failed read or write as `Socket` reports one over plain TCP: a reset on a
+    /// read is an error, a peer gone on a write is the end of the connection.
+    ///
+    /// - Parameter systemError: `errno` right after the OpenSSL call, before anything can change it.
+    private func classify(_ result: Int32, errno systemError: Int32, writing: Bool) -> Socket.IOResult {
         let code = SSL_get_error(pointer, result)
         switch code {
         case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
             return .wouldBlock
         case SSL_ERROR_ZERO_RETURN:
             return .closed
+        case SSL_ERROR_SYSCALL where systemError != 0 && systemError != EAGAIN
+            && !(writing && (systemError == EPIPE || systemError == ECONNRESET)):
+            _ = OpenSSLErrorQueue.drain()
+            return .failed(systemError)
         default:
+            // Includes a peer that closed TCP without close_notify: HTTP/2 frames say where
+            // they end, so that truncation cannot cut a message short unnoticed.
             _ = OpenSSLErrorQueue.drain()
             return .closed
         }

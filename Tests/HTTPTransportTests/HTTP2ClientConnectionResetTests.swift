@@ -1,0 +1,80 @@
+import Foundation
+import PushTestSupport
+import Testing
+@testable import HTTPTransport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A server that resets the connection under a pending request: over TLS as over cleartext,
+/// the request fails with the reset, not as if the server had closed cleanly.
+@Suite struct HTTP2ClientConnectionResetTests {
+    /// An h2 server (python `h2`, TLS with ALPN when given a certificate) that takes one
+    /// request, never answers it, and once the client is only waiting, resets the
+    /// connection (SO_LINGER 0).
+    private static let server = #"""
+import socket, ssl, struct, sys
+import h2.config, h2.connection, h2.events
+
+listener = socket.socket()
+listener.bind(("127.0.0.1", 0))
+listener.listen(1)
+print("port", listener.getsockname()[1], flush=True)
+sock, _ = listener.accept()
+sock.settimeout(20)
+if len(sys.argv) > 2:
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+    ctx.set_alpn_protocols(["h2"])
+    sock = ctx.wrap_socket(sock, server_side=True)
+conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False))
+conn.initiate_connection()
+sock.sendall(conn.data_to_send())
+received = False
+while not received:
+    data = sock.recv(65536)
+    if not data:
+        sys.exit("the client closed first")
+    for event in conn.receive_data(data):
+        received = received or isinstance(event, h2.events.RequestReceived)
+    sock.sendall(conn.data_to_send())
+# Let the client finish writing (its SETTINGS acknowledgement, say): it must be waiting to
+# read, with nothing to write, when the reset arrives.
+sock.settimeout(0.3)
+try:
+    while sock.recv(65536):
+        pass
+except (socket.timeout, TimeoutError):
+    pass
+# No close_notify: the TLS socket closes its descriptor, and the kernel sends RST.
+sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+sock.close()
+print("reset", flush=True)
+"""#
+
+    @Test(arguments: [false, true])
+    func aResetFailsThePendingRequestWithTheReset(tls: Bool) async throws {
+        let arguments = tls ? [TestCertificates.serverCertificate, TestCertificates.serverKey] : []
+        let server = try BackgroundProcess("/usr/bin/env", ["python3", "-c", Self.server] + arguments)
+        defer { _ = server.terminate() }
+        let announced = await onThread { server.waitForOutput(containing: "\n") }
+        let portText = announced?.split(separator: "\n").first?.split(separator: " ").last
+        let port = try #require(portText.flatMap { Int($0) }, "the python server did not start: \(server.standardError)")
+
+        var configuration = HTTP2ClientConfiguration(
+            host: "127.0.0.1", port: port,
+            tls: tls ? .makeClientConfiguration(trustRootsPath: TestCertificates.ca) : nil)
+        configuration.serverName = "localhost"
+        let client = try HTTP2Client(configuration: configuration)
+        let result = await outcome(of: client, HTTPClientRequest(path: "/never-answered"))
+        let reset = await onThread { server.waitForOutput(containing: "reset") }
+        #expect(reset != nil, "\(server.standardError)")
+        guard case .failure(.connectionClosed(.system(call: "read", errno: ECONNRESET)?)) = result else {
+            Issue.record("expected the reset (read: ECONNRESET), got \(String(reflecting: result))")
+            await client.close()
+            return
+        }
+        await client.close()
+    }
+}
