@@ -95,6 +95,11 @@ paced() { # URL [--body-file F] -> "p50_ms p99_ms" from the write (as the client
     out=$(.build/release/http1-paced-load --rate "$RATE" --seconds "$DURATION" --url "$@") || { echo "$out" >&2; return 1; }
     awk '/^sent_p50_ms/ { a = $2 } /^sent_p99_ms/ { b = $2 } /^p99_ms/ { c = $2 } END { printf "%.3f %.3f %.3f\n", a, b, c }' <<<"$out"
 }
+# CPU time the hypervisor took from this machine (the steal column of /proc/stat), and all CPU time:
+# on a VM, a vCPU descheduled for milliseconds stalls every request in flight, and that is
+# what the p99 figures below mostly measure when steal is high.
+cpu_times() { awk '/^cpu / { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+read -r steal_before total_before <<<"$(cpu_times)"
 push_p50s=(); push_p99s=(); push_scheduled_p99s=(); health_p50s=(); health_p99s=(); direct_p50s=(); direct_p99s=()
 for round in $(seq "$ROUNDS"); do
     r=$(paced "$URL" --body-file "$work/body.json"); read -r a b c <<<"$r"; push_p50s+=("$a"); push_p99s+=("$b"); push_scheduled_p99s+=("$c")
@@ -103,6 +108,7 @@ for round in $(seq "$ROUNDS"); do
     read -r a b <<<"$r"; direct_p50s+=("$a"); direct_p99s+=("$b")
     echo "round $round at $RATE/s, p50/p99 ms: gateway ${push_p50s[-1]}/${push_p99s[-1]} (p99 from the schedule ${push_scheduled_p99s[-1]}), /healthz ${health_p50s[-1]}/${health_p99s[-1]}, client direct ${direct_p50s[-1]}/${direct_p99s[-1]}"
 done
+read -r steal_after total_after <<<"$(cpu_times)"
 m() { printf '%s\n' "$@" | median; }
 push_p50=$(m "${push_p50s[@]}"); push_p99=$(m "${push_p99s[@]}"); health_p50=$(m "${health_p50s[@]}")
 health_p99=$(m "${health_p99s[@]}"); direct_p50=$(m "${direct_p50s[@]}"); direct_p99=$(m "${direct_p99s[@]}")
@@ -118,4 +124,6 @@ echo "at $RATE pushes/s, open loop, median of $ROUNDS rounds (p50 / p99 ms): pac
 awk -v a="$push_p99" -v b="$direct_p99" 'BEGIN { printf "p99 latency the gateway adds:                 %.3f ms (target <= 1 ms; both timed from the send; the HTTP/1.1 hop included)\n", a - b }'
 awk -v a="$push_scheduled_p99" -v b="$direct_p99" 'BEGIN { printf "  timed from the scheduled send instead:      %.3f ms (the generator'"'"'s own dispatch delay included)\n", a - b }'
 awk -v a="$push_p50" -v b="$direct_p50" 'BEGIN { printf "p50 latency the gateway adds:                 %.3f ms\n", a - b }'
+awk -v s=$((steal_after - steal_before)) -v t=$((total_after - total_before)) \
+    'BEGIN { printf "CPU time stolen by the hypervisor during the latency rounds: %.1f%%\n", (t > 0 ? 100 * s / t : 0) }'
 echo "(2-core machine shared by the load generator, the gateway and the mock: compare ratios, not absolutes)"
