@@ -14,15 +14,10 @@ import Glibc
     /// request, never answers it, and once the client is only waiting, resets the
     /// connection (SO_LINGER 0).
     private static let server = #"""
-import socket, ssl, struct, sys
+import ssl, struct
 import h2.config, h2.connection, h2.events
 
-listener = socket.socket()
-listener.bind(("127.0.0.1", 0))
-listener.listen(1)
-print("port", listener.getsockname()[1], flush=True)
-sock, _ = listener.accept()
-sock.settimeout(20)
+sock = accept_one()
 if len(sys.argv) > 2:
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(sys.argv[1], sys.argv[2])
@@ -56,11 +51,8 @@ print("reset", flush=True)
     @Test(arguments: [false, true])
     func aResetFailsThePendingRequestWithTheReset(tls: Bool) async throws {
         let arguments = tls ? [TestCertificates.serverCertificate, TestCertificates.serverKey] : []
-        let server = try BackgroundProcess("/usr/bin/env", ["python3", "-c", Self.server] + arguments)
+        let (server, port) = try await PythonH2Server.start(Self.server, arguments)
         defer { _ = server.terminate() }
-        let announced = await onThread { server.waitForOutput(containing: "\n") }
-        let portText = announced?.split(separator: "\n").first?.split(separator: " ").last
-        let port = try #require(portText.flatMap { Int($0) }, "the python server did not start: \(server.standardError)")
 
         var configuration = HTTP2ClientConfiguration(
             host: "127.0.0.1", port: port,

@@ -9,17 +9,12 @@ import Testing
     /// An h2c server that answers 200 to `count` requests on one connection, then prints, per
     /// request, the names of the fields it received as never indexed (RFC 7541 section 6.2.3).
     private static let server = #"""
-import json, socket, sys
+import json
 import h2.config, h2.connection, h2.events
 from hpack import NeverIndexedHeaderTuple
 
 count = int(sys.argv[1])
-listener = socket.socket()
-listener.bind(("127.0.0.1", 0))
-listener.listen(1)
-print("port", listener.getsockname()[1], flush=True)
-sock, _ = listener.accept()
-sock.settimeout(20)
+sock = accept_one()
 conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
 conn.initiate_connection()
 sock.sendall(conn.data_to_send())
@@ -38,11 +33,8 @@ print(json.dumps(never_indexed), flush=True)
 
     @Test func namedFieldIsNeverIndexedOnEveryRequest() async throws {
         let requests = 3
-        let server = try BackgroundProcess("/usr/bin/env", ["python3", "-c", Self.server, String(requests)])
+        let (server, port) = try await PythonH2Server.start(Self.server, [String(requests)])
         defer { _ = server.terminate() }
-        let announced = await onThread { server.waitForOutput(containing: "\n") }
-        let portText = announced?.split(separator: "\n").first?.split(separator: " ").last
-        let port = try #require(portText.flatMap { Int($0) }, "the python server did not start: \(server.standardError)")
 
         var configuration = HTTP2ClientConfiguration(host: "127.0.0.1", port: port)
         configuration.unindexedFieldNames = ["x-request-id"]
