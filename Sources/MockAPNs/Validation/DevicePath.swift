@@ -1,4 +1,5 @@
 import APNsCore
+import Glibc
 
 /// The `:path` of a device push: `/3/device/<hex token>`.
 enum DevicePath {
@@ -18,11 +19,20 @@ enum DevicePath {
             for index in 0..<prefixBytes.count where bytes[index] != prefixBytes[index] { return nil }
             let text = UnsafeBufferPointer(rebasing: bytes[prefixBytes.count...])
             var scan = Scan(isEmpty: text.isEmpty, token: DeviceToken(hexUTF8: text))
-            for byte in text {
-                switch byte {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"): scan.hasSeparator = true
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): scan.hasUppercase = true
-                default: break
+            if let token = scan.token {
+                // Hex digits only, so no separator; uppercase exactly when lowering changed a byte.
+                var hex = token.hex
+                scan.hasUppercase = hex.withUTF8 { lowered in
+                    guard let loweredBase = lowered.baseAddress, let textBase = text.baseAddress else { return false }
+                    return memcmp(loweredBase, textBase, text.count) != 0
+                }
+            } else {
+                for byte in text {
+                    switch byte {
+                    case UInt8(ascii: "/"), UInt8(ascii: "?"): scan.hasSeparator = true
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): scan.hasUppercase = true
+                    default: break
+                    }
                 }
             }
             // The usual lowercase token shares the parsed token's storage instead of a copy.
