@@ -212,6 +212,22 @@ final class HTTP2ServerSession: ServerSession {
 
     var hasOpenStreams: Bool { openStreamCount > 0 }
 
+    /// `:status` in decimal; the answers a server sends most are spelled out, which saves
+    /// formatting the number for every response.
+    static func statusText(_ status: Int) -> String {
+        switch status {
+        case 200: "200"
+        case 400: "400"
+        case 403: "403"
+        case 404: "404"
+        case 410: "410"
+        case 429: "429"
+        case 500: "500"
+        case 503: "503"
+        default: String(status)
+        }
+    }
+
     private func stream(_ streamID: Int32) -> Stream? {
         guard let session, let pointer = nghttp2_session_get_stream_user_data(session, streamID) else { return nil }
         return Unmanaged<Stream>.fromOpaque(pointer).takeUnretainedValue()
@@ -378,7 +394,7 @@ final class HTTP2ServerSession: ServerSession {
         request.responded = true
         let body = response.body ?? []
         headerBlock.reset()
-        headerBlock.appendTrusted(name: ":status", value: String(response.status))
+        headerBlock.appendTrusted(name: ":status", value: Self.statusText(response.status))
         for field in response.headers { headerBlock.append(name: field.name, value: field.value) }
         if response.body != nil { headerBlock.appendTrusted(name: "content-length", value: String(body.count)) }
         request.responseBody = body
