@@ -19,23 +19,62 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     /// run of hex digits. The push path's form: it reads the bytes where they lie.
     public init?(hexUTF8 bytes: UnsafeBufferPointer<UInt8>) {
         let count = bytes.count
-        guard count > 0, count % 2 == 0 else { return nil }
+        guard count > 0, count % 2 == 0, let input = bytes.baseAddress else { return nil }
         var valid = true
         let hex = String(unsafeUninitializedCapacity: count) { lowered in
-            for index in 0..<count {
-                let byte = bytes[index]
+            guard let output = lowered.baseAddress else {
+                valid = false
+                return 0
+            }
+            // Eight digits per step: a byte-by-byte switch over a 64-digit token was most
+            // of the path check, which runs for every push.
+            var index = 0
+            while index + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(input).loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                guard let folded = Self.lowercasedHexDigits(word) else {
+                    valid = false
+                    return 0
+                }
+                UnsafeMutableRawPointer(output).storeBytes(of: folded.littleEndian, toByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < count {
+                let byte = input[index]
                 switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): lowered[index] = byte
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): lowered[index] = byte | 0x20
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): output[index] = byte
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): output[index] = byte | 0x20
                 default:
                     valid = false
                     return 0
                 }
+                index += 1
             }
             return count
         }
         guard valid else { return nil }
         self.hex = hex
+    }
+
+    /// The eight bytes of `word` in lowercase, when every one is a hex digit; else nil.
+    ///
+    /// For bytes below 0x80, adding `0x80 - low` sets a byte's high bit exactly when it is
+    /// at least `low`, and no carry crosses into the next byte.
+    @inline(__always)
+    private static func lowercasedHexDigits(_ word: UInt64) -> UInt64? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return nil }
+        func inRange(_ bytes: UInt64, _ low: UInt8, _ upper: UInt8) -> UInt64 {
+            let atLeastLow = bytes &+ ones &* UInt64(0x80 - low)
+            let aboveUpper = bytes &+ ones &* UInt64(0x7F - upper)
+            return atLeastLow & ~aboveUpper & high
+        }
+        // Setting bit 0x20 folds A-F onto a-f and leaves digits as they are; digits are
+        // checked before folding, which would also map 0x10-0x19 onto them.
+        let folded = word | ones &* 0x20
+        let digits = inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
+        let letters = inRange(folded, UInt8(ascii: "a"), UInt8(ascii: "f"))
+        return digits | letters == high ? folded : nil
     }
 
     /// The token with all but its first and last four digits hidden, for logs and reports.

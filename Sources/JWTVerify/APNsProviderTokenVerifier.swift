@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// Applies APNs provider-token rules to a push: as strict as APNs, and as lenient.
 ///
@@ -105,8 +106,8 @@ public final class APNsProviderTokenVerifier: Sendable {
         topic: String? = nil,
         connection: inout APNsConnectionTokenState
     ) throws(APNsProviderTokenError) -> APNsProviderTokenAcceptance {
-        guard var header = authorization else { throw .missingProviderToken }
-        let outcome = header.withUTF8 { bytes in
+        guard let header = authorization else { throw .missingProviderToken }
+        let outcome = header.withBorrowedUTF8 { bytes in
             Result { () throws(APNsProviderTokenError) -> APNsProviderTokenAcceptance in
                 let token = try Self.bearerToken(in: bytes)
                 return try verify(tokenBytes: token, topic: topic, connection: &connection)
@@ -123,8 +124,7 @@ public final class APNsProviderTokenVerifier: Sendable {
         topic: String? = nil,
         connection: inout APNsConnectionTokenState
     ) throws(APNsProviderTokenError) -> APNsProviderTokenAcceptance {
-        var token = token
-        let outcome = token.withUTF8 { bytes in
+        let outcome = token.withBorrowedUTF8 { bytes in
             Result { () throws(APNsProviderTokenError) -> APNsProviderTokenAcceptance in
                 guard !bytes.isEmpty else { throw .missingProviderToken }
                 return try verify(tokenBytes: bytes, topic: topic, connection: &connection)

@@ -150,18 +150,22 @@ public struct JSONParser: ~Copyable {
     mutating func parseString() throws(Failure) -> String {
         position += 1
         let start = position
-        // Fast path: no escapes, so the bytes are the string.
-        while position < input.count {
-            let byte = input[position]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: input[start..<position])
-                position += 1
-                guard let text = Self.validatedString(slice) else { throw failure("invalid UTF-8 in string") }
-                return text
+        // Fast path: no escapes, so the bytes are the string. The scan goes eight bytes per
+        // step and notes whether any was non-ASCII, so plain ASCII skips the UTF-8 check.
+        if let base = input.baseAddress {
+            var skipped: UInt64 = 0
+            position = JSONTextScan.firstSpecial(base, from: start, count: input.count, controlBelow: 0x20, skipped: &skipped)
+            if position < input.count {
+                let byte = base[position]
+                if byte == UInt8(ascii: "\"") {
+                    let slice = UnsafeBufferPointer(start: base + start, count: position - start)
+                    position += 1
+                    if !JSONTextScan.sawNonASCII(skipped) { return String(decoding: slice, as: UTF8.self) }
+                    guard let text = Self.validatedString(slice) else { throw failure("invalid UTF-8 in string") }
+                    return text
+                }
+                if byte < 0x20 { throw failure("unescaped control character in string") }
             }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw failure("unescaped control character in string") }
-            position += 1
         }
         var bytes = Array(input[start..<position])
         while position < input.count {

@@ -76,8 +76,7 @@ public struct TextBuffer: ~Copyable {
     /// Appends a string's UTF-8 as it is (no escaping): for keys and other ASCII constants.
     @inlinable @inline(__always)
     public mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        text.withBorrowedUTF8 { append($0) }
     }
 
     /// Appends a static string's UTF-8 as it is.

@@ -37,9 +37,27 @@ import Testing
         #expect(DeviceToken(upper) == DeviceToken(upper.lowercased()))
         #expect(DeviceToken(String(repeating: "0f", count: 80))?.hex.count == 160)
         for bad in ["", "abc", "zz", "ab cd", String(repeating: "g", count: 64)] { #expect(DeviceToken(bad) == nil, "\(bad)") }
+        #expect(DeviceToken("0123456789abcdefABCDEF00")?.hex == "0123456789abcdefabcdef00")
         #expect(DeviceToken(String(repeating: "ab", count: 32))?.masked == "abab…abab")
         #expect(DeviceToken("0123456789")?.masked == "0123…6789")
         #expect(DeviceToken("01234567")?.masked == "********")
+    }
+
+    /// Every byte value, at each place of an eight-byte step and of the tail after it.
+    @Test func deviceTokensAcceptExactlyTheHexDigitBytes() {
+        let hexDigits = Set("0123456789abcdefABCDEF".utf8)
+        for byte in UInt8.min...UInt8.max {
+            for position in 0..<10 {
+                var text = Array("0123456789".utf8)
+                text[position] = byte
+                let token = text.withUnsafeBufferPointer { DeviceToken(hexUTF8: $0) }
+                if hexDigits.contains(byte) {
+                    #expect(token?.hex == String(decoding: text, as: UTF8.self).lowercased(), "byte \(byte) at \(position)")
+                } else {
+                    #expect(token == nil, "byte \(byte) at \(position)")
+                }
+            }
+        }
     }
 
     @Test func generatedIDsAreUniqueLowercaseUUIDs() {

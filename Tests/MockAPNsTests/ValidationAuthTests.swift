@@ -177,8 +177,13 @@ import Testing
         var auth = ConnectionAuthState(environment: .sandbox)
         for length in [64, 96, 108, 160] {
             var request = ValidationFixtures.request(token: token)
-            request.path = "/3/device/" + String(repeating: "Ab", count: length / 2)
-            #expect(validator.validate(request, auth: &auth).isAccepted)
+            let sent = String(repeating: "Ab", count: length / 2)
+            request.path = "/3/device/" + sent
+            let result = validator.validate(request, auth: &auth)
+            #expect(result.isAccepted)
+            // The capture keeps the token as sent, and its stored form lowercase.
+            #expect(result.details.rawDeviceToken == sent)
+            #expect(result.details.deviceToken?.hex == sent.lowercased())
         }
         var registered = ValidationFixtures.request(token: token)
         registered.path = "/3/device/\(ValidationFixtures.otherAppDevice.hex.uppercased())"

@@ -34,6 +34,31 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
     }
 
+    /// Long strings are scanned eight bytes per step: each kind of byte the scan stops at, at
+    /// every place in and after a step, gives the same value or the same failure and offset.
+    @Test func stringsAreCheckedAtEveryPlaceOfTheWordScan() throws {
+        for place in 0..<20 {
+            func document(_ inserted: [UInt8]) -> [UInt8] {
+                var text = Array(repeating: UInt8(ascii: "a"), count: 20)
+                text.replaceSubrange(place..<place + 1, with: inserted)
+                return [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")]
+            }
+            func failure(_ bytes: [UInt8]) -> JSONParser.Failure? {
+                do { _ = try JSONParser.parse(bytes) } catch { return error }
+                return nil
+            }
+            let control = failure(document([0x01]))
+            #expect(control?.message == "unescaped control character in string" && control?.offset == place + 1)
+            #expect(failure(document([0xFF]))?.message == "invalid UTF-8 in string")
+            let accented = String(repeating: "a", count: place) + "\u{e9}" + String(repeating: "a", count: 19 - place)
+            #expect(try JSONParser.parse(document([0xC3, 0xA9])) == .string(accented))
+            let escaped = String(repeating: "a", count: place) + "\n" + String(repeating: "a", count: 19 - place)
+            #expect(try JSONParser.parse(document(Array(#"\n"#.utf8))) == .string(escaped))
+            let unterminated = failure(Array(document([UInt8(ascii: "a")]).dropLast()))
+            #expect(unterminated?.message == "unterminated string" && unterminated?.offset == 21)
+        }
+    }
+
     @Test func limitsNesting() throws {
         #expect(throws: JSONParser.Failure.self) {
             try parse(String(repeating: "[", count: 40) + String(repeating: "]", count: 40))

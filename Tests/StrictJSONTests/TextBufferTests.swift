@@ -41,3 +41,15 @@ struct TextBufferTests {
         }
     }
 }
+
+struct BorrowedUTF8Tests {
+    /// Small (inline) strings, heap strings, non-ASCII and a string made from a substring all
+    /// hand out exactly their UTF-8.
+    @Test func handsOutTheStringsUTF8() {
+        let long = String(repeating: "héllo wörld ", count: 20)
+        let texts = ["", "apns-id", "ü", long, String(long.dropFirst(3).prefix(30)), "x\u{0}y"]
+        for text in texts {
+            #expect(text.withBorrowedUTF8 { Array($0) } == Array(text.utf8), "\(text)")
+        }
+    }
+}

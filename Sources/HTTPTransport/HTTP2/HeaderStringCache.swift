@@ -43,12 +43,16 @@ struct HeaderStringCache {
 
     private mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, at slot: Int) -> String {
         guard slot < strings.count, bytes.count <= Self.maximumLength else { return String(decoding: bytes, as: UTF8.self) }
-        if strings[slot].utf8.count == bytes.count {
-            let same = strings[slot].withUTF8 { cached in
-                guard let cachedBase = cached.baseAddress, let base = bytes.baseAddress else { return cached.count == 0 }
+        let cached = strings[slot]
+        if cached.utf8.count == bytes.count {
+            // Read in place: `withUTF8` on the array's element is a mutating access, which
+            // checked the array's uniqueness for every header. A string whose bytes are not
+            // contiguous (never the case here) is simply made again.
+            let same = cached.utf8.withContiguousStorageIfAvailable { cachedBytes in
+                guard let cachedBase = cachedBytes.baseAddress, let base = bytes.baseAddress else { return cachedBytes.count == 0 }
                 return memcmp(cachedBase, base, bytes.count) == 0
             }
-            if same { return strings[slot] }
+            if same == true { return cached }
         }
         let text = String(decoding: bytes, as: UTF8.self)
         strings[slot] = text

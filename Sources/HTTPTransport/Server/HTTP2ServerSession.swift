@@ -212,9 +212,33 @@ final class HTTP2ServerSession: ServerSession {
 
     var hasOpenStreams: Bool { openStreamCount > 0 }
 
+    /// `:status` in decimal; the answers a server sends most are spelled out, which saves
+    /// formatting the number for every response.
+    static func statusText(_ status: Int) -> String {
+        switch status {
+        case 200: "200"
+        case 400: "400"
+        case 403: "403"
+        case 404: "404"
+        case 410: "410"
+        case 429: "429"
+        case 500: "500"
+        case 503: "503"
+        default: String(status)
+        }
+    }
+
     private func stream(_ streamID: Int32) -> Stream? {
         guard let session, let pointer = nghttp2_session_get_stream_user_data(session, streamID) else { return nil }
         return Unmanaged<Stream>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Runs `body` on the open stream `streamID` without retaining it, for the callbacks
+    /// that come for every header and data chunk: the session's list of open streams keeps
+    /// it alive for as long as nghttp2 knows its id.
+    private func withStream(_ streamID: Int32, _ body: (Stream) -> Void) {
+        guard let session, let pointer = nghttp2_session_get_stream_user_data(session, streamID) else { return }
+        Unmanaged<Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: Callbacks (called by nghttp2 on this loop)
@@ -231,7 +255,11 @@ final class HTTP2ServerSession: ServerSession {
     }
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard let request = stream(streamID), !request.headersTooLarge else { return }
+        withStream(streamID) { header(of: $0, name: name, value: value) }
+    }
+
+    private func header(of request: Stream, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard !request.headersTooLarge else { return }
         request.headerListSize += name.count + value.count + 32
         if request.headerListSize > context.configuration.maxHeaderListSize {
             request.headersTooLarge = true
@@ -366,7 +394,7 @@ final class HTTP2ServerSession: ServerSession {
         request.responded = true
         let body = response.body ?? []
         headerBlock.reset()
-        headerBlock.appendTrusted(name: ":status", value: String(response.status))
+        headerBlock.appendTrusted(name: ":status", value: Self.statusText(response.status))
         for field in response.headers { headerBlock.append(name: field.name, value: field.value) }
         if response.body != nil { headerBlock.appendTrusted(name: "content-length", value: String(body.count)) }
         request.responseBody = body
@@ -441,42 +469,52 @@ private func session(_ userData: UnsafeMutableRawPointer?) -> HTTP2ServerSession
     userData.map { Unmanaged<HTTP2ServerSession>.fromOpaque($0).takeUnretainedValue() }
 }
 
+/// Runs `body` on the session without retaining it. nghttp2 calls back only from inside
+/// the session's own calls into it, so the session is alive throughout; borrowing it saves
+/// a retain and a release per callback, and a push brings about a dozen of them.
+private func withSession(_ userData: UnsafeMutableRawPointer?, _ body: (HTTP2ServerSession) -> Void) {
+    guard let userData else { return }
+    Unmanaged<HTTP2ServerSession>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
+}
+
 private func onBeginHeaders(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
           frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-    session(userData)?.beginHeaders(streamID: frame.pointee.hd.stream_id)
+    withSession(userData) { $0.beginHeaders(streamID: frame.pointee.hd.stream_id) }
     return 0
 }
 
 private func onHeader(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
                       _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let frame else { return 0 }
-    session(userData)?.header(streamID: frame.pointee.hd.stream_id,
-                              name: UnsafeBufferPointer(start: name, count: nameLength),
-                              value: UnsafeBufferPointer(start: value, count: valueLength))
+    withSession(userData) {
+        $0.header(streamID: frame.pointee.hd.stream_id,
+                  name: UnsafeBufferPointer(start: name, count: nameLength),
+                  value: UnsafeBufferPointer(start: value, count: valueLength))
+    }
     return 0
 }
 
 private func onDataChunk(_ s: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?, _ length: Int,
                          _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    session(userData)?.dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length))
+    withSession(userData) { $0.dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length)) }
     return 0
 }
 
 private func onFrameReceived(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let frame else { return 0 }
-    session(userData)?.frameReceived(type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id)
+    withSession(userData) { $0.frameReceived(type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id) }
     return 0
 }
 
 private func onFrameSent(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let frame else { return 0 }
-    session(userData)?.frameSent(flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id)
+    withSession(userData) { $0.frameSent(flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id) }
     return 0
 }
 
 private func onStreamClose(_ s: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    session(userData)?.streamClosed(streamID: streamID)
+    withSession(userData) { $0.streamClosed(streamID: streamID) }
     return 0
 }
 

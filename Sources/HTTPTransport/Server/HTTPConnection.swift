@@ -57,7 +57,10 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
     /// The session, until the connection closes. Strong, and cleared on close, because a
     /// weak reference would push every retain of the session onto the slow refcount path.
     var controller: ConnectionController?
-    private let state = Mutex<[ObjectIdentifier: any Sendable]>([:])
+    /// Values by key type, each in a ``StateSlot`` of its own type: reading one back is a
+    /// class cast, where a cast out of `any Sendable` cost a generic dynamic cast on every
+    /// request of a handler that keeps per-connection state.
+    private let state = Mutex<[ObjectIdentifier: any AnyObject & Sendable]>([:])
 
     init(
         id: UInt64, remoteAddress: SocketAddress?, localAddress: SocketAddress?, isSecure: Bool,
@@ -75,8 +78,8 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
 
     /// Per-connection state stored under `key`; nil until set.
     public subscript<Key: HTTPConnectionStateKey>(key: Key.Type) -> Key.Value? {
-        get { state.withLock { $0[ObjectIdentifier(key)] as? Key.Value } }
-        set { state.withLock { $0[ObjectIdentifier(key)] = newValue } }
+        get { (state.withLock { $0[ObjectIdentifier(key)] } as? StateSlot<Key.Value>)?.value }
+        set { state.withLock { $0[ObjectIdentifier(key)] = newValue.map(StateSlot.init) } }
     }
 
     /// Atomically reads and updates the state under `key`.
@@ -84,8 +87,8 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
         _ key: Key.Type, _ body: (inout Key.Value?) throws -> Result
     ) rethrows -> Result {
         try state.withLock { storage in
-            var value = storage[ObjectIdentifier(key)] as? Key.Value
-            defer { storage[ObjectIdentifier(key)] = value }
+            var value = (storage[ObjectIdentifier(key)] as? StateSlot<Key.Value>)?.value
+            defer { storage[ObjectIdentifier(key)] = value.map(StateSlot.init) }
             return try body(&value)
         }
     }
@@ -125,4 +128,13 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
 
     public static func == (lhs: HTTPConnection, rhs: HTTPConnection) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// One per-connection state value, boxed under its own type (see `HTTPConnection.state`).
+private final class StateSlot<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
 }

@@ -47,8 +47,7 @@ enum CaptureJSONOutput {
     @inline(__always)
     static func writeString(_ text: String, into output: inout TextBuffer) {
         output.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { writeEscaped($0, into: &output) }
+        text.withBorrowedUTF8 { writeEscaped($0, into: &output) }
         output.append(UInt8(ascii: "\""))
     }
 

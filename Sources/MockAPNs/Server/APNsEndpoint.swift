@@ -154,7 +154,10 @@ final class APNsEndpoint: HTTPServerHandler {
 
     /// The HTTP response APNs sends for `outcome`.
     static func response(for outcome: PushOutcome) -> HTTPResponse {
-        var headers: HTTPHeaders = [APNsHeaderName.id: outcome.apnsID]
+        // Room for every header an answer can have, in the one allocation of its field list.
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(3)
+        headers.add(name: APNsHeaderName.id, value: outcome.apnsID)
         if let uniqueID = outcome.uniqueID { headers.add(name: APNsHeaderName.uniqueID, value: uniqueID) }
         guard let reason = outcome.reason else { return HTTPResponse(status: outcome.status, headers: headers) }
         headers.add(name: APNsHeaderName.contentType, value: "application/json")

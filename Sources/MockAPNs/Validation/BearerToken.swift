@@ -1,4 +1,5 @@
 import JWTVerify
+import StrictJSON
 
 /// Reads the token out of an `authorization` value with JWTVerify's `BearerAuthorization`, for the
 /// checks that come before token verification and for showing rejected tokens.
@@ -7,8 +8,7 @@ enum BearerToken {
     /// another scheme; nil when nothing is there (empty, blank, or `bearer` alone), which
     /// APNs calls `MissingProviderToken`.
     static func token(in header: String) -> Substring? {
-        var text = header
-        let reading = text.withUTF8 { BearerAuthorization.read($0) }
+        let reading = header.withBorrowedUTF8 { BearerAuthorization.read($0) }
         let range: Range<Int>
         switch reading {
         case .missing: return nil

@@ -1,4 +1,6 @@
 import APNsCore
+import Glibc
+import StrictJSON
 
 /// The `:path` of a device push: `/3/device/<hex token>`.
 enum DevicePath {
@@ -12,17 +14,24 @@ enum DevicePath {
     static func token(in path: String, raw: inout String?) throws(PushRejection) -> DeviceToken {
         // One pass over the contiguous bytes, since this runs for every push: a separator
         // makes the path bad; without uppercase, a valid token's text is its stored form.
-        var path = path
-        let scan = path.withUTF8 { bytes -> Scan? in
+        let scan = path.withBorrowedUTF8 { bytes -> Scan? in
             guard bytes.count >= prefixBytes.count else { return nil }
             for index in 0..<prefixBytes.count where bytes[index] != prefixBytes[index] { return nil }
             let text = UnsafeBufferPointer(rebasing: bytes[prefixBytes.count...])
             var scan = Scan(isEmpty: text.isEmpty, token: DeviceToken(hexUTF8: text))
-            for byte in text {
-                switch byte {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"): scan.hasSeparator = true
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): scan.hasUppercase = true
-                default: break
+            if let token = scan.token {
+                // Hex digits only, so no separator; uppercase exactly when lowering changed a byte.
+                scan.hasUppercase = token.hex.withBorrowedUTF8 { lowered in
+                    guard let loweredBase = lowered.baseAddress, let textBase = text.baseAddress else { return false }
+                    return memcmp(loweredBase, textBase, text.count) != 0
+                }
+            } else {
+                for byte in text {
+                    switch byte {
+                    case UInt8(ascii: "/"), UInt8(ascii: "?"): scan.hasSeparator = true
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): scan.hasUppercase = true
+                    default: break
+                    }
                 }
             }
             // The usual lowercase token shares the parsed token's storage instead of a copy.

@@ -1,5 +1,6 @@
 import APNsCore
 import HTTPTransport
+import StrictJSON
 
 /// The APNs headers of one request, gathered in a single pass over the header list.
 ///
@@ -25,14 +26,14 @@ struct PushHeaderFields {
 
     init(_ headers: HTTPHeaders) {
         for field in headers {
-            var name = Self.lowercased(field.name)
+            let name = Self.lowercased(field.name)
             if name.utf8.count == APNsHeaderName.authorization.utf8.count, name == APNsHeaderName.authorization {
                 Self.record(field.value, name, in: &authorization, repeated: &repeatedName)
                 continue
             }
             // Most other headers (user-agent, content-length, ...) are not ours: one byte
             // comparison instead of a string comparison per case below.
-            let isAPNs = name.withUTF8 { bytes in
+            let isAPNs = name.withBorrowedUTF8 { bytes in
                 bytes.count >= Self.apnsPrefixBytes.count && zip(bytes, Self.apnsPrefixBytes).allSatisfy { $0 == $1 }
             }
             guard isAPNs else { continue }
@@ -65,8 +66,7 @@ struct PushHeaderFields {
     /// `name` in lowercase; allocates only when it holds an uppercase letter.
     private static func lowercased(_ name: String) -> String {
         // HTTP/2 names arrive lowercase; checking the contiguous bytes keeps that case cheap.
-        var name = name
-        let hasUppercase = name.withUTF8 { bytes in
+        let hasUppercase = name.withBorrowedUTF8 { bytes in
             bytes.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
         }
         return hasUppercase ? name.lowercased() : name

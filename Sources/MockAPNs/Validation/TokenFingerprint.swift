@@ -1,4 +1,5 @@
 internal import COpenSSL
+import StrictJSON
 
 /// The first 16 hex digits of a token's SHA-256: tells tokens apart in the capture
 /// without storing bearer credentials.
@@ -7,8 +8,7 @@ enum TokenFingerprint {
 
     static func of(_ token: String) -> String {
         var digest = [UInt8](repeating: 0, count: 32)
-        var text = token
-        text.withUTF8 { bytes in
+        token.withBorrowedUTF8 { bytes in
             digest.withUnsafeMutableBufferPointer { output in
                 _ = SHA256(bytes.baseAddress, bytes.count, output.baseAddress)
             }
