@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func marksOnlyTheUnindexedNamesWhateverTheirCase() {
-        let builder = HeaderBlockBuilder(unindexedNames: ["apns-id"])
+        let builder = HeaderBlockBuilder(unindexedNames: ["APNS-ID"])
         builder.appendTrusted(name: ":path", value: "/")
         builder.append(name: "APNs-ID", value: "1")
         builder.append(name: "apns-id-suffix", value: "2")

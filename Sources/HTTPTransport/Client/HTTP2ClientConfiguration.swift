@@ -37,9 +37,9 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     /// valid provider token, so an APNs client sets 1 and the rest wait for the SETTINGS.
     public var initialPeerMaxConcurrentStreams: Int
     /// Request fields whose values change with every request, such as a per-request id
-    /// (lowercase names). They are sent as literals that neither side adds to its HPACK
-    /// table (RFC 7541 section 6.2.2): indexing a value that never repeats only evicts the
-    /// fields that do, such as a long `authorization`, which then travel in full again.
+    /// (names in any case). They are sent as never-indexed literals, which neither side adds
+    /// to its HPACK table (RFC 7541 section 6.2.3): indexing a value that never repeats only
+    /// evicts the fields that do, such as a long `authorization`, which then travel in full again.
     public var unindexedFieldNames: [String]
 
     /// 10 seconds.

@@ -5,7 +5,7 @@ internal import CNGHTTP2
 /// One builder lives per session and is reused for every message, so building a header
 /// block allocates nothing once the scratch space has grown. Names are lowercased, and
 /// fields HTTP/2 forbids (RFC 9113 section 8.2.2) are dropped. Fields named in
-/// `unindexedNames` are marked so that HPACK sends them as literals without indexing.
+/// `unindexedNames` are marked so that HPACK sends them as never-indexed literals.
 /// Loop-confined.
 final class HeaderBlockBuilder {
     private var bytes: UnsafeMutableRawBufferPointer
@@ -15,9 +15,9 @@ final class HeaderBlockBuilder {
     private var pairs: UnsafeMutableBufferPointer<nghttp2_nv>
     private let unindexedNames: [[UInt8]]
 
-    /// - Parameter unindexedNames: lowercase names of fields never added to the HPACK table.
+    /// - Parameter unindexedNames: names of fields never added to the HPACK table, in any case.
     init(unindexedNames: [String] = []) {
-        self.unindexedNames = unindexedNames.map { Array($0.utf8) }
+        self.unindexedNames = unindexedNames.map { Array($0.lowercased().utf8) }
         bytes = .allocate(byteCount: 1024, alignment: 1)
         pairs = .allocate(capacity: 16)
     }
