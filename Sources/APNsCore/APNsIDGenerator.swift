@@ -52,9 +52,10 @@ public final class APNsIDGenerator: Sendable {
     ///
     /// Both cases are accepted; APNs documents lowercase and clients send either.
     public static func isCanonicalUUID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
+        // Walks the UTF-8 view in place: the client checks every push's id, and the mock
+        // every id it is sent, twice (validation, then the echo).
+        guard text.utf8.count == 36 else { return false }
+        for (index, byte) in text.utf8.enumerated() {
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return false }
             } else {

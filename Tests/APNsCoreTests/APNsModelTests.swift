@@ -75,4 +75,27 @@ import Testing
         #expect(!APNsIDGenerator.isCanonicalUUID("123e4567e89b12d3a456426614174000"))
         #expect(APNsIDGenerator.isCanonicalUUID("123E4567-E89B-12D3-A456-426614174000"))
     }
+
+    @Test func canonicalUUIDsAreExactly8_4_4_4_12HexDigitsInAnyCase() {
+        let valid = "123e4567-e89b-12d3-a456-426614174000"
+        #expect(APNsIDGenerator.isCanonicalUUID(valid))
+        #expect(APNsIDGenerator.isCanonicalUUID("ABCDEFAB-CDEF-ABCD-EFAB-CDEFABCDEFAB"))
+        #expect(!APNsIDGenerator.isCanonicalUUID(String(valid.dropLast())))
+        #expect(!APNsIDGenerator.isCanonicalUUID(valid + "0"))
+        #expect(!APNsIDGenerator.isCanonicalUUID(""))
+        // Each position takes only what it should: a dash where a digit belongs, or the reverse,
+        // or a non-hex letter, or a multi-byte character that makes the byte count right.
+        let bytes = Array(valid.utf8)
+        for index in bytes.indices {
+            for replacement in ["-", "0", "g", "G", " ", "/", ":", "@", "`"] {
+                var changed = bytes
+                changed.replaceSubrange(index...index, with: Array(replacement.utf8))
+                let text = String(decoding: changed, as: UTF8.self)
+                let shouldPass = [8, 13, 18, 23].contains(index) ? replacement == "-" : replacement == "0"
+                #expect(APNsIDGenerator.isCanonicalUUID(text) == shouldPass, "\(text)")
+            }
+        }
+        #expect(!APNsIDGenerator.isCanonicalUUID("123e4567-e89b-12d3-a456-42661417400é"))  // 37 bytes
+        #expect(!APNsIDGenerator.isCanonicalUUID("123e4567-e89b-12d3-a456-4266141740é"))  // 36 bytes, not hex
+    }
 }
