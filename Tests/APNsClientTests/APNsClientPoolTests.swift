@@ -112,7 +112,7 @@ struct APNsClientPoolTests {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
-        try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(100))))
+        try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(500))))
         // Until a connection's first push is accepted it allows one stream, so a first burst
         // opens more connections (all four unless the machine is slow to start the senders).
         let opening = await Self.burst(client, count: 8)

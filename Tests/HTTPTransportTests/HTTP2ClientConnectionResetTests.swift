@@ -26,22 +26,17 @@ if len(sys.argv) > 2:
 conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False))
 conn.initiate_connection()
 sock.sendall(conn.data_to_send())
-received = False
-while not received:
+# Wait for the request and for the client's acknowledgement of our SETTINGS: after both, the
+# client has nothing left to write and is only waiting to read when the reset arrives.
+received = acknowledged = False
+while not (received and acknowledged):
     data = sock.recv(65536)
     if not data:
         sys.exit("the client closed first")
     for event in conn.receive_data(data):
         received = received or isinstance(event, h2.events.RequestReceived)
+        acknowledged = acknowledged or isinstance(event, h2.events.SettingsAcknowledged)
     sock.sendall(conn.data_to_send())
-# Let the client finish writing (its SETTINGS acknowledgement, say): it must be waiting to
-# read, with nothing to write, when the reset arrives.
-sock.settimeout(0.3)
-try:
-    while sock.recv(65536):
-        pass
-except (socket.timeout, TimeoutError):
-    pass
 # No close_notify: the TLS socket closes its descriptor, and the kernel sends RST.
 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
 sock.close()
