@@ -64,7 +64,7 @@ let package = Package(
             name: "JWTVerify",
             dependencies: ["COpenSSL", "OpenSSLSupport", "StrictJSON"]
         ),
-        .target(name: "APNsCore"),
+        .target(name: "APNsCore", dependencies: ["StrictJSON"]),
         .target(name: "CLISupport", dependencies: ["StrictJSON"]),
         // The Hermes wire contract, shared by the gateway, the agent and app sides and
         // push-inspect's `hermes` profile. Pure Swift, so the app side can use it anywhere.
