@@ -112,13 +112,17 @@ struct APNsClientPoolTests {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
-        try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(500))))
         // Until a connection's first push is accepted it allows one stream, so a first burst
-        // opens more connections (all four unless the machine is slow to start the senders).
+        // opens more connections: all four, as long as the senders start within the delay
+        // (generous, since a test run shares a two-thread pool with other suites).
+        try mock.faults.add(FaultRule(id: "opening", action: .delay(.seconds(3))))
         let opening = await Self.burst(client, count: 8)
         #expect(opening.allSatisfy { if case .success = $0 { true } else { false } })
         let opened = client.connectionsOpened(to: .sandbox)
         try #require(opened >= 2)
+        mock.faults.removeAll()
+        // Pushes in flight together, so that a least-busy choice would spread them.
+        try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(200))))
         mock.capture.clear()
         // Now every connection has room for 1000: a burst goes to one of them, in one write,
         // instead of being dealt out over all of them.
