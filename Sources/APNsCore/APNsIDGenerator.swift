@@ -54,8 +54,7 @@ public final class APNsIDGenerator: Sendable {
     /// Both cases are accepted; APNs documents lowercase and clients send either.
     public static func isCanonicalUUID(_ text: String) -> Bool {
         // Over the contiguous bytes (stepping through `String.UTF8View` costs several times
-        // more per byte): the client checks every push's id, and the mock every id it is
-        // sent, twice (validation, then the echo).
+        // more per byte): the client checks every push's id, and the mock every id it is sent.
         text.withBorrowedUTF8 { bytes in
             guard bytes.count == 36 else { return false }
             for (index, byte) in bytes.enumerated() {

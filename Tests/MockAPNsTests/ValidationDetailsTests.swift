@@ -31,6 +31,23 @@ import Testing
         #expect(details.lintWarnings.isEmpty)
     }
 
+    @Test func aCanonicalAPNsIDIsKeptForTheEchoEvenWhenTheFirstStepRejects() {
+        let id = "0f3c9a7e-51d2-4b0e-8000-00000000002a"
+        var request = ValidationFixtures.request(token: token)
+        request.set(APNsHeaderName.id, id)
+        request.method = "GET"
+        var auth = ConnectionAuthState(environment: .sandbox)
+        let result = validator.validate(request, auth: &auth)
+        #expect(result.reason == .methodNotAllowed)
+        #expect(result.details.messageID == id)
+
+        var malformed = ValidationFixtures.request(token: token)
+        malformed.set(APNsHeaderName.id, "0f3c9a7e51d24b0e800000000000002a")
+        let rejected = validator.validate(malformed, auth: &auth)
+        #expect(rejected.reason == .badMessageId)
+        #expect(rejected.details.messageID == nil, "APNs answers a malformed apns-id with a fresh one")
+    }
+
     @Test func aRejectedTokenIsStillDecodedButNeverItsSignature() throws {
         let expired = try ValidationFixtures.providerToken(issuedAt: ValidationFixtures.start.addingTimeInterval(-4000))
         var auth = ConnectionAuthState(environment: .sandbox)

@@ -17,6 +17,8 @@ public struct PushDetails: Sendable, Hashable {
     /// `apns-expiration` in UNIX seconds.
     public var expiration: Int64?
     public var collapseID: String?
+    /// `apns-id` when it is a canonical UUID, which APNs echoes in its answer.
+    public var messageID: String?
     /// The payload, when it parsed as JSON. Validation keeps the accepted bytes and parses
     /// them on each read of this property.
     public var payload: JSONValue? {

@@ -50,7 +50,7 @@ final class APNsEndpoint: HTTPServerHandler {
         let faults = services.faults.evaluate(validation.details, at: push.receivedAt)
         let outcome = Self.outcome(
             of: validation, faults: faults,
-            apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
+            apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
 
         // A reset stream or closed connection is a fault, not an APNs answer: the limit stays.

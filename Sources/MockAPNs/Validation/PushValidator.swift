@@ -92,12 +92,14 @@ public struct PushValidator: Sendable {
     // MARK: Steps, in order
 
     private func runSteps(_ request: PushRequest, auth: inout ConnectionAuthState, details: inout PushDetails) throws(PushRejection) {
+        // Read before any step, so that even a push rejected at step 1 echoes its apns-id.
+        let headers = PushHeaderFields(request.headers)
+        if let id = headers.id, APNsIDGenerator.isCanonicalUUID(id) { details.messageID = id }
         try checkMethod(request.method)                                                        // 1
         let deviceToken = try DevicePath.token(in: request.path, raw: &details.rawDeviceToken)  // 2
         details.deviceToken = deviceToken
-        let headers = PushHeaderFields(request.headers)
         try checkRepeatedHeaders(headers, details: &details)                                    // 3
-        try checkMessageID(headers.id)                                                          // 4
+        try checkMessageID(headers.id, details: details)                                        // 4
         let explicitType = try parsePushType(headers.pushType, details: &details)                // 5
         try checkCollapseID(headers.collapseID, details: &details)                              // 6
         try checkPriority(headers.priority, pushType: explicitType, details: &details)          // 7
@@ -134,9 +136,9 @@ public struct PushValidator: Sendable {
         }
     }
 
-    /// 4. `apns-id`, when sent, is 8-4-4-4-12 hex digits.
-    private func checkMessageID(_ id: String?) throws(PushRejection) {
-        if let id, !APNsIDGenerator.isCanonicalUUID(id) {
+    /// 4. `apns-id`, when sent, is 8-4-4-4-12 hex digits (`details.messageID` holds it if so).
+    private func checkMessageID(_ id: String?, details: PushDetails) throws(PushRejection) {
+        if id != nil, details.messageID == nil {
             throw PushRejection(.badMessageId, "apns-id must be a UUID such as 123e4567-e89b-12d3-a456-426614174000")
         }
     }
