@@ -108,8 +108,11 @@ public struct PushValidator: Sendable {
         try checkCredentialsPresent(headers, auth: auth, details: &details)                     // 10
         let topic = try resolveTopic(headers.topic, auth: auth, details: &details)              // 11
         let pushType = try effectivePushType(explicitType, topic: topic, details: &details)
-        try verifyProviderToken(headers.authorization, topic: topic, pushType: pushType, auth: &auth, details: &details) // 12
-        let bundleID = try checkTopicAllowed(topic, pushType: pushType, auth: auth)             // 13
+        // The topic's bundle ID, nil if the topic lacks the push type's suffix (13 rejects it).
+        let topicBundleID = pushType.bundleID(fromTopic: topic)
+        try verifyProviderToken(
+            headers.authorization, topic: topic, bundleID: topicBundleID, pushType: pushType, auth: &auth, details: &details) // 12
+        let bundleID = try checkTopicAllowed(topic, bundleID: topicBundleID, pushType: pushType, auth: auth) // 13
         let device = try checkDevice(deviceToken, bundleID: bundleID, environment: auth.environment) // 14
         try checkPayload(request.body, pushType: pushType, inferType: explicitType == nil, details: &details) // 15
         try checkDeviceState(device)                                                            // 16
@@ -273,14 +276,14 @@ public struct PushValidator: Sendable {
     /// against the topic's bundle ID, since a key for an app covers all its push types.
     /// A rejected token's header and claims are still decoded into the details.
     private func verifyProviderToken(
-        _ authorization: String?, topic: String, pushType: APNsPushType, auth: inout ConnectionAuthState,
+        _ authorization: String?, topic: String, bundleID: String?, pushType: APNsPushType, auth: inout ConnectionAuthState,
         details: inout PushDetails
     ) throws(PushRejection) {
         guard auth.certificate == nil, let authorization else { return }
         if let token = BearerToken.token(in: authorization) {
             details.tokenFingerprint = fingerprint(of: token, auth: &auth)
         }
-        let keyTopic = pushType == .mdm ? topic : (pushType.bundleID(fromTopic: topic) ?? topic)
+        let keyTopic = pushType == .mdm ? topic : (bundleID ?? topic)
         do {
             let accepted = try tokenVerifier.verify(authorization: authorization, topic: keyTopic, connection: &auth.tokenState)
             auth.hasSeenValidToken = true
@@ -303,7 +306,9 @@ public struct PushValidator: Sendable {
     /// Token auth: a registered bundle ID plus the suffix (`mdm` needs a certificate).
     /// Certificate auth: a topic the certificate covers, with the suffix (`location` needs
     /// a token). Returns the topic's bundle ID.
-    private func checkTopicAllowed(_ topic: String, pushType: APNsPushType, auth: ConnectionAuthState) throws(PushRejection) -> String {
+    private func checkTopicAllowed(
+        _ topic: String, bundleID topicBundleID: String?, pushType: APNsPushType, auth: ConnectionAuthState
+    ) throws(PushRejection) -> String {
         if let certificate = auth.certificate {
             guard pushType != .location else {
                 throw PushRejection(.topicDisallowed, "location pushes need token authentication")
@@ -312,20 +317,21 @@ public struct PushValidator: Sendable {
                 throw PushRejection(.topicDisallowed, "the certificate does not cover topic \(topic)")
             }
             if pushType == .mdm { return topic }
-            return try bundleID(of: topic, pushType: pushType)
+            return try requireBundleID(topicBundleID, of: topic, pushType: pushType)
         }
         guard pushType != .mdm else {
             throw PushRejection(.topicDisallowed, "mdm pushes need the MDM certificate, not a provider token")
         }
-        let bundleID = try bundleID(of: topic, pushType: pushType)
+        let bundleID = try requireBundleID(topicBundleID, of: topic, pushType: pushType)
         guard registry.bundleIDs.contains(bundleID) else {
             throw PushRejection(.topicDisallowed, "no registered app has bundle ID \(bundleID)")
         }
         return bundleID
     }
 
-    private func bundleID(of topic: String, pushType: APNsPushType) throws(PushRejection) -> String {
-        guard let bundleID = pushType.bundleID(fromTopic: topic) else {
+    /// `bundleID` (the topic's, without the push type's suffix), or why the topic has none.
+    private func requireBundleID(_ bundleID: String?, of topic: String, pushType: APNsPushType) throws(PushRejection) -> String {
+        guard let bundleID else {
             let suffix = pushType.topicSuffix
             throw PushRejection(
                 .topicDisallowed,
