@@ -84,6 +84,32 @@ import Testing
         expectRejected(validate(request), .duplicateHeaders, status: 400)
     }
 
+    @Test func headerNamesAreReadInAnyLetterCase() {
+        var request = ValidationFixtures.request(token: nil)
+        request.headers = HTTPHeaders()
+        request.headers.add(name: "Authorization", value: "bearer \(token)")
+        request.headers.add(name: "APNS-Topic", value: ValidationFixtures.bundleID)
+        request.headers.add(name: "Apns-Push-Type", value: "alert")
+        request.headers.add(name: "apns-PRIORITY", value: "5")
+        request.headers.add(name: "APNS-ID", value: "123e4567-e89b-12d3-a456-426614174000")
+        request.headers.add(name: "Apns-Collapse-Id", value: "c1")
+        request.headers.add(name: "APNS-Expiration", value: "0")
+        request.headers.add(name: "APNS-Custom", value: "x")
+        var auth = ConnectionAuthState(environment: .sandbox)
+        let result = validator.validate(request, auth: &auth)
+        #expect(result.isAccepted)
+        #expect(result.details.priority == .consideringDevicePower && result.details.collapseID == "c1")
+        #expect(result.details.expiration == 0 && result.details.messageID == "123e4567-e89b-12d3-a456-426614174000")
+        #expect(result.details.lintWarnings.map(\.path) == ["apns-custom"], "an unknown apns-* name is reported lowercased")
+
+        // Names of the same length as a known one, but not it, are unknown apns-* names.
+        request.headers.add(name: "apns-topix", value: "x")
+        #expect(validator.validate(request, auth: &auth).details.lintWarnings.map(\.path) == ["apns-custom", "apns-topix"])
+        // A repeat in another letter case is still a repeat.
+        request.headers.add(name: "apns-topic", value: ValidationFixtures.bundleID)
+        expectRejected(validator.validate(request, auth: &auth), .duplicateHeaders, status: 400)
+    }
+
     @Test(arguments: ["not-a-uuid", "123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400g", ""])
     func malformedApnsIDIsBadMessageId(id: String) {
         var request = valid()

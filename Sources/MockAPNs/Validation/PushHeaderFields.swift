@@ -5,13 +5,8 @@ import StrictJSON
 /// The APNs headers of one request, gathered in a single pass over the header list.
 ///
 /// One pass instead of a lookup per header: each `HTTPHeaders` lookup is a linear scan,
-/// and validation runs for every push. Names from HTTP/2 are lowercase on the wire, so
-/// an exact comparison is the fast path; other spellings are folded first.
+/// and validation runs for every push. Names are matched in any letter case.
 struct PushHeaderFields {
-    /// Every `apns-*` name begins with this.
-    static let apnsPrefix = "apns-"
-    private static let apnsPrefixBytes = Array(apnsPrefix.utf8)
-
     var authorization: String?
     var pushType: String?
     var id: String?
@@ -26,25 +21,17 @@ struct PushHeaderFields {
 
     init(_ headers: HTTPHeaders) {
         for field in headers {
-            let name = Self.lowercased(field.name)
-            if name.utf8.count == APNsHeaderName.authorization.utf8.count, name == APNsHeaderName.authorization {
-                Self.record(field.value, name, in: &authorization, repeated: &repeatedName)
-                continue
-            }
-            // Most other headers (user-agent, content-length, ...) are not ours: one byte
-            // comparison instead of a string comparison per case below.
-            let isAPNs = name.withBorrowedUTF8 { bytes in
-                bytes.count >= Self.apnsPrefixBytes.count && zip(bytes, Self.apnsPrefixBytes).allSatisfy { $0 == $1 }
-            }
-            guard isAPNs else { continue }
-            switch name {
-            case APNsHeaderName.pushType: Self.record(field.value, name, in: &pushType, repeated: &repeatedName)
-            case APNsHeaderName.id: Self.record(field.value, name, in: &id, repeated: &repeatedName)
-            case APNsHeaderName.expiration: Self.record(field.value, name, in: &expiration, repeated: &repeatedName)
-            case APNsHeaderName.priority: Self.record(field.value, name, in: &priority, repeated: &repeatedName)
-            case APNsHeaderName.topic: Self.record(field.value, name, in: &topic, repeated: &repeatedName)
-            case APNsHeaderName.collapseID: Self.record(field.value, name, in: &collapseID, repeated: &repeatedName)
-            default:
+            switch Self.recognize(field.name) {
+            case nil: continue
+            case .authorization: Self.record(field.value, APNsHeaderName.authorization, in: &authorization, repeated: &repeatedName)
+            case .pushType: Self.record(field.value, APNsHeaderName.pushType, in: &pushType, repeated: &repeatedName)
+            case .id: Self.record(field.value, APNsHeaderName.id, in: &id, repeated: &repeatedName)
+            case .expiration: Self.record(field.value, APNsHeaderName.expiration, in: &expiration, repeated: &repeatedName)
+            case .priority: Self.record(field.value, APNsHeaderName.priority, in: &priority, repeated: &repeatedName)
+            case .topic: Self.record(field.value, APNsHeaderName.topic, in: &topic, repeated: &repeatedName)
+            case .collapseID: Self.record(field.value, APNsHeaderName.collapseID, in: &collapseID, repeated: &repeatedName)
+            case .otherAPNs:
+                let name = field.name.lowercased()
                 if unknownAPNsNames.contains(name) {
                     if repeatedName == nil { repeatedName = name }
                 } else {
@@ -63,12 +50,42 @@ struct PushHeaderFields {
         }
     }
 
-    /// `name` in lowercase; allocates only when it holds an uppercase letter.
-    private static func lowercased(_ name: String) -> String {
-        // HTTP/2 names arrive lowercase; checking the contiguous bytes keeps that case cheap.
-        let hasUppercase = name.withBorrowedUTF8 { bytes in
-            bytes.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+    /// The headers validation reads, and the other `apns-*` names.
+    private enum Recognized {
+        case authorization, pushType, id, expiration, priority, topic, collapseID, otherAPNs
+    }
+
+    /// Which header `name` is, from its bytes: its length picks the one known name it can
+    /// be, and one case-folding comparison decides. Lowercasing every name and comparing
+    /// it with each known name in turn cost several times more, on every header of every push.
+    private static func recognize(_ name: String) -> Recognized? {
+        name.withBorrowedUTF8 { bytes -> Recognized? in
+            if equalsIgnoringCase(bytes, "authorization") { return .authorization }
+            guard bytes.count > 5, equalsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[..<5]), "apns-") else { return nil }
+            let known: (name: StaticString, header: Recognized)? =
+                switch bytes.count {
+                case 7: ("apns-id", .id)
+                case 10: ("apns-topic", .topic)
+                case 13: ("apns-priority", .priority)
+                case 14: ("apns-push-type", .pushType)
+                case 15: ("apns-expiration", .expiration)
+                case 16: ("apns-collapse-id", .collapseID)
+                default: nil
+                }
+            if let known, equalsIgnoringCase(bytes, known.name) { return known.header }
+            return .otherAPNs
         }
-        return hasUppercase ? name.lowercased() : name
+    }
+
+    /// Whether `bytes` spell the lowercase ASCII `name` in any letter case.
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        guard bytes.count == name.utf8CodeUnitCount else { return false }
+        let expected = name.utf8Start
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if folded != expected[index] { return false }
+        }
+        return true
     }
 }
