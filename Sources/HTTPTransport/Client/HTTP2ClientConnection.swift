@@ -20,7 +20,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         var pingWaiters: [HTTP2PingWaiter] = []
         /// What new requests fail with once the state is `.goingAway` or `.closed`.
         var terminalError: HTTPClientError = .closed
-        var inbox: [(HTTP2ClientStream, HTTP2ClientContinuation)] = []
+        var inbox: [(HTTP2ClientStream, HTTP2ClientWaiter)] = []
         var cancellations: [HTTP2ClientStream] = []
         var connectWaiters: [CheckedContinuation<Result<Void, HTTPClientError>, Never>] = []
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -79,10 +79,10 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     // MARK: Hand-over from callers (any thread)
 
     /// Hands a request to the loop, or returns why it cannot be sent.
-    func enqueue(_ stream: HTTP2ClientStream, continuation: HTTP2ClientContinuation) -> HTTPClientError? {
+    func enqueue(_ stream: HTTP2ClientStream, waiter: HTTP2ClientWaiter) -> HTTPClientError? {
         let (rejection, schedule) = shared.withLock { shared -> (HTTPClientError?, Bool) in
             if let rejection = shared.rejection { return (rejection, false) }
-            shared.inbox.append((stream, continuation))
+            shared.inbox.append((stream, waiter))
             outstanding.wrappingAdd(1, ordering: .relaxed)
             return (nil, Self.claimDrain(&shared))
         }
@@ -173,7 +173,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         if closeRequested { closeByClient() }
         for waiter in waiters { addConnectWaiter(waiter) }
         for waiter in pings { addPing(waiter) }
-        for (stream, continuation) in inbox { accept(stream, continuation) }
+        for (stream, waiter) in inbox { accept(stream, waiter) }
         for stream in cancellations {
             stream.isCancelled = true
             if stream.isAccepted { abort(stream, with: .cancelled) }
@@ -208,8 +208,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         pingsInFlight.append((waiter, ContinuousClock.now))
     }
 
-    private func accept(_ stream: HTTP2ClientStream, _ continuation: HTTP2ClientContinuation) {
-        stream.accept(continuation)
+    private func accept(_ stream: HTTP2ClientStream, _ waiter: HTTP2ClientWaiter) {
+        stream.accept(waiter)
         if stream.isCancelled {
             complete(stream, .failure(.cancelled))
             return
