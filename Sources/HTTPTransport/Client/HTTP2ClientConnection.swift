@@ -525,6 +525,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             }
             stream.status = status
         } else {
+            // Room for a few (APNs answers with one or two), not one reallocation per field.
+            if stream.headers.isEmpty { stream.headers.reserveCapacity(4) }
             stream.headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         }
     }
