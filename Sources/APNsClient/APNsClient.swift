@@ -172,9 +172,11 @@ public final class APNsClient: Sendable {
     }
 
     /// One attempt of the callback `send`, and the next from its completion.
-    private func send(_ attempts: APNsSendAttempts, on pool: APNsConnectionPool,
+    ///
+    /// `attempts` is consumed, so the first attempt puts its token into headers no one else
+    /// holds instead of copying them.
+    private func send(_ attempts: consuming APNsSendAttempts, on pool: APNsConnectionPool,
                       completion: @escaping @Sendable (Result<APNsResponse, APNsClientError>) -> Void) {
-        var attempts = attempts
         let request: HTTPClientRequest
         let connection: APNsPooledConnection
         do throws(APNsClientError) {

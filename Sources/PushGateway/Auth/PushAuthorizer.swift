@@ -43,17 +43,22 @@ public struct PushAuthorizer: Sendable {
     }
 
     private static func bytes(fromLowercaseHex text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
+        let digits = text.utf8
         guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
+        // Decoded straight from the string's bytes into the result: one allocation per push.
+        var valid = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: digits.count / 2) { buffer, initialized in
+            var iterator = digits.makeIterator()
+            while let first = iterator.next(), let second = iterator.next() {
+                guard let high = nibble(first), let low = nibble(second) else {
+                    valid = false
+                    return
+                }
+                buffer[initialized] = high << 4 | low
+                initialized += 1
+            }
         }
-        return bytes
+        return valid ? bytes : nil
     }
 
     private static func nibble(_ digit: UInt8) -> UInt8? {

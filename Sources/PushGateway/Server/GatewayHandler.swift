@@ -195,9 +195,12 @@ struct GatewayHandler: HTTPServerHandler {
 extension GatewayOutcome {
     /// The HTTP response: status, JSON body, and `retry-after` / `allow` when set.
     var response: HTTPResponse {
-        var headers: HTTPHeaders = ["content-type": "application/json"]
+        var headers = Self.jsonHeaders
         if let retryAfter { headers.add(name: "retry-after", value: String(retryAfter)) }
         if let allow { headers.add(name: "allow", value: allow) }
         return HTTPResponse(status: status, headers: headers, body: body)
     }
+
+    /// Shared by every answer (copied on write when one adds a field): no allocation per push.
+    private static let jsonHeaders: HTTPHeaders = ["content-type": "application/json"]
 }
