@@ -61,6 +61,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     /// PINGs sent (or waiting for the connection), answered in order by the server's ACKs.
     private var pingsAwaitingConnection: [HTTP2PingWaiter] = []
     private var pingsInFlight: [(waiter: HTTP2PingWaiter, sentAt: ContinuousClock.Instant)] = []
+    /// The inbox's other buffer: swapped in at each drain, so neither is regrown from empty
+    /// for every batch of requests.
+    private var spareInbox: [(HTTP2ClientStream, HTTP2ClientWaiter)] = []
 
     init(configuration: HTTP2ClientConfiguration, address: SocketAddress, tlsContext: TLSContext?, eventLoop: EventLoop) {
         self.configuration = configuration
@@ -158,22 +161,25 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
 
     /// Takes everything callers handed over since the last drain, then writes once.
     private func drain() {
-        let (inbox, cancellations, waiters, closeWaiters, closeRequested, pings) = shared.withLock { shared in
+        var inbox = spareInbox
+        spareInbox = []
+        let (cancellations, waiters, closeWaiters, closeRequested, pings) = shared.withLock { shared in
             shared.drainScheduled = false
+            swap(&inbox, &shared.inbox)
             defer {
-                shared.inbox = []
                 shared.cancellations = []
                 shared.connectWaiters = []
                 shared.closeWaiters = []
                 shared.pingWaiters = []
             }
-            return (shared.inbox, shared.cancellations, shared.connectWaiters, shared.closeWaiters, shared.closeRequested,
-                    shared.pingWaiters)
+            return (shared.cancellations, shared.connectWaiters, shared.closeWaiters, shared.closeRequested, shared.pingWaiters)
         }
         if closeRequested { closeByClient() }
         for waiter in waiters { addConnectWaiter(waiter) }
         for waiter in pings { addPing(waiter) }
         for (stream, waiter) in inbox { accept(stream, waiter) }
+        inbox.removeAll(keepingCapacity: true)
+        spareInbox = inbox
         for stream in cancellations {
             stream.isCancelled = true
             if stream.isAccepted { abort(stream, with: .cancelled) }
