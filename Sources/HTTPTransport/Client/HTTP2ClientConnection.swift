@@ -64,6 +64,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     /// The inbox's other buffer: swapped in at each drain, so neither is regrown from empty
     /// for every batch of requests.
     private var spareInbox: [(HTTP2ClientStream, HTTP2ClientWaiter)] = []
+    /// Requests on the default timeout, and the one timer for the oldest of them.
+    private var deadlines = HTTP2ClientDeadlines()
+    private var deadlineTimer: ScheduledTask?
 
     init(configuration: HTTP2ClientConfiguration, address: SocketAddress, tlsContext: TLSContext?, eventLoop: EventLoop) {
         self.configuration = configuration
@@ -242,12 +245,35 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
 
     private func armTimer(_ stream: HTTP2ClientStream) {
         guard let deadline = stream.deadline, let timeout = stream.timeout else { return }
+        if stream.request.timeout == nil {
+            // The connection's default timeout: one queue and one timer for all such requests.
+            deadlines.append(stream)
+            if deadlineTimer == nil { armDeadlineTimer(at: deadline) }
+            return
+        }
         let remaining = ContinuousClock.now.duration(to: deadline)
         stream.timer = eventLoop.schedule(after: max(remaining, .zero)) { [weak self] in
             guard let self else { return }
             self.abort(stream, with: .timedOut(.request, after: timeout))
             self.sendNow()
         }
+    }
+
+    private func armDeadlineTimer(at deadline: ContinuousClock.Instant) {
+        deadlineTimer = eventLoop.schedule(after: max(ContinuousClock.now.duration(to: deadline), .zero)) { [weak self] in
+            self?.expireDeadlines()
+        }
+    }
+
+    /// Times out the default-timeout requests whose deadline has passed, then waits for the next.
+    private func expireDeadlines() {
+        deadlineTimer = nil
+        let expired = deadlines.takeExpired(now: .now)
+        for stream in expired {
+            abort(stream, with: .timedOut(.request, after: stream.timeout ?? configuration.requestTimeout ?? .zero))
+        }
+        if !expired.isEmpty { sendNow() }
+        if let next = deadlines.nextDeadline() { armDeadlineTimer(at: next) }
     }
 
     /// Fails `stream` now and resets it with CANCEL if the server knows it; the others go on.
@@ -483,6 +509,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         }
         connectTimer?.cancel()
         connectTimer = nil
+        deadlineTimer?.cancel()
+        deadlineTimer = nil
+        deadlines.removeAll()
         let pending = Array(streams.values) + awaitingConnection + refused
         streams = [:]
         awaitingConnection = []
