@@ -173,8 +173,7 @@ public final class APNsClient: Sendable {
 
     /// One attempt of the callback `send`, and the next from its completion.
     ///
-    /// `attempts` is consumed, so the first attempt puts its token into headers no one else
-    /// holds instead of copying them.
+    /// `attempts` is consumed: it moves on into the completion rather than being copied.
     private func send(_ attempts: consuming APNsSendAttempts, on pool: APNsConnectionPool,
                       completion: @escaping @Sendable (Result<APNsResponse, APNsClientError>) -> Void) {
         let request: HTTPClientRequest

@@ -17,7 +17,8 @@ struct APNsSendAttempts: Sendable {
     /// The push's apns-id, the same on every attempt.
     let apnsID: String
     private let policy: APNsRetryPolicy
-    private var request: HTTPClientRequest
+    private let notification: APNsNotification
+    private let path: String
     /// Attempts counted against the policy: a resend after an expired provider token or an
     /// unprocessed stream does not count.
     private var attempt = 0
@@ -31,21 +32,27 @@ struct APNsSendAttempts: Sendable {
         try notification.validateForSending()
         apnsID = notification.apnsID ?? generated()
         self.policy = policy
-        request = HTTPClientRequest(
-            method: "POST", path: "/3/device/" + notification.deviceToken,
-            headers: Self.headers(of: notification, apnsID: apnsID), body: notification.payload)
+        self.notification = notification
+        path = "/3/device/" + notification.deviceToken
     }
 
     /// Starts the next attempt: the request with the current provider token, if any.
+    ///
+    /// The headers are built here, token first, rather than once with the token replaced
+    /// on each attempt: nearly every push has one attempt, and replacing means a search.
     mutating func begin(tokens: APNsProviderTokenSource?) throws(APNsClientError) -> HTTPClientRequest {
         attempt += 1
         token = nil
+        var headers = HTTPHeaders()
+        // The token and every field below: built once, never reallocated.
+        headers.reserveCapacity(7)
         if let tokens {
             let current = try tokens.current()
             token = current
-            request.headers.replaceOrAdd(name: APNsHeaderName.authorization, value: current.bearer)
+            headers.add(name: APNsHeaderName.authorization, value: current.bearer)
         }
-        return request
+        Self.add(notification, apnsID: apnsID, to: &headers)
+        return HTTPClientRequest(method: "POST", path: path, headers: headers, body: notification.payload)
     }
 
     /// Ends the attempt sent on `connection` (leased from `pool`, released here) with `result`.
@@ -105,10 +112,7 @@ struct APNsSendAttempts: Sendable {
         return .again(after: policy.backoff(afterAttempt: attempt, using: &random))
     }
 
-    private static func headers(of notification: APNsNotification, apnsID: String) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        // Every field below and the provider token: built once, never reallocated.
-        headers.reserveCapacity(7)
+    private static func add(_ notification: APNsNotification, apnsID: String, to headers: inout HTTPHeaders) {
         headers.add(name: APNsHeaderName.pushType, value: notification.pushType.rawValue)
         headers.add(name: APNsHeaderName.id, value: apnsID)
         if let topic = notification.topic { headers.add(name: APNsHeaderName.topic, value: topic) }
@@ -117,6 +121,5 @@ struct APNsSendAttempts: Sendable {
             headers.add(name: APNsHeaderName.expiration, value: String(expiration.unixSeconds))
         }
         if let collapseID = notification.collapseID { headers.add(name: APNsHeaderName.collapseID, value: collapseID) }
-        return headers
     }
 }
