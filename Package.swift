@@ -162,6 +162,11 @@ let package = Package(
             path: "Benchmarks/http1-paced-load"
         ),
         .executableTarget(
+            name: "gateway-profile-server",
+            dependencies: ["PushGateway", "CLISupport"],
+            path: "Benchmarks/gateway-profile-server"
+        ),
+        .executableTarget(
             name: "hermes-bench",
             dependencies: ["HermesAgent", "HermesApp", "HermesContract", "JWTVerify"],
             path: "Benchmarks/hermes-bench"

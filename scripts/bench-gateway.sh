@@ -5,7 +5,8 @@
 #      HTTP/2 to the mock, against the APNs client sending the same payload direct
 #      (Benchmarks/client-bench, 4 connections x 100 streams); mean of ROUNDS alternating
 #      rounds, ratio (target >= 0.5x); and the gateway's CPU time per push (from
-#      /proc/<pid>/stat around the wrk rounds);
+#      /proc/<pid>/stat around the wrk rounds), and its instructions per push under
+#      callgrind (Benchmarks/gateway-profile-server; CALLGRIND=0 skips it);
 #   2. latency the gateway adds at RATE pushes/s, open loop: Benchmarks/http1-paced-load sends
 #      one request every 1/RATE s over keep-alive connections and times each from its write
 #      (and from its scheduled send), through the gateway to the mock, and on the gateway's
@@ -13,7 +14,7 @@
 #      direct to the same mock (Benchmarks/apns-client-load, timed from the send). Median of
 #      ROUNDS rounds; p99 added = p99 through the gateway - p99 direct (target <= 1 ms).
 #
-# Usage: scripts/bench-gateway.sh   (DURATION, ROUNDS, RATE, COUNT override the defaults)
+# Usage: scripts/bench-gateway.sh   (DURATION, ROUNDS, RATE, COUNT, CALLGRIND override the defaults)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || bash scripts/setup.sh
@@ -88,6 +89,33 @@ gateway=$(printf '%s\n' "${gateway_rates[@]}" | mean)
 reference=$(printf '%s\n' "${direct_rates[@]}" | mean)
 cpu_per_push=$(awk -v t="$gateway_ticks" -v n="$gateway_pushes" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", t / hz / n * 1e6 }')
 
+# Instructions per push, the measure that does not swing with the machine's load: the
+# gateway as push-gateway runs it (Benchmarks/gateway-profile-server) under callgrind,
+# counted over the pushes of a wrk run after a warm-up (CALLGRIND=0 skips it).
+instructions_per_push=""
+if [[ "${CALLGRIND:-1}" == 1 ]] && command -v valgrind >/dev/null; then
+    p5=$(free_port)
+    PUSH_GATEWAY_HMAC_SECRET=bench-secret valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
+        .build/release/gateway-profile-server "$p5" "https://127.0.0.1:$p2" certs/ca.pem "$KEY" com.example.app \
+        >/dev/null 2>"$work/callgrind.log" & pids+=($!)
+    profiled=$!
+    for _ in $(seq 600); do (exec 3<>/dev/tcp/127.0.0.1/"$p5") 2>/dev/null && break; sleep 0.1; done
+    profiled_pushes() { { curl -s "http://127.0.0.1:$p5/metrics" || true; } | awk '/^push_gateway_requests_total\{endpoint="push",outcome="ok"\}/ { print $2 }'; }
+    wrk -t 1 -c 16 -d 3s -s "$work/post.lua" "http://127.0.0.1:$p5/push" >/dev/null
+    before=$(profiled_pushes)
+    callgrind_control -z "$profiled" >/dev/null 2>&1 || true
+    wrk -t 1 -c 16 -d "${DURATION}s" -s "$work/post.lua" "http://127.0.0.1:$p5/push" >/dev/null
+    callgrind_control -d "$profiled" >/dev/null 2>&1 || true
+    after=$(profiled_pushes)
+    profiled_count=$(( ${after:-0} - ${before:-0} ))
+    kill "$profiled" 2>/dev/null || true
+    dump=$(ls -t "$work"/callgrind.out.* 2>/dev/null | head -1 || true)
+    instructions=$([[ -n "$dump" ]] && callgrind_annotate "$dump" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' || true)
+    if [[ -n "$instructions" && "$profiled_count" -gt 0 ]]; then
+        instructions_per_push=$(awk -v i="$instructions" -v n="$profiled_count" 'BEGIN { printf "%.1fk", i / n / 1000 }')
+    fi
+fi
+
 # Fixed rate, open loop (one request every 1/RATE s, each timed from its scheduled send).
 paced() { # URL [--body-file F] -> "p50_ms p99_ms" from the write (as the client direct is timed),
            # then p99 from the scheduled send; fails unless every answer was 200
@@ -119,6 +147,7 @@ echo "gateway end-to-end (wrk HTTP/1.1 in, h2 out): $gateway pushes/s"
 echo "APNs client direct to the same mock:          $reference pushes/s"
 awk -v a="$gateway" -v b="$reference" 'BEGIN { printf "ratio gateway / client direct:                %.2fx (target >= 0.5x)\n", a / b }'
 echo "gateway CPU per push (user + system):         $cpu_per_push us"
+[[ -n "$instructions_per_push" ]] && echo "gateway instructions per push (callgrind):     $instructions_per_push (user space, over $profiled_count pushes)"
 echo "at $RATE pushes/s, open loop, median of $ROUNDS rounds (p50 / p99 ms): paced -> gateway -> mock $push_p50 / $push_p99;" \
     "paced -> gateway /healthz $health_p50 / $health_p99; client direct $direct_p50 / $direct_p99"
 awk -v a="$push_p99" -v b="$direct_p99" 'BEGIN { printf "p99 latency the gateway adds:                 %.3f ms (target <= 1 ms; both timed from the send; the HTTP/1.1 hop included)\n", a - b }'

@@ -116,79 +116,103 @@ public final class APNsClient: Sendable {
     ///   APNs error; `.retriesExhausted` when retryable failures used up the policy;
     ///   `.transport`, `.invalidRequest`, `.tokenSigningFailed` or `.shutDown` otherwise.
     public func send(_ notification: APNsNotification, environment: APNsEnvironment) async throws(APNsClientError) -> APNsResponse {
-        try notification.validateForSending()
-        let pool = environment == .production ? production : sandbox
-        let apnsID = notification.apnsID ?? ids.next()
-        var request = HTTPClientRequest(
-            method: "POST", path: "/3/device/" + notification.deviceToken,
-            headers: Self.headers(of: notification, apnsID: apnsID), body: notification.payload)
-        let policy = configuration.retryPolicy
-        var attempt = 0
-        var refreshedExpiredToken = false
-        var unprocessedResends = 0
-        var random = SystemRandomNumberGenerator()
+        var attempts = try APNsSendAttempts(notification, apnsID: ids.next(), policy: configuration.retryPolicy)
+        let pool = self.pool(for: environment)
         while true {
-            attempt += 1
-            var token: APNsProviderTokenSource.Token?
-            if let tokens {
-                token = try tokens.current()
-                if let token { request.headers.replaceOrAdd(name: APNsHeaderName.authorization, value: token.bearer) }
-            }
+            let request = try attempts.begin(tokens: tokens)
             let connection = try pool.lease()
-            let failure: APNsClientError
-            var waitFirst = true
+            let result: Result<HTTPClientResponse, HTTPClientError>
             do {
-                let response = try await connection.client.send(request)
-                if response.status == 200 {
-                    pool.release(connection)
-                    return APNsResponse(apnsID: response.headers[APNsHeaderName.id] ?? apnsID,
-                                        uniqueID: response.headers[APNsHeaderName.uniqueID], status: 200, attempts: attempt)
-                }
-                let rejection = Self.rejection(from: response, apnsID: apnsID)
-                if rejection.reason == .expiredProviderToken, let tokens, let token, !refreshedExpiredToken {
-                    // APNs may wedge a connection that saw an expired token (pushy's experience):
-                    // sign afresh, leave the connection, and send this push once more.
-                    pool.release(connection, retire: true)
-                    tokens.invalidate(generation: token.generation)
-                    refreshedExpiredToken = true
-                    attempt -= 1
-                    continue
-                }
-                pool.release(connection)
-                guard rejection.isRetryable else { throw APNsClientError.rejected(rejection) }
-                failure = .rejected(rejection)
-            } catch let error as HTTPClientError {
-                pool.release(connection)
-                switch error {
-                case .goAway, .streamReset(errorCode: .refusedStream):
-                    // The server never processed it (its connection is going away): sending it on
-                    // another connection is a reconnect, not a retry, whatever the retry policy.
-                    if unprocessedResends < Self.maximumUnprocessedResends {
-                        unprocessedResends += 1
-                        attempt -= 1
-                        continue
-                    }
-                    waitFirst = false
-                case .connectionClosed:
-                    break
-                default:
-                    throw APNsClientError.transport(error)
-                }
-                failure = .transport(error)
+                result = .success(try await connection.client.send(request))
             } catch {
-                throw error as? APNsClientError ?? .transport(.protocolError("\(error)"))
+                result = .failure(error)
             }
-            guard attempt < policy.maximumAttempts else {
-                throw policy.maximumAttempts == 1 ? failure : .retriesExhausted(attempts: attempt, last: failure)
-            }
-            if waitFirst {
+            switch try attempts.end(result, on: connection, pool: pool, tokens: tokens) {
+            case let .delivered(response):
+                return response
+            case .again(after: nil):
+                continue
+            case let .again(after: delay?):
                 do {
-                    try await Task.sleep(for: policy.backoff(afterAttempt: attempt, using: &random))
+                    try await Task.sleep(for: delay)
                 } catch {
                     throw .transport(.cancelled)
                 }
             }
         }
+    }
+
+    /// Sends `notification` like `send(_:environment:)`, retrying alike, and calls
+    /// `completion` with the outcome instead of suspending a task: no task is created,
+    /// enqueued or resumed per push, which is what a server forwarding pushes from an
+    /// event loop wants.
+    ///
+    /// `completion` runs exactly once: usually on the event loop of the connection that
+    /// carried the last attempt; for a failure found before anything was sent (an invalid
+    /// notification, a client shut down), on the calling thread before this returns, or
+    /// on a timer thread after a backoff. Keep it short, as it may hold up the loop.
+    ///
+    /// ```swift
+    /// client.send(notification, environment: .sandbox) { result in
+    ///     if case let .failure(error) = result, error.rejection?.meansDeviceIsGone == true { /* forget it */ }
+    /// }
+    /// ```
+    public func send(
+        _ notification: APNsNotification, environment: APNsEnvironment,
+        completion: @escaping @Sendable (Result<APNsResponse, APNsClientError>) -> Void
+    ) {
+        let attempts: APNsSendAttempts
+        do throws(APNsClientError) {
+            attempts = try APNsSendAttempts(notification, apnsID: ids.next(), policy: configuration.retryPolicy)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        send(attempts, on: pool(for: environment), completion: completion)
+    }
+
+    /// One attempt of the callback `send`, and the next from its completion.
+    ///
+    /// `attempts` is consumed: it moves on into the completion rather than being copied.
+    private func send(_ attempts: consuming APNsSendAttempts, on pool: APNsConnectionPool,
+                      completion: @escaping @Sendable (Result<APNsResponse, APNsClientError>) -> Void) {
+        let request: HTTPClientRequest
+        let connection: APNsPooledConnection
+        do throws(APNsClientError) {
+            request = try attempts.begin(tokens: tokens)
+            connection = try pool.lease()
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        connection.client.send(request) { [self, attempts] result in
+            var attempts = attempts
+            let next: APNsSendAttempts.Next
+            do throws(APNsClientError) {
+                next = try attempts.end(result, on: connection, pool: pool, tokens: tokens)
+            } catch {
+                completion(.failure(error))
+                return
+            }
+            switch next {
+            case let .delivered(response):
+                completion(.success(response))
+            case .again(after: nil):
+                send(attempts, on: pool, completion: completion)
+            case let .again(after: delay?):
+                // A Dispatch timer, not the loop's: it fires even if the loops stop meanwhile,
+                // and the next lease then reports `.shutDown` instead of the push going unanswered.
+                let (seconds, attoseconds) = delay.components
+                let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self, attempts] in
+                    send(attempts, on: pool, completion: completion)
+                }
+            }
+        }
+    }
+
+    private func pool(for environment: APNsEnvironment) -> APNsConnectionPool {
+        environment == .production ? production : sandbox
     }
 
     /// How often one push is sent again after GOAWAY or REFUSED_STREAM said it was not processed,
@@ -216,17 +240,6 @@ public final class APNsClient: Sendable {
 
     /// Provider tokens signed so far; 0 with certificate authentication.
     public var providerTokensSigned: Int { tokens?.tokensSigned ?? 0 }
-
-    private static func headers(of notification: APNsNotification, apnsID: String) -> HTTPHeaders {
-        var headers: HTTPHeaders = [APNsHeaderName.pushType: notification.pushType.rawValue, APNsHeaderName.id: apnsID]
-        if let topic = notification.topic { headers.add(name: APNsHeaderName.topic, value: topic) }
-        if let priority = notification.priority { headers.add(name: APNsHeaderName.priority, value: String(priority.rawValue)) }
-        if let expiration = notification.expiration {
-            headers.add(name: APNsHeaderName.expiration, value: String(expiration.unixSeconds))
-        }
-        if let collapseID = notification.collapseID { headers.add(name: APNsHeaderName.collapseID, value: collapseID) }
-        return headers
-    }
 
     /// Reads `{"reason":…,"timestamp":…}`; a body without a reason keeps its text in `.unknown`.
     static func rejection(from response: HTTPClientResponse, apnsID: String) -> APNsRejection {

@@ -6,7 +6,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2)))
 struct APNsClientBasicTests {
-    @Test func sendsAPushThatTheMockAcceptsAndCapturesWithEveryHeader() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func sendsAPushThatTheMockAcceptsAndCapturesWithEveryHeader(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
@@ -15,13 +16,13 @@ struct APNsClientBasicTests {
             deviceToken: ClientFixtures.deviceToken, pushType: .alert, topic: ClientFixtures.topic,
             priority: .consideringDevicePower, expiration: APNsExpiration(unixSeconds: 2_000_000_000),
             collapseID: "group-1", apnsID: apnsID, payload: ClientFixtures.alert)
-        let response = try await client.send(notification, environment: .sandbox)
+        let response = try await ClientFixtures.send(client, notification, .sandbox, via: path)
         #expect(response.status == 200)
         #expect(response.apnsID == apnsID)
         #expect(response.uniqueID.map(APNsIDGenerator.isCanonicalUUID) == true, "the sandbox sends apns-unique-id")
         #expect(response.attempts == 1)
 
-        let production = try await client.send(ClientFixtures.notification(), environment: .production)
+        let production = try await ClientFixtures.send(client, ClientFixtures.notification(), .production, via: path)
         #expect(production.uniqueID == nil, "production sends no apns-unique-id")
         #expect(APNsIDGenerator.isCanonicalUUID(production.apnsID))
         await client.shutdown()

@@ -116,14 +116,15 @@ struct APNsClientReasonTests {
         return try APNsClient(configuration: configuration)
     }
 
-    @Test func everyNaturallyReachableReasonIsATypedRejectionOnBothEnvironments() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func everyNaturallyReachableReasonIsATypedRejectionOnBothEnvironments(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs, configure: Self.configure)
         defer { mock.stop() }
         for environment in [APNsEnvironment.sandbox, .production] {
             for testCase in Self.cases {
                 let client = try Self.client(for: mock, environment: environment, credentials: testCase.credentials)
                 let notification = testCase.notification(environment)
-                let result = await ClientFixtures.outcome(client, notification, environment)
+                let result = await ClientFixtures.outcome(client, notification, environment, via: path)
                 await client.shutdown()
                 let label = "\(testCase) on \(environment)"
                 guard case let .failure(.rejected(rejection)) = result else {
@@ -149,7 +150,8 @@ struct APNsClientReasonTests {
     }
 
     /// Retryable answers reached naturally: the client retries them, then reports the last one.
-    @Test func retryableReasonsSurfaceAfterTheRetriesAsRetriesExhausted() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func retryableReasonsSurfaceAfterTheRetriesAsRetriesExhausted(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs, configure: Self.configure)
         defer { mock.stop() }
         let expected: [(Character, APNsReason, Int)] = [
@@ -162,10 +164,10 @@ struct APNsClientReasonTests {
                 var notification = ClientFixtures.notification(device: Self.device(hex, environment))
                 if reason == .tooManyRequests {
                     // The rate limit lets one push through per window.
-                    _ = try await client.send(notification, environment: environment)
+                    _ = try await ClientFixtures.send(client, notification, environment, via: path)
                 }
                 notification.apnsID = UUID().uuidString.lowercased()
-                let result = await ClientFixtures.outcome(client, notification, environment)
+                let result = await ClientFixtures.outcome(client, notification, environment, via: path)
                 let label = "\(reason) on \(environment)"
                 guard case let .failure(.retriesExhausted(attempts, last)) = result, case let .rejected(rejection) = last else {
                     Issue.record("\(label): expected retriesExhausted, got \(result)")
@@ -185,14 +187,15 @@ struct APNsClientReasonTests {
     /// this covers the reasons a typed request cannot provoke (InvalidPushType, BadPriority,
     /// BadMessageId, MethodNotAllowed, BadPath, DuplicateHeaders, MissingDeviceToken, IdleTimeout,
     /// UnrelatedKeyIdInToken, TooManyProviderTokenUpdates, MissingProviderToken, the certificate reasons).
-    @Test func everyDocumentedReasonForcedByAStatusFaultDecodesToItself() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func everyDocumentedReasonForcedByAStatusFaultDecodesToItself(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         let client = try Self.client(for: mock, environment: .sandbox, credentials: .standard)
         for reason in APNsReason.allKnown + [.unknown("SomethingNew")] {
             let status = reason.status ?? 400
             try mock.faults.replaceAll([FaultRule(id: "forced", action: .status(status, reason: reason))])
-            let result = await ClientFixtures.outcome(client, ClientFixtures.notification())
+            let result = await ClientFixtures.outcome(client, ClientFixtures.notification(), via: path)
             switch result {
             case let .failure(.rejected(rejection)):
                 #expect(rejection.reason == reason && rejection.status == status, "\(reason)")

@@ -22,7 +22,8 @@ struct APNsClientRetryTests {
         mock.capture.records(matching: CaptureFilter(apnsID: apnsID))
     }
 
-    @Test func serverErrorsAndRateLimitsAreRetriedWithTheSameApnsIDUntilAccepted() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func serverErrorsAndRateLimitsAreRetriedWithTheSameApnsIDUntilAccepted(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         let client = try Self.client(for: mock)
@@ -33,7 +34,7 @@ struct APNsClientRetryTests {
         for action in actions {
             try mock.faults.replaceAll([FaultRule(id: "twice", count: 2, action: action)])
             let apnsID = UUID().uuidString.lowercased()
-            let response = try await client.send(ClientFixtures.notification(apnsID: apnsID), environment: .sandbox)
+            let response = try await ClientFixtures.send(client, ClientFixtures.notification(apnsID: apnsID), .sandbox, via: path)
             #expect(response.attempts == 3, "\(action)")
             #expect(response.apnsID == apnsID)
             let records = Self.attempts(mock, apnsID)
@@ -43,7 +44,8 @@ struct APNsClientRetryTests {
         await client.shutdown()
     }
 
-    @Test func finalRejectionsAreNeverRetried() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func finalRejectionsAreNeverRetried(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         let client = try Self.client(for: mock)
@@ -54,7 +56,7 @@ struct APNsClientRetryTests {
         for reason in final {
             try mock.faults.replaceAll([FaultRule(id: "final", action: .status(reason.status ?? 400, reason: reason))])
             let apnsID = UUID().uuidString.lowercased()
-            let result = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: apnsID))
+            let result = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: apnsID), via: path)
             #expect(result.failureRejection?.reason == reason, "\(reason)")
             if case .failure(.retriesExhausted) = result { Issue.record("\(reason) was retried") }
             #expect(Self.attempts(mock, apnsID).count == 1, "\(reason) is sent once")
@@ -62,7 +64,8 @@ struct APNsClientRetryTests {
         await client.shutdown()
     }
 
-    @Test func retriesAreBoundedByThePolicy() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func retriesAreBoundedByThePolicy(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         try mock.faults.add(FaultRule(id: "down", action: .unavailable(.serviceUnavailable)))
@@ -71,7 +74,7 @@ struct APNsClientRetryTests {
             policy.maximumAttempts = maximumAttempts
             let client = try Self.client(for: mock, policy: policy)
             let apnsID = UUID().uuidString.lowercased()
-            let result = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: apnsID))
+            let result = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: apnsID), via: path)
             await client.shutdown()
             #expect(Self.attempts(mock, apnsID).count == maximumAttempts)
             if maximumAttempts == 1 {
@@ -85,14 +88,15 @@ struct APNsClientRetryTests {
         }
     }
 
-    @Test func aConnectionLostBeforeTheAnswerIsRetriedOnANewConnectionWithTheSameApnsID() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func aConnectionLostBeforeTheAnswerIsRetriedOnANewConnectionWithTheSameApnsID(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         let client = try Self.client(for: mock)
-        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        _ = try await ClientFixtures.send(client, ClientFixtures.notification(), .sandbox, via: path)
         try mock.faults.add(FaultRule(id: "drop", count: 1, action: .closeConnection))
         let apnsID = UUID().uuidString.lowercased()
-        let response = try await client.send(ClientFixtures.notification(apnsID: apnsID), environment: .sandbox)
+        let response = try await ClientFixtures.send(client, ClientFixtures.notification(apnsID: apnsID), .sandbox, via: path)
         #expect(response.attempts == 2)
         let records = Self.attempts(mock, apnsID)
         #expect(records.map(\.outcome.status) == [0, 200], "dropped unanswered, then accepted")
@@ -101,7 +105,8 @@ struct APNsClientRetryTests {
         await client.shutdown()
     }
 
-    @Test func resetStreamsAndTimeoutsAreNotRetried() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func resetStreamsAndTimeoutsAreNotRetried(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         var configuration = try ClientFixtures.configuration(for: mock)
@@ -110,17 +115,17 @@ struct APNsClientRetryTests {
         // machine's first TLS handshake. It only has to be far shorter than the delay below.
         configuration.requestTimeout = .seconds(2)
         let client = try APNsClient(configuration: configuration)
-        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        _ = try await ClientFixtures.send(client, ClientFixtures.notification(), .sandbox, via: path)
 
         try mock.faults.replaceAll([FaultRule(id: "reset", count: 1, action: .resetStream(.internalError))])
         let resetID = UUID().uuidString.lowercased()
-        let reset = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: resetID))
+        let reset = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: resetID), via: path)
         #expect(reset == .failure(.transport(.streamReset(errorCode: .internalError))))
         #expect(Self.attempts(mock, resetID).count == 1)
 
         try mock.faults.replaceAll([FaultRule(id: "slow", count: 1, action: .delay(.seconds(8)))])
         let slowID = UUID().uuidString.lowercased()
-        let slow = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: slowID))
+        let slow = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: slowID), via: path)
         guard case .failure(.transport(.timedOut(.request, _))) = slow else {
             Issue.record("expected a request timeout, got \(slow)")
             return

@@ -18,7 +18,8 @@ struct APNsClientTokenTests {
         }
     }
 
-    @Test func oneTokenIsReusedUntilTheIntervalThenRefreshedAndTheMockAcceptsItForHours() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func oneTokenIsReusedUntilTheIntervalThenRefreshedAndTheMockAcceptsItForHours(path: ClientFixtures.SendPath) async throws {
         let clock = ManualClock()
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs, now: clock.reader)
         defer { mock.stop() }
@@ -32,7 +33,7 @@ struct APNsClientTokenTests {
         // Every 10 simulated minutes for 5 hours, on one connection per environment.
         for step in 0...30 {
             for environment in [APNsEnvironment.sandbox, .production] {
-                let response = try await client.send(ClientFixtures.notification(), environment: environment)
+                let response = try await ClientFixtures.send(client, ClientFixtures.notification(), environment, via: path)
                 let captured = Self.tokens(mock, apnsID: response.apnsID)
                 #expect(captured.map(\.status) == [200], "minute \(step * 10) on \(environment)")
                 if let first = captured.first { seen.append((step * 10, first.iat, first.fingerprint)) }
@@ -50,7 +51,8 @@ struct APNsClientTokenTests {
         await client.shutdown()
     }
 
-    @Test func expiredProviderTokenIsReplacedAtOnceAndThePushSentOnceMoreOnANewConnection() async throws {
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func expiredProviderTokenIsReplacedAtOnceAndThePushSentOnceMoreOnANewConnection(path: ClientFixtures.SendPath) async throws {
         let mockClock = ManualClock()
         let clientClock = ManualClock(mockClock.now)
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs, now: mockClock.reader)
@@ -58,12 +60,12 @@ struct APNsClientTokenTests {
         var configuration = try ClientFixtures.configuration(for: mock)
         configuration.retryPolicy = .none
         let client = try APNsClient(configuration: configuration, now: clientClock.reader)
-        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        _ = try await ClientFixtures.send(client, ClientFixtures.notification(), .sandbox, via: path)
 
         // APNs' clock runs 61 minutes ahead of the client's 10: the reused token is over an hour old to it.
         mockClock.advance(by: 61 * 60)
         clientClock.advance(by: 10 * 60)
-        let response = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        let response = try await ClientFixtures.send(client, ClientFixtures.notification(), .sandbox, via: path)
         #expect(response.attempts == 1, "the resend after a refresh is not a retry")
         let records = mock.capture.records(matching: CaptureFilter(apnsID: response.apnsID))
         #expect(records.map(\.outcome.status) == [403, 200])
@@ -75,7 +77,7 @@ struct APNsClientTokenTests {
 
         // A server that keeps calling every token expired gets one fresh token, not a loop.
         mockClock.advance(by: 3 * 3600)
-        let result = await ClientFixtures.outcome(client, ClientFixtures.notification())
+        let result = await ClientFixtures.outcome(client, ClientFixtures.notification(), via: path)
         guard case let .failure(.rejected(rejection)) = result else {
             Issue.record("expected ExpiredProviderToken, got \(result)")
             return

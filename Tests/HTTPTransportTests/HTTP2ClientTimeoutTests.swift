@@ -64,4 +64,38 @@ import Testing
         await client.close()
         await server.shutdown(gracePeriod: .milliseconds(200))
     }
+
+    /// Requests on the default timeout share one timer: each still times out at its own
+    /// deadline, the timer moving on to the next, and answered ones in between are unaffected.
+    @Test func requestsOnTheDefaultTimeoutEachTimeOutAtTheirOwnDeadline() async throws {
+        let seen = HTTP2ClientPathCounter()
+        let server = try HTTP2ClientFixtures.server(tls: false, handler: Self.handler(seen: seen))
+        let client = try HTTP2ClientFixtures.client(for: server) { $0.requestTimeout = .milliseconds(300) }
+        try await client.connect()
+        try await withHTTP2ClientTimeout(.seconds(20)) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for delay in [0, 150, 450] {
+                    group.addTask {
+                        try await Task.sleep(for: .milliseconds(delay))
+                        let started = ContinuousClock.now
+                        let result = await outcome(of: client, HTTPClientRequest(path: "/never"))
+                        #expect(result == .failure(.timedOut(.request, after: .milliseconds(300))), "sent after \(delay) ms")
+                        #expect(ContinuousClock.now - started >= .milliseconds(300))
+                    }
+                }
+                for index in 0..<60 {
+                    group.addTask {
+                        try await Task.sleep(for: .milliseconds(index * 10))
+                        let response = try await client.send(HTTPClientRequest(method: "POST", path: "/echo", body: [UInt8(index)]))
+                        #expect(response.body == [UInt8(index)])
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        #expect(await eventually { server.metrics.openStreams == 0 }, "each timed-out stream was reset")
+        #expect(client.outstandingRequests == 0)
+        await client.close()
+        await server.shutdown(gracePeriod: .milliseconds(200))
+    }
 }

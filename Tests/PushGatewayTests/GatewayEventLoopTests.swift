@@ -8,7 +8,8 @@ import Testing
 /// goes from the HTTP request to APNs and back on one thread.
 @Suite(.timeLimit(.minutes(1)))
 struct GatewayEventLoopTests {
-    /// Accepts every push and notes whether it was called on its own loop.
+    /// Accepts every push from its loop, as `APNsClientDelivery` does, and notes whether the
+    /// gateway called it on that loop (and through the callback form, with no task).
     final class LoopDelivery: APNsDelivering {
         let group: EventLoopGroup
         let onOwnLoop = Mutex<[Bool]>([])
@@ -18,9 +19,17 @@ struct GatewayEventLoopTests {
         var eventLoopGroup: EventLoopGroup? { group }
 
         func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment) async -> APNsDeliveryResult {
-            let own = group.loops[0].inEventLoop
-            onOwnLoop.withLock { $0.append(own) }
+            Issue.record("the gateway awaited the delivery in a task instead of calling it back")
             return .accepted(apnsID: request.apnsID)
+        }
+
+        func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment,
+                     completion: @escaping @Sendable (APNsDeliveryResult) -> Void) {
+            let loop = group.loops[0]
+            let own = loop.inEventLoop
+            onOwnLoop.withLock { $0.append(own) }
+            // Answered later from the loop, as an APNs response would be.
+            loop.execute { completion(.accepted(apnsID: request.apnsID)) }
         }
 
         func shutdown() async { group.shutdown() }

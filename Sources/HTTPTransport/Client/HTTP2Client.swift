@@ -104,7 +104,7 @@ public final class HTTP2Client: Sendable {
         let connection = connection
         let result = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: HTTP2ClientContinuation) in
-                if let rejection = connection.enqueue(stream, continuation: continuation) {
+                if let rejection = connection.enqueue(stream, waiter: .continuation(continuation)) {
                     continuation.resume(returning: .failure(rejection))
                 }
             }
@@ -112,6 +112,26 @@ public final class HTTP2Client: Sendable {
             connection.cancel(stream)
         }
         return try result.get()
+    }
+
+    /// Sends `request` like `send(_:)`, and calls `completion` with the response or the error
+    /// instead of suspending a task: no task is created, enqueued or resumed per request.
+    ///
+    /// `completion` runs exactly once: on the connection's event loop, or, when the
+    /// connection has already gone away or been closed, on the calling thread before this
+    /// returns. Keep it short: the loop serves no socket while it runs. There is no
+    /// cancellation; the request's timeout still applies.
+    ///
+    /// ```swift
+    /// client.send(request) { result in
+    ///     if case let .success(response) = result { print(response.status) }
+    /// }
+    /// ```
+    public func send(_ request: HTTPClientRequest, completion: @escaping HTTP2ClientCompletion) {
+        let stream = HTTP2ClientStream(request: request, timeout: request.timeout ?? configuration.requestTimeout)
+        if let rejection = connection.enqueue(stream, waiter: .completion(completion)) {
+            completion(.failure(rejection))
+        }
     }
 
     /// Sends an HTTP/2 PING, connecting first if needed, and waits for the server's acknowledgement.

@@ -20,7 +20,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         var pingWaiters: [HTTP2PingWaiter] = []
         /// What new requests fail with once the state is `.goingAway` or `.closed`.
         var terminalError: HTTPClientError = .closed
-        var inbox: [(HTTP2ClientStream, HTTP2ClientContinuation)] = []
+        var inbox: [(HTTP2ClientStream, HTTP2ClientWaiter)] = []
         var cancellations: [HTTP2ClientStream] = []
         var connectWaiters: [CheckedContinuation<Result<Void, HTTPClientError>, Never>] = []
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -61,6 +61,12 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     /// PINGs sent (or waiting for the connection), answered in order by the server's ACKs.
     private var pingsAwaitingConnection: [HTTP2PingWaiter] = []
     private var pingsInFlight: [(waiter: HTTP2PingWaiter, sentAt: ContinuousClock.Instant)] = []
+    /// The inbox's other buffer: swapped in at each drain, so neither is regrown from empty
+    /// for every batch of requests.
+    private var spareInbox: [(HTTP2ClientStream, HTTP2ClientWaiter)] = []
+    /// Requests on the default timeout, and the one timer for the oldest of them.
+    private var deadlines = HTTP2ClientDeadlines()
+    private var deadlineTimer: ScheduledTask?
 
     init(configuration: HTTP2ClientConfiguration, address: SocketAddress, tlsContext: TLSContext?, eventLoop: EventLoop) {
         self.configuration = configuration
@@ -79,10 +85,10 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     // MARK: Hand-over from callers (any thread)
 
     /// Hands a request to the loop, or returns why it cannot be sent.
-    func enqueue(_ stream: HTTP2ClientStream, continuation: HTTP2ClientContinuation) -> HTTPClientError? {
+    func enqueue(_ stream: HTTP2ClientStream, waiter: HTTP2ClientWaiter) -> HTTPClientError? {
         let (rejection, schedule) = shared.withLock { shared -> (HTTPClientError?, Bool) in
             if let rejection = shared.rejection { return (rejection, false) }
-            shared.inbox.append((stream, continuation))
+            shared.inbox.append((stream, waiter))
             outstanding.wrappingAdd(1, ordering: .relaxed)
             return (nil, Self.claimDrain(&shared))
         }
@@ -158,22 +164,25 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
 
     /// Takes everything callers handed over since the last drain, then writes once.
     private func drain() {
-        let (inbox, cancellations, waiters, closeWaiters, closeRequested, pings) = shared.withLock { shared in
+        var inbox = spareInbox
+        spareInbox = []
+        let (cancellations, waiters, closeWaiters, closeRequested, pings) = shared.withLock { shared in
             shared.drainScheduled = false
+            swap(&inbox, &shared.inbox)
             defer {
-                shared.inbox = []
                 shared.cancellations = []
                 shared.connectWaiters = []
                 shared.closeWaiters = []
                 shared.pingWaiters = []
             }
-            return (shared.inbox, shared.cancellations, shared.connectWaiters, shared.closeWaiters, shared.closeRequested,
-                    shared.pingWaiters)
+            return (shared.cancellations, shared.connectWaiters, shared.closeWaiters, shared.closeRequested, shared.pingWaiters)
         }
         if closeRequested { closeByClient() }
         for waiter in waiters { addConnectWaiter(waiter) }
         for waiter in pings { addPing(waiter) }
-        for (stream, continuation) in inbox { accept(stream, continuation) }
+        for (stream, waiter) in inbox { accept(stream, waiter) }
+        inbox.removeAll(keepingCapacity: true)
+        spareInbox = inbox
         for stream in cancellations {
             stream.isCancelled = true
             if stream.isAccepted { abort(stream, with: .cancelled) }
@@ -208,8 +217,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         pingsInFlight.append((waiter, ContinuousClock.now))
     }
 
-    private func accept(_ stream: HTTP2ClientStream, _ continuation: HTTP2ClientContinuation) {
-        stream.accept(continuation)
+    private func accept(_ stream: HTTP2ClientStream, _ waiter: HTTP2ClientWaiter) {
+        stream.accept(waiter)
         if stream.isCancelled {
             complete(stream, .failure(.cancelled))
             return
@@ -236,12 +245,35 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
 
     private func armTimer(_ stream: HTTP2ClientStream) {
         guard let deadline = stream.deadline, let timeout = stream.timeout else { return }
+        if stream.request.timeout == nil {
+            // The connection's default timeout: one queue and one timer for all such requests.
+            deadlines.append(stream)
+            if deadlineTimer == nil { armDeadlineTimer(at: deadline) }
+            return
+        }
         let remaining = ContinuousClock.now.duration(to: deadline)
         stream.timer = eventLoop.schedule(after: max(remaining, .zero)) { [weak self] in
             guard let self else { return }
             self.abort(stream, with: .timedOut(.request, after: timeout))
             self.sendNow()
         }
+    }
+
+    private func armDeadlineTimer(at deadline: ContinuousClock.Instant) {
+        deadlineTimer = eventLoop.schedule(after: max(ContinuousClock.now.duration(to: deadline), .zero)) { [weak self] in
+            self?.expireDeadlines()
+        }
+    }
+
+    /// Times out the default-timeout requests whose deadline has passed, then waits for the next.
+    private func expireDeadlines() {
+        deadlineTimer = nil
+        let expired = deadlines.takeExpired(now: .now)
+        for stream in expired {
+            abort(stream, with: .timedOut(.request, after: stream.timeout ?? configuration.requestTimeout ?? .zero))
+        }
+        if !expired.isEmpty { sendNow() }
+        if let next = deadlines.nextDeadline() { armDeadlineTimer(at: next) }
     }
 
     /// Fails `stream` now and resets it with CANCEL if the server knows it; the others go on.
@@ -477,6 +509,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         }
         connectTimer?.cancel()
         connectTimer = nil
+        deadlineTimer?.cancel()
+        deadlineTimer = nil
+        deadlines.removeAll()
         let pending = Array(streams.values) + awaitingConnection + refused
         streams = [:]
         awaitingConnection = []
@@ -525,6 +560,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             }
             stream.status = status
         } else {
+            // Room for a few (APNs answers with one or two), not one reallocation per field.
+            if stream.headers.isEmpty { stream.headers.reserveCapacity(4) }
             stream.headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         }
     }

@@ -1,10 +1,27 @@
-/// How a request's caller waits: resumed exactly once, on the event loop.
+/// How an async caller waits: resumed exactly once, on the event loop.
 ///
 /// Unchecked, because the checked form allocates and verifies on every request: exactly
 /// once is this module's guarantee. A continuation reaches the loop only through the
 /// connection's inbox and is resumed only by `HTTP2ClientStream.finish`, which forgets it
 /// first; every path that ends a connection finishes the streams it holds.
 typealias HTTP2ClientContinuation = UnsafeContinuation<Result<HTTPClientResponse, HTTPClientError>, Never>
+
+/// Hears a request's response or why it failed; called once, on the event loop.
+public typealias HTTP2ClientCompletion = @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
+
+/// Who hears a request's outcome: an awaiting task, or a callback (no task at all).
+/// Either way exactly once, on the event loop, through `HTTP2ClientStream.finish`.
+enum HTTP2ClientWaiter {
+    case continuation(HTTP2ClientContinuation)
+    case completion(HTTP2ClientCompletion)
+
+    func deliver(_ result: Result<HTTPClientResponse, HTTPClientError>) {
+        switch self {
+        case let .continuation(continuation): continuation.resume(returning: result)
+        case let .completion(completion): completion(result)
+        }
+    }
+}
 
 /// Hears a PING's round-trip time or why it failed; called once, on the event loop.
 typealias HTTP2PingWaiter = @Sendable (Result<Duration, HTTPClientError>) -> Void
@@ -19,8 +36,8 @@ final class HTTP2ClientStream: @unchecked Sendable {
     let timeout: Duration?
     let deadline: ContinuousClock.Instant?
 
-    /// Nil before the loop accepts the request and after it has been resumed.
-    private var continuation: HTTP2ClientContinuation?
+    /// Nil before the loop accepts the request and after its caller has heard the outcome.
+    private var waiter: HTTP2ClientWaiter?
     /// The loop has taken the request from the inbox.
     private(set) var isAccepted = false
     /// The caller's task was cancelled, possibly before the loop accepted the request.
@@ -43,23 +60,23 @@ final class HTTP2ClientStream: @unchecked Sendable {
         deadline = timeout.map { ContinuousClock.now + $0 }
     }
 
-    var isFinished: Bool { isAccepted && continuation == nil }
+    var isFinished: Bool { isAccepted && waiter == nil }
 
-    func accept(_ continuation: HTTP2ClientContinuation) {
+    func accept(_ waiter: HTTP2ClientWaiter) {
         isAccepted = true
-        self.continuation = continuation
+        self.waiter = waiter
     }
 
-    /// Resumes the caller; later calls do nothing, so no path can resume twice.
+    /// Tells the caller; later calls do nothing, so no path can answer twice.
     ///
-    /// - Returns: whether this call resumed the caller.
+    /// - Returns: whether this call answered the caller.
     @discardableResult
     func finish(_ result: Result<HTTPClientResponse, HTTPClientError>) -> Bool {
-        guard let continuation else { return false }
-        self.continuation = nil
+        guard let waiter else { return false }
+        self.waiter = nil
         timer?.cancel()
         timer = nil
-        continuation.resume(returning: result)
+        waiter.deliver(result)
         return true
     }
 

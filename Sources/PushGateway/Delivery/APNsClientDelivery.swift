@@ -47,19 +47,42 @@ public final class APNsClientDelivery: APNsDelivering {
     }
 
     public func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment) async -> APNsDeliveryResult {
-        let notification = APNsNotification(
+        do {
+            let response = try await client.send(Self.notification(for: request), environment: Self.environment(environment))
+            return .accepted(apnsID: response.apnsID)
+        } catch {
+            return Self.result(of: error)
+        }
+    }
+
+    /// Through the client's callback `send`: `completion` runs on the loop of the APNs
+    /// connection, which is the gateway's own loop when it serves on ``eventLoopGroup``.
+    public func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment,
+                        completion: @escaping @Sendable (APNsDeliveryResult) -> Void) {
+        client.send(Self.notification(for: request), environment: Self.environment(environment)) { result in
+            switch result {
+            case let .success(response): completion(.accepted(apnsID: response.apnsID))
+            case let .failure(error): completion(Self.result(of: error))
+            }
+        }
+    }
+
+    private static func notification(for request: GatewayAPNsRequest) -> APNsNotification {
+        APNsNotification(
             deviceToken: request.deviceToken.hex, pushType: request.pushType, topic: request.topic, priority: request.priority,
             expiration: APNsExpiration(unixSeconds: request.expiration), collapseID: request.collapseID,
             apnsID: request.apnsID, payload: request.payload)
-        do {
-            let response = try await client.send(notification, environment: environment == .production ? .production : .sandbox)
-            return .accepted(apnsID: response.apnsID)
-        } catch {
-            if let rejection = error.rejection {
-                return .rejected(status: rejection.status, reason: rejection.reason, timestamp: rejection.timestampMilliseconds)
-            }
-            return .unreachable(error.description)
+    }
+
+    private static func environment(_ environment: HermesAPNsEnvironment) -> APNsEnvironment {
+        environment == .production ? .production : .sandbox
+    }
+
+    private static func result(of error: APNsClientError) -> APNsDeliveryResult {
+        if let rejection = error.rejection {
+            return .rejected(status: rejection.status, reason: rejection.reason, timestamp: rejection.timestampMilliseconds)
         }
+        return .unreachable(error.description)
     }
 
     /// The client's loops: the gateway serves on them (see ``APNsDelivering/eventLoopGroup``).

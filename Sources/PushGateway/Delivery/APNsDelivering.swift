@@ -11,9 +11,17 @@ public protocol APNsDelivering: Sendable {
     /// Sends `request` to `environment`'s APNs host and reports the final answer.
     ///
     /// Never throws: a failure to reach APNs is ``APNsDeliveryResult/unreachable(_:)``.
-    /// The gateway calls it in a task whose executor is the event loop of the connection
-    /// that asked (one thread hop less each way), so it must await, never block.
+    /// It must await, never block.
     func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment) async -> APNsDeliveryResult
+
+    /// Sends `request` like `deliver(_:to:)` and calls `completion` once with the final
+    /// answer, from any thread. The gateway calls this one, on the event loop of the
+    /// connection that asked, so it must return at once and never block.
+    ///
+    /// The default runs `deliver(_:to:)` in a task. A delivery on event loops answers from
+    /// its loop instead (``APNsClientDelivery`` does): no task per push, no thread hop.
+    func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment,
+                 completion: @escaping @Sendable (APNsDeliveryResult) -> Void)
 
     /// Closes connections; called once when the gateway stops.
     func shutdown() async
@@ -26,6 +34,11 @@ public protocol APNsDelivering: Sendable {
 }
 
 extension APNsDelivering {
+    public func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment,
+                        completion: @escaping @Sendable (APNsDeliveryResult) -> Void) {
+        Task { completion(await deliver(request, to: environment)) }
+    }
+
     /// None: the gateway starts its own loops (deliveries that are not on event loops, fakes).
     public var eventLoopGroup: EventLoopGroup? { nil }
 }

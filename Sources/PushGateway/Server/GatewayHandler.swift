@@ -5,8 +5,7 @@ import HermesContract
 import StrictJSON
 
 /// The gateway's HTTP side: routes, validates, authorizes and rate-limits on the event
-/// loop, then hands the one APNs request to the delivery in a task and answers when it
-/// returns. Nothing reaches the delivery before authorization and the rate limits pass.
+/// loop, then hands the one APNs request to the delivery and answers from its callback. Nothing reaches the delivery before authorization and the rate limits pass.
 struct GatewayHandler: HTTPServerHandler {
     let authorizer: PushAuthorizer
     let limiter: GatewayRateLimiter
@@ -84,37 +83,42 @@ struct GatewayHandler: HTTPServerHandler {
         let apnsRequest = GatewayAPNsRequest(
             notification: HermesNotification(type: push.type, sessionID: push.sessionID), deviceToken: token,
             topic: topic, apnsID: ids.next(), sentAt: wallClock())
-        let apnsID = apnsRequest.apnsID
-        let environment = push.environment
         let delivery = delivery, metrics = metrics, logger = logger
-        // On the connection's loop: the task starts without waking another thread, and the
-        // answer is written where the task resumes instead of being handed back to the loop.
-        Task(executorPreference: responder.eventLoop) {
-            let result = await delivery.deliver(apnsRequest, to: environment)
-            let outcome = GatewayOutcome(result)
-            responder.respond(outcome.response)
-            metrics.recordAPNs(result, latency: started.duration(to: .now))
-            let code = outcome.code?.rawValue ?? "ok"
-            metrics.recordRequest(endpoint: GatewayRoute.push.name, outcome: code)
-            // The line per push, as fields in key order (what the dictionary form prints, without
-            // building, hashing and sorting a dictionary for every push).
-            var fields: [(String, String)] = []
-            fields.reserveCapacity(11)
-            switch result {
-            case .accepted: break
-            case .rejected(let status, let reason, _):
-                fields.append(("apns.reason", reason.wireValue))
-                fields.append(("apns.status", String(status)))
-            case .unreachable(let detail):
-                fields.append(("apns.error", detail))
-            }
-            fields.append(("gateway.endpoint", GatewayRoute.push.name))
-            fields.append(("gateway.outcome", code))
-            fields.append(("gateway.status", String(outcome.status)))
-            fields.append(("push.apns-id", apnsID))
-            fields.append(contentsOf: pushFields)
-            logger.log(level: .info, outcome.code == nil ? "push sent" : "push failed", fields: fields)
+        // No task: the delivery calls back on the APNs connection's loop (the gateway serves
+        // on the same loops), and the responder writes at once when that is this connection's.
+        delivery.deliver(apnsRequest, to: push.environment) { result in
+            Self.answer(result, responder: responder, apnsID: apnsRequest.apnsID, pushFields: pushFields, started: started,
+                        metrics: metrics, logger: logger)
         }
+    }
+
+    /// Answers a push with the delivery's result, counts it and logs its line.
+    private static func answer(_ result: APNsDeliveryResult, responder: HTTPResponder, apnsID: String,
+                               pushFields: [(String, String)], started: ContinuousClock.Instant,
+                               metrics: GatewayMetrics, logger: Logger) {
+        let outcome = GatewayOutcome(result)
+        responder.respond(outcome.response)
+        metrics.recordAPNs(result, latency: started.duration(to: .now))
+        let code = outcome.code?.rawValue ?? "ok"
+        metrics.recordRequest(endpoint: GatewayRoute.push.name, outcome: code)
+        // The line per push, as fields in key order (what the dictionary form prints, without
+        // building, hashing and sorting a dictionary for every push).
+        var fields: [(String, String)] = []
+        fields.reserveCapacity(11)
+        switch result {
+        case .accepted: break
+        case .rejected(let status, let reason, _):
+            fields.append(("apns.reason", reason.wireValue))
+            fields.append(("apns.status", String(status)))
+        case .unreachable(let detail):
+            fields.append(("apns.error", detail))
+        }
+        fields.append(("gateway.endpoint", GatewayRoute.push.name))
+        fields.append(("gateway.outcome", code))
+        fields.append(("gateway.status", String(outcome.status)))
+        fields.append(("push.apns-id", apnsID))
+        fields.append(contentsOf: pushFields)
+        logger.log(level: .info, outcome.code == nil ? "push sent" : "push failed", fields: fields)
     }
 
     // MARK: POST /register
@@ -191,9 +195,12 @@ struct GatewayHandler: HTTPServerHandler {
 extension GatewayOutcome {
     /// The HTTP response: status, JSON body, and `retry-after` / `allow` when set.
     var response: HTTPResponse {
-        var headers: HTTPHeaders = ["content-type": "application/json"]
+        var headers = Self.jsonHeaders
         if let retryAfter { headers.add(name: "retry-after", value: String(retryAfter)) }
         if let allow { headers.add(name: "allow", value: allow) }
         return HTTPResponse(status: status, headers: headers, body: body)
     }
+
+    /// Shared by every answer (copied on write when one adds a field): no allocation per push.
+    private static let jsonHeaders: HTTPHeaders = ["content-type": "application/json"]
 }

@@ -35,6 +35,7 @@ public struct GatewayOutcome: Sendable, Hashable {
         switch result {
         case .accepted(let apnsID):
             var output: [UInt8] = []
+            output.reserveCapacity(16 + apnsID.utf8.count)
             JSONWriter.writeObject([("apns_id", .string(apnsID))], into: &output)
             self.init(status: 200, code: nil, body: output)
         case .rejected(let status, let reason, _):

@@ -39,14 +39,38 @@ enum ClientFixtures {
         APNsNotification(deviceToken: device, pushType: .alert, topic: topic, apnsID: apnsID, payload: payload)
     }
 
-    /// The outcome of one send, so tests can compare errors by value.
+    /// Which of the client's two `send`s a test uses: they must deliver, retry and fail alike.
+    enum SendPath: String, CaseIterable, Sendable {
+        /// `try await client.send(_:environment:)`.
+        case async
+        /// `client.send(_:environment:completion:)`, no task per push.
+        case callback
+    }
+
+    /// Sends one push through `path`.
+    static func send(
+        _ client: APNsClient, _ notification: APNsNotification, _ environment: APNsEnvironment = .sandbox,
+        via path: SendPath
+    ) async throws(APNsClientError) -> APNsResponse {
+        try await outcome(client, notification, environment, via: path).get()
+    }
+
+    /// The outcome of one send through `path`, so tests can compare errors by value.
     static func outcome(
-        _ client: APNsClient, _ notification: APNsNotification, _ environment: APNsEnvironment = .sandbox
+        _ client: APNsClient, _ notification: APNsNotification, _ environment: APNsEnvironment = .sandbox,
+        via path: SendPath = .async
     ) async -> Result<APNsResponse, APNsClientError> {
-        do {
-            return .success(try await client.send(notification, environment: environment))
-        } catch {
-            return .failure(error)
+        switch path {
+        case .async:
+            do {
+                return .success(try await client.send(notification, environment: environment))
+            } catch {
+                return .failure(error)
+            }
+        case .callback:
+            return await withCheckedContinuation { continuation in
+                client.send(notification, environment: environment) { continuation.resume(returning: $0) }
+            }
         }
     }
 }

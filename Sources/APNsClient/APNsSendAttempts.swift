@@ -1,0 +1,125 @@
+import APNsCore
+import HTTPTransport
+
+/// One push's way through the retry policy, shared by `APNsClient`'s async and callback
+/// `send`, so both retry exactly alike: what each attempt sends, and from its outcome
+/// whether the push is delivered, has failed for good (thrown), or goes again, at once or
+/// after a jittered backoff.
+struct APNsSendAttempts: Sendable {
+    /// What follows an attempt that did not end the push with an error.
+    enum Next: Sendable {
+        /// APNs accepted it.
+        case delivered(APNsResponse)
+        /// Send it again, after `delay` when there is one.
+        case again(after: Duration?)
+    }
+
+    /// The push's apns-id, the same on every attempt.
+    let apnsID: String
+    private let policy: APNsRetryPolicy
+    private let notification: APNsNotification
+    private let path: String
+    /// Attempts counted against the policy: a resend after an expired provider token or an
+    /// unprocessed stream does not count.
+    private var attempt = 0
+    private var token: APNsProviderTokenSource.Token?
+    private var refreshedExpiredToken = false
+    private var unprocessedResends = 0
+
+    /// The attempts for `notification`, checked for sending; `apnsID` when it has none.
+    init(_ notification: APNsNotification, apnsID generated: @autoclosure () -> String,
+         policy: APNsRetryPolicy) throws(APNsClientError) {
+        try notification.validateForSending()
+        apnsID = notification.apnsID ?? generated()
+        self.policy = policy
+        self.notification = notification
+        path = "/3/device/" + notification.deviceToken
+    }
+
+    /// Starts the next attempt: the request with the current provider token, if any.
+    ///
+    /// The headers are built here, token first, rather than once with the token replaced
+    /// on each attempt: nearly every push has one attempt, and replacing means a search.
+    mutating func begin(tokens: APNsProviderTokenSource?) throws(APNsClientError) -> HTTPClientRequest {
+        attempt += 1
+        token = nil
+        var headers = HTTPHeaders()
+        // The token and every field below: built once, never reallocated.
+        headers.reserveCapacity(7)
+        if let tokens {
+            let current = try tokens.current()
+            token = current
+            headers.add(name: APNsHeaderName.authorization, value: current.bearer)
+        }
+        Self.add(notification, apnsID: apnsID, to: &headers)
+        return HTTPClientRequest(method: "POST", path: path, headers: headers, body: notification.payload)
+    }
+
+    /// Ends the attempt sent on `connection` (leased from `pool`, released here) with `result`.
+    ///
+    /// - Throws: the push's final error: a rejection that is not retryable, a transport
+    ///   failure that may have been delivered, or the last failure once the policy is used up.
+    mutating func end(
+        _ result: Result<HTTPClientResponse, HTTPClientError>, on connection: APNsPooledConnection,
+        pool: APNsConnectionPool, tokens: APNsProviderTokenSource?
+    ) throws(APNsClientError) -> Next {
+        let failure: APNsClientError
+        var waitFirst = true
+        switch result {
+        case let .success(response):
+            if response.status == 200 {
+                pool.release(connection)
+                return .delivered(APNsResponse(apnsID: response.headers[APNsHeaderName.id] ?? apnsID,
+                                               uniqueID: response.headers[APNsHeaderName.uniqueID], status: 200, attempts: attempt))
+            }
+            let rejection = APNsClient.rejection(from: response, apnsID: apnsID)
+            if rejection.reason == .expiredProviderToken, let tokens, let token, !refreshedExpiredToken {
+                // APNs may wedge a connection that saw an expired token (pushy's experience):
+                // sign afresh, leave the connection, and send this push once more.
+                pool.release(connection, retire: true)
+                tokens.invalidate(generation: token.generation)
+                refreshedExpiredToken = true
+                attempt -= 1
+                return .again(after: nil)
+            }
+            pool.release(connection)
+            guard rejection.isRetryable else { throw .rejected(rejection) }
+            failure = .rejected(rejection)
+        case let .failure(error):
+            pool.release(connection)
+            switch error {
+            case .goAway, .streamReset(errorCode: .refusedStream):
+                // The server never processed it (its connection is going away): sending it on
+                // another connection is a reconnect, not a retry, whatever the retry policy.
+                if unprocessedResends < APNsClient.maximumUnprocessedResends {
+                    unprocessedResends += 1
+                    attempt -= 1
+                    return .again(after: nil)
+                }
+                waitFirst = false
+            case .connectionClosed:
+                break
+            default:
+                throw .transport(error)
+            }
+            failure = .transport(error)
+        }
+        guard attempt < policy.maximumAttempts else {
+            throw policy.maximumAttempts == 1 ? failure : .retriesExhausted(attempts: attempt, last: failure)
+        }
+        guard waitFirst else { return .again(after: nil) }
+        var random = SystemRandomNumberGenerator()
+        return .again(after: policy.backoff(afterAttempt: attempt, using: &random))
+    }
+
+    private static func add(_ notification: APNsNotification, apnsID: String, to headers: inout HTTPHeaders) {
+        headers.add(name: APNsHeaderName.pushType, value: notification.pushType.rawValue)
+        headers.add(name: APNsHeaderName.id, value: apnsID)
+        if let topic = notification.topic { headers.add(name: APNsHeaderName.topic, value: topic) }
+        if let priority = notification.priority { headers.add(name: APNsHeaderName.priority, value: String(priority.rawValue)) }
+        if let expiration = notification.expiration {
+            headers.add(name: APNsHeaderName.expiration, value: String(expiration.unixSeconds))
+        }
+        if let collapseID = notification.collapseID { headers.add(name: APNsHeaderName.collapseID, value: collapseID) }
+    }
+}
