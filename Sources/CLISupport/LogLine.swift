@@ -23,6 +23,12 @@ public struct LogLine: ~Copyable {
 
     /// Appends ` key=value`.
     public mutating func field(_ key: String, _ value: String) {
+        value.withBorrowedUTF8 { field(key, utf8: $0) }
+    }
+
+    /// Appends ` key=value` for a value already in UTF-8, wherever it lies (a stack buffer,
+    /// say), so that a caller need not build a `String` for it.
+    public mutating func field(_ key: String, utf8 value: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: " "))
         bytes.append(key)
         bytes.append(UInt8(ascii: "="))
