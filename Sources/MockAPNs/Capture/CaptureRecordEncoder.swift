@@ -188,26 +188,38 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "{"))
         writeKey(Key.size, into: &output)
         CaptureJSONOutput.writeInteger(payload.count, into: &output)
-        let isUTF8 = UTF8Validation.isValid(payload)
+        let accepted = parsed.acceptedBytes
+        // Text the strict parser accepted is valid UTF-8 (it checks every string, and
+        // nothing else may be above ASCII), so only other bodies need the check.
+        let acceptedIsPayload = accepted == payload
+        let isUTF8 = acceptedIsPayload || UTF8Validation.isValid(payload)
         output.append(UInt8(ascii: ","))
         writeKey(Key.base64, into: &output)
         output.append(isUTF8 ? "false" : "true")
         output.append(UInt8(ascii: ","))
         writeKey(Key.raw, into: &output)
         output.append(UInt8(ascii: "\""))
-        if isUTF8 {
+        var rawIsCompact = false
+        if acceptedIsPayload {
+            rawIsCompact = payload.withUnsafeBufferPointer { CaptureJSONOutput.writeEscaped(acceptedJSON: $0, into: &output) }
+        } else if isUTF8 {
             CaptureJSONOutput.writeEscaped(payload, into: &output)
         } else {
             CaptureBase64.encode(payload, into: &output)
         }
         output.append(UInt8(ascii: "\""))
-        if let accepted = parsed.acceptedBytes {
+        if let accepted {
             // The strict parser accepted these very bytes, so they are the parsed value
             // already: copying them without insignificant whitespace costs a fraction of
-            // building and walking the tree.
+            // building and walking the tree, and copying them as they are, when escaping
+            // found none, less again.
             output.append(UInt8(ascii: ","))
             writeKey(Key.parsed, into: &output)
-            CaptureJSONOutput.writeCompacted(json: accepted, into: &output)
+            if rawIsCompact {
+                output.append(accepted)
+            } else {
+                CaptureJSONOutput.writeCompacted(json: accepted, into: &output)
+            }
         } else if let value = parsed.value {
             output.append(UInt8(ascii: ","))
             writeKey(Key.parsed, into: &output)
