@@ -62,7 +62,7 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "\""))
         CaptureTimestamp.write(microseconds: record.receivedAtMicroseconds, into: &output)
         output.append(UInt8(ascii: "\""))
-        writeMember(Key.environment, string: record.environment.rawValue, into: &output)
+        writeMember(Key.environment, plain: record.environment.rawValue, into: &output)
         writeMember(Key.connection, integer: record.connectionID, into: &output)
         writeMember(Key.method, string: record.method, into: &output)
         writeMember(Key.path, string: record.path, into: &output)
@@ -91,10 +91,10 @@ enum CaptureRecordEncoder {
             writeKey(Key.token, into: &output)
             writeToken(token, into: &output)
         }
-        if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, string: deviceToken.hex, into: &output) }
+        if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, plain: deviceToken.hex, into: &output) }
         if let raw = record.rawDeviceToken { writeMember(Key.rawDeviceToken, string: raw, into: &output) }
         if let topic = record.topic { writeMember(Key.topic, string: topic, into: &output) }
-        if let pushType = record.pushType { writeMember(Key.pushType, string: pushType.rawValue, into: &output) }
+        if let pushType = record.pushType { writeMember(Key.pushType, plain: pushType.rawValue, into: &output) }
         if let priority = record.priority { writeMember(Key.priority, integer: priority.rawValue, into: &output) }
         if let expiration = record.expiration { writeMember(Key.expiration, integer: expiration, into: &output) }
         if let collapseID = record.collapseID { writeMember(Key.collapseID, string: collapseID, into: &output) }
@@ -111,7 +111,7 @@ enum CaptureRecordEncoder {
         writeMember(Key.apnsID, string: outcome.apnsID, into: &output)
         if let uniqueID = outcome.uniqueID { writeMember(Key.uniqueID, string: uniqueID, into: &output) }
         if let timestamp = outcome.timestamp { writeMember(Key.timestamp, integer: timestamp, into: &output) }
-        writeMember(Key.connectionAction, string: connectionActionValue(outcome.connectionAction), into: &output)
+        writeMember(Key.connectionAction, plain: connectionActionValue(outcome.connectionAction), into: &output)
 
         if !record.lintWarnings.isEmpty {
             output.append(UInt8(ascii: ","))
@@ -241,6 +241,17 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: ","))
         writeKey(key, into: &output)
         CaptureJSONOutput.writeString(string, into: &output)
+    }
+
+    /// `,"key":"value"` for a value that needs no escaping by construction: lowercase hex,
+    /// or the raw value of an enum whose cases are plain ASCII words (tested). Copied as it is,
+    /// it skips the escaper's scan.
+    private static func writeMember(_ key: String, plain value: String, into output: inout TextBuffer) {
+        output.append(UInt8(ascii: ","))
+        writeKey(key, into: &output)
+        output.append(UInt8(ascii: "\""))
+        output.append(value)
+        output.append(UInt8(ascii: "\""))
     }
 
     private static func writeMember(_ key: String, integer: some BinaryInteger, into output: inout TextBuffer) {
