@@ -44,8 +44,7 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "{"))
         writeKey(CaptureFormat.Key.version, into: &output)
         CaptureJSONOutput.writeInteger(CaptureFormat.version, into: &output)
-        output.append(UInt8(ascii: ","))
-        writeKey(CaptureFormat.Key.sequence, into: &output)
+        writeKey(CaptureFormat.Key.sequence, separator: UInt8(ascii: ","), into: &output)
     }
 
     /// `{"v":1,"seq":N,`
@@ -67,8 +66,7 @@ enum CaptureRecordEncoder {
         writeMember(Key.method, string: record.method, into: &output)
         writeMember(Key.path, string: record.path, into: &output)
 
-        output.append(UInt8(ascii: ","))
-        writeKey(Key.headers, into: &output)
+        writeKey(Key.headers, separator: UInt8(ascii: ","), into: &output)
         output.append(UInt8(ascii: "["))
         var firstHeader = true
         record.forEachCapturedHeader { field in
@@ -83,12 +81,10 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "]"))
 
         if let encoded = record.encodedToken.bytes {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.token, into: &output)
+            writeKey(Key.token, separator: UInt8(ascii: ","), into: &output)
             output.append(encoded)
         } else if let token = record.token {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.token, into: &output)
+            writeKey(Key.token, separator: UInt8(ascii: ","), into: &output)
             writeToken(token, into: &output)
         }
         if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, plain: deviceToken.hex, into: &output) }
@@ -101,8 +97,7 @@ enum CaptureRecordEncoder {
         if let teamID = record.teamID { writeMember(Key.teamID, string: teamID, into: &output) }
         if let keyID = record.keyID { writeMember(Key.keyID, string: keyID, into: &output) }
 
-        output.append(UInt8(ascii: ","))
-        writeKey(Key.payload, into: &output)
+        writeKey(Key.payload, separator: UInt8(ascii: ","), into: &output)
         writePayload(record.payload, parsed: record.parsedPayloadStorage, into: &output)
 
         let outcome = record.outcome
@@ -114,8 +109,7 @@ enum CaptureRecordEncoder {
         writeMember(Key.connectionAction, plain: connectionActionValue(outcome.connectionAction), into: &output)
 
         if !record.lintWarnings.isEmpty {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.lint, into: &output)
+            writeKey(Key.lint, separator: UInt8(ascii: ","), into: &output)
             output.append(UInt8(ascii: "["))
             for (index, warning) in record.lintWarnings.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -129,8 +123,7 @@ enum CaptureRecordEncoder {
             output.append(UInt8(ascii: "]"))
         }
         if !record.faults.isEmpty {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.faults, into: &output)
+            writeKey(Key.faults, separator: UInt8(ascii: ","), into: &output)
             output.append(UInt8(ascii: "["))
             for (index, fault) in record.faults.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -193,11 +186,9 @@ enum CaptureRecordEncoder {
         // nothing else may be above ASCII), so only other bodies need the check.
         let acceptedIsPayload = accepted == payload
         let isUTF8 = acceptedIsPayload || UTF8Validation.isValid(payload)
-        output.append(UInt8(ascii: ","))
-        writeKey(Key.base64, into: &output)
+        writeKey(Key.base64, separator: UInt8(ascii: ","), into: &output)
         output.append(isUTF8 ? "false" : "true")
-        output.append(UInt8(ascii: ","))
-        writeKey(Key.raw, into: &output)
+        writeKey(Key.raw, separator: UInt8(ascii: ","), into: &output)
         output.append(UInt8(ascii: "\""))
         var rawIsCompact = false
         if acceptedIsPayload {
@@ -213,50 +204,61 @@ enum CaptureRecordEncoder {
             // already: copying them without insignificant whitespace costs a fraction of
             // building and walking the tree, and copying them as they are, when escaping
             // found none, less again.
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.parsed, into: &output)
+            writeKey(Key.parsed, separator: UInt8(ascii: ","), into: &output)
             if rawIsCompact {
                 output.append(accepted)
             } else {
                 CaptureJSONOutput.writeCompacted(json: accepted, into: &output)
             }
         } else if let value = parsed.value {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.parsed, into: &output)
+            writeKey(Key.parsed, separator: UInt8(ascii: ","), into: &output)
             CaptureJSONOutput.write(value, into: &output)
         }
         output.append(UInt8(ascii: "}"))
     }
 
-    /// `"key":` — keys are plain ASCII constants, so they need no escaping.
+    /// `"key":` — keys are plain ASCII constants, so they need no escaping, and with the
+    /// punctuation they are one copy of known length.
     @inline(__always)
-    private static func writeKey(_ key: String, into output: inout TextBuffer) {
-        output.append(UInt8(ascii: "\""))
-        output.append(key)
-        output.append(UInt8(ascii: "\""))
-        output.append(UInt8(ascii: ":"))
+    private static func writeKey(_ key: StaticString, into output: inout TextBuffer) {
+        writeKey(key, separator: nil, into: &output)
     }
 
-    private static func writeMember(_ key: String, string: String, into output: inout TextBuffer) {
-        output.append(UInt8(ascii: ","))
-        writeKey(key, into: &output)
+    /// `"key":`, after `separator` if there is one (the `,` before a member).
+    @inline(__always)
+    private static func writeKey(_ key: StaticString, separator: UInt8?, into output: inout TextBuffer) {
+        let length = key.utf8CodeUnitCount
+        output.write(atMost: length + 4) { out in
+            var start = out
+            if let separator {
+                start[0] = separator
+                start += 1
+            }
+            start[0] = UInt8(ascii: "\"")
+            (start + 1).initialize(from: key.utf8Start, count: length)
+            start[length + 1] = UInt8(ascii: "\"")
+            start[length + 2] = UInt8(ascii: ":")
+            return start + length + 3 - out
+        }
+    }
+
+    private static func writeMember(_ key: StaticString, string: String, into output: inout TextBuffer) {
+        writeKey(key, separator: UInt8(ascii: ","), into: &output)
         CaptureJSONOutput.writeString(string, into: &output)
     }
 
     /// `,"key":"value"` for a value that needs no escaping by construction: lowercase hex,
     /// or the raw value of an enum whose cases are plain ASCII words (tested). Copied as it is,
     /// it skips the escaper's scan.
-    private static func writeMember(_ key: String, plain value: String, into output: inout TextBuffer) {
-        output.append(UInt8(ascii: ","))
-        writeKey(key, into: &output)
+    private static func writeMember(_ key: StaticString, plain value: String, into output: inout TextBuffer) {
+        writeKey(key, separator: UInt8(ascii: ","), into: &output)
         output.append(UInt8(ascii: "\""))
         output.append(value)
         output.append(UInt8(ascii: "\""))
     }
 
-    private static func writeMember(_ key: String, integer: some BinaryInteger, into output: inout TextBuffer) {
-        output.append(UInt8(ascii: ","))
-        writeKey(key, into: &output)
+    private static func writeMember(_ key: StaticString, integer: some BinaryInteger, into output: inout TextBuffer) {
+        writeKey(key, separator: UInt8(ascii: ","), into: &output)
         CaptureJSONOutput.writeInteger(integer, into: &output)
     }
 }
