@@ -90,6 +90,7 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     /// ```swift
     /// token.withMaskedUTF8 { line.append($0) }  // "abcd…6789"
     /// ```
+    @inlinable
     public func withMaskedUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         // Hex is ASCII: counting bytes is counting characters, without grapheme breaking.
         let count = hex.utf8.count
