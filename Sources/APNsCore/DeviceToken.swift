@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A device token: hex digits of any even length, compared without regard to case.
 ///
 /// Apple says to assume nothing about the length; 64 hex digits is common, and 96, 108
@@ -79,22 +81,35 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
 
     /// The token with all but its first and last four digits hidden, for logs and reports.
     public var masked: String {
+        withMaskedUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Hands `body` the UTF-8 of ``masked`` from the stack: a server that logs every push
+    /// writes it straight into its line instead of allocating a `String` for it.
+    ///
+    /// ```swift
+    /// token.withMaskedUTF8 { line.append($0) }  // "abcd…6789"
+    /// ```
+    @inlinable
+    public func withMaskedUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         // Hex is ASCII: counting bytes is counting characters, without grapheme breaking.
         let count = hex.utf8.count
-        guard count > 8 else { return String(repeating: "*", count: count) }
-        // Byte copies rather than interpolation: logs mask a token for every push.
-        // From the contiguous bytes: `utf8.suffix(4)` walks the view index by index.
         let ellipsis: (UInt8, UInt8, UInt8) = (0xE2, 0x80, 0xA6)  // "…"
-        var hex = hex
-        return hex.withUTF8 { digits in
-            String(unsafeUninitializedCapacity: 11) { output in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 11)) { output in
+            guard count > 8 else {
+                // Short enough that four digits at each end would show it whole.
+                for index in 0..<count { output[index] = UInt8(ascii: "*") }
+                return body(UnsafeBufferPointer(rebasing: output[0..<count]))
+            }
+            // From the contiguous bytes: `utf8.suffix(4)` walks the view index by index.
+            hex.withBorrowedUTF8 { digits in
                 for index in 0..<4 {
                     output[index] = digits[index]
                     output[7 + index] = digits[count - 4 + index]
                 }
-                (output[4], output[5], output[6]) = ellipsis
-                return 11
             }
+            (output[4], output[5], output[6]) = ellipsis
+            return body(UnsafeBufferPointer(rebasing: output[0..<11]))
         }
     }
 

@@ -76,7 +76,7 @@ public struct Logger: Sendable {
 
     private func write(level: Level, _ message: String, own: [String: String], fields: [(String, String)]) {
         var line = LogLine(level: level, label: label, metadata: own)
-        for (key, value) in fields { line.field(key, value) }
+        for (key, value) in fields { line.field(name: key, value) }
         line.finish(message) { sink.write($0) }
     }
 

@@ -7,22 +7,21 @@ struct PushLogObserver: PushObserver {
 
     func pushAnswered(_ request: PushRequest, details: PushDetails, outcome: PushOutcome, faults: [String]) {
         guard logger.logLevel <= .info else { return }
-        let build = { (line: inout LogLine) in
+        let message: StaticString = outcome.isAccepted ? "push accepted" : "push rejected"
+        // The fields are written by a closure literal passed straight to `log`: kept in a
+        // local, it became an escaping closure whose context, holding copies of the request,
+        // details and outcome, was allocated and freed on every push.
+        logger.log(level: .info, message) { line in
             line.field("push.env", request.environment.rawValue)
             line.field("push.connection", request.connectionID)
             line.field("push.status", outcome.status)
             line.field("push.apns-id", outcome.apnsID)
-            if let token = details.deviceToken { line.field("push.device", token.masked) }
+            details.deviceToken?.withMaskedUTF8 { line.field("push.device", utf8: $0) }
             if let topic = details.topic { line.field("push.topic", topic) }
             if let type = details.pushType { line.field("push.type", type.rawValue) }
             if let reason = outcome.reason { line.field("push.reason", reason.wireValue) }
             if !details.lintWarnings.isEmpty { line.field("push.lints", details.lintWarnings.count) }
             if !faults.isEmpty { line.field("push.faults", faults.count) }
-        }
-        if outcome.isAccepted {
-            logger.log(level: .info, "push accepted", build: build)
-        } else {
-            logger.log(level: .info, "push rejected", build: build)
         }
     }
 }

@@ -189,6 +189,24 @@ enum CaptureFixtures {
         }
     }
 
+    @Test func timestampsOfOtherSecondsAreNotServedFromTheLastOnesText() {
+        // The formatter keeps the last second's text: each of these differs from the one
+        // before in the second, the day, the year or only the fraction.
+        let cases: [(Int64, String)] = [
+            (1_795_958_793_123_456, "2026-11-29T13:26:33.123456Z"),
+            (1_795_958_793_999_999, "2026-11-29T13:26:33.999999Z"),
+            (1_795_958_794_000_000, "2026-11-29T13:26:34.000000Z"),
+            (1_795_958_793_000_001, "2026-11-29T13:26:33.000001Z"),
+            (1_796_045_193_000_001, "2026-11-30T13:26:33.000001Z"),
+            (1_764_422_793_000_001, "2025-11-29T13:26:33.000001Z"),
+            (-1, "1969-12-31T23:59:59.999999Z"),
+            (0, "1970-01-01T00:00:00.000000Z"),
+        ]
+        for _ in 0..<2 {
+            for (micros, text) in cases { #expect(CaptureTimestamp.string(microseconds: micros) == text) }
+        }
+    }
+
     @Test func base64RoundTripsEveryLengthAndRejectsJunk() {
         for length in 0..<40 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }

@@ -6,56 +6,59 @@ enum CaptureFormat {
     static let version: Int64 = 1
 
     /// Keys of a record line, in the order they are written.
+    ///
+    /// Keys are `StaticString`s: the encoder writes some 25 per line, and copies a constant's
+    /// bytes at a fixed address where a `String` would first be asked for its UTF-8.
     enum Key {
-        static let version = "v"
-        static let sequence = "seq"
-        static let time = "time"
-        static let environment = "env"
-        static let connection = "conn"
-        static let method = "method"
-        static let path = "path"
-        static let headers = "headers"
-        static let token = "token"
-        static let deviceToken = "device_token"
-        static let rawDeviceToken = "raw_device_token"
-        static let topic = "topic"
-        static let pushType = "push_type"
-        static let priority = "priority"
-        static let expiration = "expiration"
-        static let collapseID = "collapse_id"
-        static let teamID = "team_id"
-        static let keyID = "key_id"
-        static let payload = "payload"
-        static let status = "status"
-        static let reason = "reason"
-        static let apnsID = "apns_id"
-        static let uniqueID = "unique_id"
-        static let timestamp = "timestamp"
-        static let connectionAction = "conn_action"
-        static let lint = "lint"
-        static let faults = "faults"
+        static let version: StaticString = "v"
+        static let sequence: StaticString = "seq"
+        static let time: StaticString = "time"
+        static let environment: StaticString = "env"
+        static let connection: StaticString = "conn"
+        static let method: StaticString = "method"
+        static let path: StaticString = "path"
+        static let headers: StaticString = "headers"
+        static let token: StaticString = "token"
+        static let deviceToken: StaticString = "device_token"
+        static let rawDeviceToken: StaticString = "raw_device_token"
+        static let topic: StaticString = "topic"
+        static let pushType: StaticString = "push_type"
+        static let priority: StaticString = "priority"
+        static let expiration: StaticString = "expiration"
+        static let collapseID: StaticString = "collapse_id"
+        static let teamID: StaticString = "team_id"
+        static let keyID: StaticString = "key_id"
+        static let payload: StaticString = "payload"
+        static let status: StaticString = "status"
+        static let reason: StaticString = "reason"
+        static let apnsID: StaticString = "apns_id"
+        static let uniqueID: StaticString = "unique_id"
+        static let timestamp: StaticString = "timestamp"
+        static let connectionAction: StaticString = "conn_action"
+        static let lint: StaticString = "lint"
+        static let faults: StaticString = "faults"
     }
 
     /// Keys inside `"token"`.
     enum TokenKey {
-        static let header = "header"
-        static let claims = "claims"
-        static let fingerprint = "fingerprint"
+        static let header: StaticString = "header"
+        static let claims: StaticString = "claims"
+        static let fingerprint: StaticString = "fingerprint"
     }
 
     /// Keys inside `"payload"`.
     enum PayloadKey {
-        static let size = "size"
-        static let base64 = "base64"
-        static let raw = "raw"
-        static let parsed = "parsed"
+        static let size: StaticString = "size"
+        static let base64: StaticString = "base64"
+        static let raw: StaticString = "raw"
+        static let parsed: StaticString = "parsed"
     }
 
     /// Keys inside each `"lint"` entry.
     enum LintKey {
-        static let code = "code"
-        static let message = "message"
-        static let path = "path"
+        static let code: StaticString = "code"
+        static let message: StaticString = "message"
+        static let path: StaticString = "path"
     }
 
     /// Values of `"conn_action"`.

@@ -58,50 +58,136 @@ enum CaptureJSONOutput {
 
     /// Appends UTF-8 `bytes` escaped as the inside of a JSON string.
     ///
+    /// Inlined up to the room it reserves, like the ``TextBuffer`` appends around it; the loop
+    /// stays out of line, so that every string of a line shares one copy of it.
+    @inline(__always)
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout TextBuffer) {
+        guard let input = bytes.baseAddress else { return }
+        output.write(atMost: bytes.count * escapedBytesLimit + 8) { escapePlain(input, count: bytes.count, to: $0) }
+    }
+
+    @inline(never)
+    private static func escapePlain(_ input: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        escaping(input, count: count, to: out) { input, index, out in
+            (consumed: 1, written: escape(input[index], at: out))
+        }
+    }
+
+    /// Appends JSON text that the strict parser accepted escaped as the inside of a JSON
+    /// string (a payload's `raw`), and returns whether the text is compact: no whitespace
+    /// between its tokens, so that it is already what ``writeCompacted(json:into:)`` would
+    /// write for `parsed`, and the caller can copy it instead.
+    ///
+    /// One pass answers both, because escaping stops at every quote anyway, and the quotes
+    /// are where strings open and close: whitespace counts only in the short spans between
+    /// strings. Accepted text has no control byte inside a string (those are escaped there),
+    /// so any control byte is whitespace between tokens, and a backslash is always inside a
+    /// string, escaping the byte after it, which then neither opens nor closes one.
+    static func writeEscaped(acceptedJSON bytes: UnsafeBufferPointer<UInt8>, into output: inout TextBuffer) -> Bool {
+        var inString = false
+        var compact = true
+        // Where the current span between strings began.
+        var outsideStart = 0
+        guard let base = bytes.baseAddress else { return true }
+        output.write(atMost: bytes.count * escapedBytesLimit + 8) { target in
+            escaping(base, count: bytes.count, to: target) { input, index, out in
+                let byte = input[index]
+                switch byte {
+                case UInt8(ascii: "\\"):
+                    var written = escape(byte, at: out)
+                    let next = index + 1
+                    guard next < bytes.count else { return (1, written) }
+                    let escaped = input[next]
+                    if escaped == UInt8(ascii: "\\") || escaped == UInt8(ascii: "\"") {
+                        written += escape(escaped, at: out + written)
+                    } else {
+                        out[written] = escaped
+                        written += 1
+                    }
+                    return (2, written)
+                case UInt8(ascii: "\""):
+                    if inString {
+                        outsideStart = index + 1
+                    } else if compact {
+                        compact = !containsWhitespace(input, from: outsideStart, to: index)
+                    }
+                    inString.toggle()
+                default:
+                    compact = false
+                }
+                return (1, escape(byte, at: out))
+            }
+        }
+        return compact && !containsWhitespace(base, from: outsideStart, to: bytes.count)
+    }
+
+    /// Whether a byte in `from..<to` is a space or below: JSON's whitespace is space, tab,
+    /// line feed and carriage return, and between tokens of accepted text nothing else is
+    /// that low.
+    @inline(__always)
+    private static func containsWhitespace(_ input: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        var index = start
+        while index < end {
+            if input[index] <= 0x20 { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// The escaping loop: copies `count` bytes from `input` to `out`, and at each quote,
+    /// backslash or control byte calls `special` with the input, the byte's index and where
+    /// its escape goes; `special` returns how many input bytes it consumed and how many it
+    /// wrote. Returns how many bytes it wrote in all.
+    ///
     /// Eight bytes are examined per step and stored whole before looking at them: a word with
     /// nothing to escape costs one load and one store, and in a word with a quote only the bytes
     /// before it count as written. A payload has a quote every few bytes, and copying each short
-    /// run with `memcpy` cost more than the rest of its line. Room for the worst case (six bytes,
-    /// `\u00XX`, per input byte) plus one word of slack is reserved once, so no store is checked
+    /// run with `memcpy` cost more than the rest of its line. `out` has room for the worst case
+    /// (``escapedBytesLimit`` per input byte) plus one word of slack, so no store is checked
     /// against capacity.
-    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout TextBuffer) {
-        guard let input = bytes.baseAddress else { return }
-        let count = bytes.count
-        output.write(atMost: count * 6 + 8) { out in
-            let raw = UnsafeRawPointer(input)
-            let target = UnsafeMutableRawPointer(out)
-            var written = 0
-            var index = 0
-            while true {
-                if index + 8 <= count {
-                    let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    target.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
-                    let special = JSONTextScan.specialBytes(in: UInt64(littleEndian: word), controlBelow: 0x20)
-                    if special == 0 {
-                        index += 8
-                        written += 8
-                        continue
-                    }
-                    let plain = special.trailingZeroBitCount >> 3
-                    index += plain
-                    written += plain
-                } else {
-                    // The last few bytes, one at a time.
-                    guard index < count else { break }
-                    let byte = input[index]
-                    if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                        out[written] = byte
-                        written += 1
-                        index += 1
-                        continue
-                    }
+    @inline(__always)
+    private static func escaping(
+        _ input: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>,
+        special: (UnsafePointer<UInt8>, Int, UnsafeMutablePointer<UInt8>) -> (consumed: Int, written: Int)
+    ) -> Int {
+        let raw = UnsafeRawPointer(input)
+        let target = UnsafeMutableRawPointer(out)
+        var written = 0
+        var index = 0
+        while true {
+            if index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                target.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
+                let special = JSONTextScan.specialBytes(in: UInt64(littleEndian: word), controlBelow: 0x20)
+                if special == 0 {
+                    index += 8
+                    written += 8
+                    continue
                 }
-                written += escape(input[index], at: out + written)
-                index += 1
+                let plain = special.trailingZeroBitCount >> 3
+                index += plain
+                written += plain
+            } else {
+                // The last few bytes, one at a time.
+                guard index < count else { break }
+                let byte = input[index]
+                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                    out[written] = byte
+                    written += 1
+                    index += 1
+                    continue
+                }
             }
-            return written
+            let step = special(input, index, out + written)
+            index += step.consumed
+            written += step.written
         }
+        return written
     }
+
+    /// The most bytes an input byte escapes to (`\u00XX`); room for one word more is kept
+    /// on top, for the word the loop stores before looking at it.
+    private static let escapedBytesLimit = 6
 
     /// Writes the escape for a quote, a backslash or a control byte at `out`; returns its length.
     @inline(__always)

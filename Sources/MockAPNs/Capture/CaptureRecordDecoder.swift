@@ -158,51 +158,51 @@ enum CaptureRecordDecoder {
     private struct Fields {
         let object: [String: JSONValue]
 
-        func optionalValue(_ key: String) -> JSONValue? {
-            guard let value = object[key], value != .null else { return nil }
+        func optionalValue(_ key: StaticString) -> JSONValue? {
+            guard let value = object[key.description], value != .null else { return nil }
             return value
         }
 
-        func value(_ key: String) throws(CaptureDecodingError) -> JSONValue {
+        func value(_ key: StaticString) throws(CaptureDecodingError) -> JSONValue {
             guard let value = optionalValue(key) else { throw CaptureDecodingError("\"\(key)\" is missing") }
             return value
         }
 
-        func optionalString(_ key: String) throws(CaptureDecodingError) -> String? {
+        func optionalString(_ key: StaticString) throws(CaptureDecodingError) -> String? {
             guard let value = optionalValue(key) else { return nil }
             guard case .string(let text) = value else { throw CaptureDecodingError("\"\(key)\" must be a string") }
             return text
         }
 
-        func string(_ key: String) throws(CaptureDecodingError) -> String {
+        func string(_ key: StaticString) throws(CaptureDecodingError) -> String {
             guard let text = try optionalString(key) else { throw CaptureDecodingError("\"\(key)\" is missing") }
             return text
         }
 
-        func optionalInteger(_ key: String) throws(CaptureDecodingError) -> Int64? {
+        func optionalInteger(_ key: StaticString) throws(CaptureDecodingError) -> Int64? {
             guard let value = optionalValue(key) else { return nil }
             guard case .integer(let number) = value else { throw CaptureDecodingError("\"\(key)\" must be an integer") }
             return number
         }
 
-        func integer(_ key: String) throws(CaptureDecodingError) -> Int64 {
+        func integer(_ key: StaticString) throws(CaptureDecodingError) -> Int64 {
             guard let number = try optionalInteger(key) else { throw CaptureDecodingError("\"\(key)\" is missing") }
             return number
         }
 
-        func int(_ key: String) throws(CaptureDecodingError) -> Int {
+        func int(_ key: StaticString) throws(CaptureDecodingError) -> Int {
             guard let number = Int(exactly: try integer(key)) else { throw CaptureDecodingError("\"\(key)\" is out of range") }
             return number
         }
 
         /// A non-negative integer. Sequence numbers and connection ids stay below 2^63 in practice;
         /// larger ones would not parse as JSON integers, so they are rejected here.
-        func unsigned(_ key: String) throws(CaptureDecodingError) -> UInt64 {
+        func unsigned(_ key: StaticString) throws(CaptureDecodingError) -> UInt64 {
             guard let number = UInt64(exactly: try integer(key)) else { throw CaptureDecodingError("\"\(key)\" must not be negative") }
             return number
         }
 
-        func bool(_ key: String) throws(CaptureDecodingError) -> Bool {
+        func bool(_ key: StaticString) throws(CaptureDecodingError) -> Bool {
             guard case .bool(let flag)? = optionalValue(key) else { throw CaptureDecodingError("\"\(key)\" must be a boolean") }
             return flag
         }

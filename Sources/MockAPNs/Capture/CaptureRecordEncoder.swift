@@ -44,8 +44,7 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "{"))
         writeKey(CaptureFormat.Key.version, into: &output)
         CaptureJSONOutput.writeInteger(CaptureFormat.version, into: &output)
-        output.append(UInt8(ascii: ","))
-        writeKey(CaptureFormat.Key.sequence, into: &output)
+        writeKey(CaptureFormat.Key.sequence, separator: UInt8(ascii: ","), into: &output)
     }
 
     /// `{"v":1,"seq":N,`
@@ -62,13 +61,12 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "\""))
         CaptureTimestamp.write(microseconds: record.receivedAtMicroseconds, into: &output)
         output.append(UInt8(ascii: "\""))
-        writeMember(Key.environment, string: record.environment.rawValue, into: &output)
+        writeMember(Key.environment, plain: record.environment.rawValue, into: &output)
         writeMember(Key.connection, integer: record.connectionID, into: &output)
         writeMember(Key.method, string: record.method, into: &output)
         writeMember(Key.path, string: record.path, into: &output)
 
-        output.append(UInt8(ascii: ","))
-        writeKey(Key.headers, into: &output)
+        writeKey(Key.headers, separator: UInt8(ascii: ","), into: &output)
         output.append(UInt8(ascii: "["))
         var firstHeader = true
         record.forEachCapturedHeader { field in
@@ -83,26 +81,23 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "]"))
 
         if let encoded = record.encodedToken.bytes {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.token, into: &output)
+            writeKey(Key.token, separator: UInt8(ascii: ","), into: &output)
             output.append(encoded)
         } else if let token = record.token {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.token, into: &output)
+            writeKey(Key.token, separator: UInt8(ascii: ","), into: &output)
             writeToken(token, into: &output)
         }
-        if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, string: deviceToken.hex, into: &output) }
+        if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, plain: deviceToken.hex, into: &output) }
         if let raw = record.rawDeviceToken { writeMember(Key.rawDeviceToken, string: raw, into: &output) }
         if let topic = record.topic { writeMember(Key.topic, string: topic, into: &output) }
-        if let pushType = record.pushType { writeMember(Key.pushType, string: pushType.rawValue, into: &output) }
+        if let pushType = record.pushType { writeMember(Key.pushType, plain: pushType.rawValue, into: &output) }
         if let priority = record.priority { writeMember(Key.priority, integer: priority.rawValue, into: &output) }
         if let expiration = record.expiration { writeMember(Key.expiration, integer: expiration, into: &output) }
         if let collapseID = record.collapseID { writeMember(Key.collapseID, string: collapseID, into: &output) }
         if let teamID = record.teamID { writeMember(Key.teamID, string: teamID, into: &output) }
         if let keyID = record.keyID { writeMember(Key.keyID, string: keyID, into: &output) }
 
-        output.append(UInt8(ascii: ","))
-        writeKey(Key.payload, into: &output)
+        writeKey(Key.payload, separator: UInt8(ascii: ","), into: &output)
         writePayload(record.payload, parsed: record.parsedPayloadStorage, into: &output)
 
         let outcome = record.outcome
@@ -111,11 +106,10 @@ enum CaptureRecordEncoder {
         writeMember(Key.apnsID, string: outcome.apnsID, into: &output)
         if let uniqueID = outcome.uniqueID { writeMember(Key.uniqueID, string: uniqueID, into: &output) }
         if let timestamp = outcome.timestamp { writeMember(Key.timestamp, integer: timestamp, into: &output) }
-        writeMember(Key.connectionAction, string: connectionActionValue(outcome.connectionAction), into: &output)
+        writeMember(Key.connectionAction, plain: connectionActionValue(outcome.connectionAction), into: &output)
 
         if !record.lintWarnings.isEmpty {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.lint, into: &output)
+            writeKey(Key.lint, separator: UInt8(ascii: ","), into: &output)
             output.append(UInt8(ascii: "["))
             for (index, warning) in record.lintWarnings.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -129,8 +123,7 @@ enum CaptureRecordEncoder {
             output.append(UInt8(ascii: "]"))
         }
         if !record.faults.isEmpty {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.faults, into: &output)
+            writeKey(Key.faults, separator: UInt8(ascii: ","), into: &output)
             output.append(UInt8(ascii: "["))
             for (index, fault) in record.faults.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -188,52 +181,84 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "{"))
         writeKey(Key.size, into: &output)
         CaptureJSONOutput.writeInteger(payload.count, into: &output)
-        let isUTF8 = UTF8Validation.isValid(payload)
-        output.append(UInt8(ascii: ","))
-        writeKey(Key.base64, into: &output)
+        let accepted = parsed.acceptedBytes
+        // Text the strict parser accepted is valid UTF-8 (it checks every string, and
+        // nothing else may be above ASCII), so only other bodies need the check.
+        let acceptedIsPayload = accepted == payload
+        let isUTF8 = acceptedIsPayload || UTF8Validation.isValid(payload)
+        writeKey(Key.base64, separator: UInt8(ascii: ","), into: &output)
         output.append(isUTF8 ? "false" : "true")
-        output.append(UInt8(ascii: ","))
-        writeKey(Key.raw, into: &output)
+        writeKey(Key.raw, separator: UInt8(ascii: ","), into: &output)
         output.append(UInt8(ascii: "\""))
-        if isUTF8 {
+        var rawIsCompact = false
+        if acceptedIsPayload {
+            rawIsCompact = payload.withUnsafeBufferPointer { CaptureJSONOutput.writeEscaped(acceptedJSON: $0, into: &output) }
+        } else if isUTF8 {
             CaptureJSONOutput.writeEscaped(payload, into: &output)
         } else {
             CaptureBase64.encode(payload, into: &output)
         }
         output.append(UInt8(ascii: "\""))
-        if let accepted = parsed.acceptedBytes {
+        if let accepted {
             // The strict parser accepted these very bytes, so they are the parsed value
             // already: copying them without insignificant whitespace costs a fraction of
-            // building and walking the tree.
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.parsed, into: &output)
-            CaptureJSONOutput.writeCompacted(json: accepted, into: &output)
+            // building and walking the tree, and copying them as they are, when escaping
+            // found none, less again.
+            writeKey(Key.parsed, separator: UInt8(ascii: ","), into: &output)
+            if rawIsCompact {
+                output.append(accepted)
+            } else {
+                CaptureJSONOutput.writeCompacted(json: accepted, into: &output)
+            }
         } else if let value = parsed.value {
-            output.append(UInt8(ascii: ","))
-            writeKey(Key.parsed, into: &output)
+            writeKey(Key.parsed, separator: UInt8(ascii: ","), into: &output)
             CaptureJSONOutput.write(value, into: &output)
         }
         output.append(UInt8(ascii: "}"))
     }
 
-    /// `"key":` — keys are plain ASCII constants, so they need no escaping.
+    /// `"key":` — keys are plain ASCII constants, so they need no escaping, and with the
+    /// punctuation they are one copy of known length.
     @inline(__always)
-    private static func writeKey(_ key: String, into output: inout TextBuffer) {
-        output.append(UInt8(ascii: "\""))
-        output.append(key)
-        output.append(UInt8(ascii: "\""))
-        output.append(UInt8(ascii: ":"))
+    private static func writeKey(_ key: StaticString, into output: inout TextBuffer) {
+        writeKey(key, separator: nil, into: &output)
     }
 
-    private static func writeMember(_ key: String, string: String, into output: inout TextBuffer) {
-        output.append(UInt8(ascii: ","))
-        writeKey(key, into: &output)
+    /// `"key":`, after `separator` if there is one (the `,` before a member).
+    @inline(__always)
+    private static func writeKey(_ key: StaticString, separator: UInt8?, into output: inout TextBuffer) {
+        let length = key.utf8CodeUnitCount
+        output.write(atMost: length + 4) { out in
+            var start = out
+            if let separator {
+                start[0] = separator
+                start += 1
+            }
+            start[0] = UInt8(ascii: "\"")
+            (start + 1).initialize(from: key.utf8Start, count: length)
+            start[length + 1] = UInt8(ascii: "\"")
+            start[length + 2] = UInt8(ascii: ":")
+            return start + length + 3 - out
+        }
+    }
+
+    private static func writeMember(_ key: StaticString, string: String, into output: inout TextBuffer) {
+        writeKey(key, separator: UInt8(ascii: ","), into: &output)
         CaptureJSONOutput.writeString(string, into: &output)
     }
 
-    private static func writeMember(_ key: String, integer: some BinaryInteger, into output: inout TextBuffer) {
-        output.append(UInt8(ascii: ","))
-        writeKey(key, into: &output)
+    /// `,"key":"value"` for a value that needs no escaping by construction: lowercase hex,
+    /// or the raw value of an enum whose cases are plain ASCII words (tested). Copied as it is,
+    /// it skips the escaper's scan.
+    private static func writeMember(_ key: StaticString, plain value: String, into output: inout TextBuffer) {
+        writeKey(key, separator: UInt8(ascii: ","), into: &output)
+        output.append(UInt8(ascii: "\""))
+        output.append(value)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeMember(_ key: StaticString, integer: some BinaryInteger, into output: inout TextBuffer) {
+        writeKey(key, separator: UInt8(ascii: ","), into: &output)
         CaptureJSONOutput.writeInteger(integer, into: &output)
     }
 }

@@ -1,4 +1,5 @@
 import StrictJSON
+import Synchronization
 
 /// The capture's time format: RFC 3339 in UTC with exactly six fractional digits,
 /// `2026-03-01T12:34:56.789012Z`, converted by hand from and to microseconds since 1970.
@@ -17,27 +18,56 @@ enum CaptureTimestamp {
     /// Appends the time, clamped to the years 1...9999.
     static func write(microseconds: Int64, into output: inout TextBuffer) {
         let clamped = min(max(microseconds, minimumMicroseconds), maximumMicroseconds)
-        let (days, remainder) = floorDivide(clamped, microsecondsPerDay)
-        let (year, month, day) = civil(fromDays: days)
-        let seconds = remainder / 1_000_000
-        let fraction = remainder % 1_000_000
+        let (second, fraction) = floorDivide(clamped, 1_000_000)
         output.write(atMost: length) { out in
-            putDigits(year, count: 4, at: out)
-            out[4] = UInt8(ascii: "-")
-            putDigits(month, count: 2, at: out + 5)
-            out[7] = UInt8(ascii: "-")
-            putDigits(day, count: 2, at: out + 8)
-            out[10] = UInt8(ascii: "T")
-            putDigits(seconds / 3600, count: 2, at: out + 11)
-            out[13] = UInt8(ascii: ":")
-            putDigits(seconds / 60 % 60, count: 2, at: out + 14)
-            out[16] = UInt8(ascii: ":")
-            putDigits(seconds % 60, count: 2, at: out + 17)
+            writeDateAndTime(second: second, at: out)
             out[19] = UInt8(ascii: ".")
             putDigits(fraction, count: 6, at: out + 20)
             out[26] = UInt8(ascii: "Z")
             return length
         }
+    }
+
+    /// The last second formatted, as the 24 bytes from its start (the 19 of
+    /// `2026-03-01T12:34:56` and 5 that the fraction overwrites): a server records many
+    /// pushes per second, and the calendar arithmetic cost more than the rest of the time.
+    private struct FormattedSecond {
+        var second: Int64
+        var text: (UInt64, UInt64, UInt64)
+    }
+
+    private static let lastSecond = Mutex(FormattedSecond(second: .min, text: (0, 0, 0)))
+
+    /// Writes `2026-03-01T12:34:56` for `second` (since 1970) at `out`, which has room for 24 bytes.
+    private static func writeDateAndTime(second: Int64, at out: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(out)
+        let cached = lastSecond.withLock { last in
+            guard last.second == second else { return false }
+            raw.storeBytes(of: last.text.0, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: last.text.1, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: last.text.2, toByteOffset: 16, as: UInt64.self)
+            return true
+        }
+        if cached { return }
+        let (days, secondOfDay) = floorDivide(second, 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        putDigits(year, count: 4, at: out)
+        out[4] = UInt8(ascii: "-")
+        putDigits(month, count: 2, at: out + 5)
+        out[7] = UInt8(ascii: "-")
+        putDigits(day, count: 2, at: out + 8)
+        out[10] = UInt8(ascii: "T")
+        putDigits(secondOfDay / 3600, count: 2, at: out + 11)
+        out[13] = UInt8(ascii: ":")
+        putDigits(secondOfDay / 60 % 60, count: 2, at: out + 14)
+        out[16] = UInt8(ascii: ":")
+        putDigits(secondOfDay % 60, count: 2, at: out + 17)
+        let text = (
+            raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        )
+        lastSecond.withLock { $0 = FormattedSecond(second: second, text: text) }
     }
 
     /// The time as text, for messages and tests.
