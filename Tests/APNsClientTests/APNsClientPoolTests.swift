@@ -112,12 +112,19 @@ struct APNsClientPoolTests {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
-        // Until a connection's first push is accepted it allows one stream, so a first burst
-        // opens more connections: all four, as long as the senders start within the delay
-        // (generous, since a test run shares a two-thread pool with other suites).
-        try mock.faults.add(FaultRule(id: "opening", action: .delay(.seconds(3))))
-        let opening = await Self.burst(client, count: 8)
-        #expect(opening.allSatisfy { if case .success = $0 { true } else { false } })
+        // Until a connection's first push is accepted it allows one stream, so pushes sent
+        // before the first one is answered open more connections. They are handed to the
+        // pool from this thread in one go (the callback send leases a connection before it
+        // returns): tasks could start too late on a loaded machine, after the mock had
+        // already raised the first connection's limit, and find room there.
+        let opening = Mutex<[Result<APNsResponse, APNsClientError>]>([])
+        for _ in 0..<8 {
+            client.send(ClientFixtures.notification(), environment: .sandbox) { result in
+                opening.withLock { $0.append(result) }
+            }
+        }
+        for _ in 0..<500 where opening.withLock({ $0.count }) < 8 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(opening.withLock { $0.count == 8 && $0.allSatisfy { if case .success = $0 { true } else { false } } })
         let opened = client.connectionsOpened(to: .sandbox)
         try #require(opened >= 2)
         mock.faults.removeAll()
