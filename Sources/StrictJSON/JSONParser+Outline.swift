@@ -52,20 +52,26 @@ extension JSONParser {
         var scanner = JSONParser(input: input, maximumDepth: maximumDepth)
         var wanted = member
         let outline: JSONOutline? = wanted.withUTF8 { wantedBytes in
-            var keys = KeyStack()
-            do {
-                scanner.skipWhitespace()
-                let outline = try scanner.outlineValue(keys: &keys, wanted: wantedBytes)
-                scanner.skipWhitespace()
-                return scanner.position == input.count ? outline : nil
-            } catch {
-                return nil
+            withUnsafeTemporaryAllocation(of: ScannedKey.self, capacity: keyStackCapacity) { storage in
+                var keys = KeyStack(startingIn: storage)
+                do {
+                    scanner.skipWhitespace()
+                    let outline = try scanner.outlineValue(keys: &keys, wanted: wantedBytes)
+                    scanner.skipWhitespace()
+                    return scanner.position == input.count ? outline : nil
+                } catch {
+                    return nil
+                }
             }
         }
         if let outline { return outline }
         // Rejected: the full parser says why, with its exact message and offset.
         return JSONOutline(try parse(input, maximumDepth: maximumDepth), member: member)
     }
+
+    /// How many keys the walk holds on the stack before it moves them to the heap: the keys
+    /// of all objects open at once (a push payload has a few dozen at most).
+    private static let keyStackCapacity = 32
 
     /// Outlines one complete JSON document held in an array.
     public static func outline(

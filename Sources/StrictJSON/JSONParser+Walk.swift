@@ -35,31 +35,58 @@ extension JSONParser {
 
     /// The keys of the objects being walked, innermost object's last.
     ///
-    /// Leaving an object only lowers `count`: the storage stays allocated for the next
-    /// object's keys, so a walk allocates once however many objects it meets.
-    struct KeyStack {
-        private var storage: [ScannedKey] = []
+    /// It starts in storage the caller lends (a stack allocation: a push payload's keys fit
+    /// in it, so the walk allocates nothing for them) and moves to the heap if it outgrows
+    /// it. Leaving an object only lowers `count`.
+    struct KeyStack: ~Copyable {
+        private var base: UnsafeMutablePointer<ScannedKey>
+        private var capacity: Int
+        /// Whether `base` was allocated here (and is freed here), rather than lent.
+        private var ownsStorage: Bool
         /// How many keys are on the stack.
         private(set) var count = 0
 
-        init() {
-            storage.reserveCapacity(16)
+        /// A stack that starts in `storage`, which must outlive it.
+        init(startingIn storage: UnsafeMutableBufferPointer<ScannedKey>) {
+            if let lent = storage.baseAddress, storage.count > 0 {
+                base = lent
+                capacity = storage.count
+                ownsStorage = false
+            } else {
+                capacity = 16
+                base = UnsafeMutablePointer<ScannedKey>.allocate(capacity: capacity)
+                ownsStorage = true
+            }
         }
 
-        subscript(index: Int) -> ScannedKey { storage[index] }
+        deinit {
+            if ownsStorage { base.deallocate() }
+        }
+
+        /// The key at `index`, which is below `count`.
+        subscript(index: Int) -> ScannedKey {
+            assert(index >= 0 && index < count)
+            return base[index]
+        }
 
         mutating func push(_ key: ScannedKey) {
-            if count < storage.count {
-                storage[count] = key
-            } else {
-                storage.append(key)
-            }
+            if count == capacity { grow() }
+            (base + count).initialize(to: key)
             count += 1
         }
 
         /// Drops the keys above the first `newCount`.
         mutating func truncate(to newCount: Int) {
             count = newCount
+        }
+
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<ScannedKey>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            if ownsStorage { base.deallocate() }
+            base = larger
+            capacity *= 2
+            ownsStorage = true
         }
     }
 

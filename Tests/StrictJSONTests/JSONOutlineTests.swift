@@ -175,4 +175,18 @@ import Testing
         JSONOutlineTests().expectAgreement(Array(("{" + (plain + [#""key299":1"#]).joined(separator: ",") + "}").utf8))
         JSONOutlineTests().expectAgreement(Array(("{" + (plain + ["\"\u{212A}ey3\":1", "\"Key3\":1"]).joined(separator: ",") + "}").utf8))
     }
+
+    /// An object's keys are still compared after the objects inside it have pushed the walk's
+    /// keys past its first storage: three open objects of 15 keys each (fewer than the
+    /// hashing threshold, so each key is compared with the stored ones).
+    @Test(arguments: ["aps", "x"])
+    func keysOfOuterObjectsSurviveTheKeyStackGrowing(member: String) {
+        func members(_ prefix: String) -> [String] { (0..<14).map { #""\#(prefix)\#($0)":0"# } }
+        for (outerRepeat, middleRepeat) in [("", ""), (#","o13":1"#, ""), ("", #","p13":1"#), ("", #","p0":1"#)] {
+            let innermost = "{" + members("r").joined(separator: ",") + "}"
+            let middle = "{" + (members("p") + [#""q":"# + innermost]).joined(separator: ",") + middleRepeat + "}"
+            let text = "{" + (members("o") + ["\"\(member)\":" + middle]).joined(separator: ",") + outerRepeat + "}"
+            JSONOutlineTests().expectAgreement(Array(text.utf8))
+        }
+    }
 }
