@@ -235,7 +235,10 @@ extension JSONParser {
 
     /// The key's text; an escaped key is decoded again (it was checked when first seen).
     func text(of key: ScannedKey) -> String {
-        guard key.isEscaped else { return String(decoding: UnsafeBufferPointer(rebasing: input[key.start..<key.end]), as: UTF8.self) }
+        guard key.isEscaped else {
+            let bytes = UnsafeBufferPointer(rebasing: input[key.start..<key.end])
+            return key.isPlainASCII ? Self.asciiString(bytes) : String(decoding: bytes, as: UTF8.self)
+        }
         var decoder = JSONParser(input: input, maximumDepth: maximumDepth)
         decoder.position = key.start - 1
         return (try? decoder.parseString()) ?? ""

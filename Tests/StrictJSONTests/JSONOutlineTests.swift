@@ -53,6 +53,21 @@ import Testing
         #expect(aps["missing"] == nil)
     }
 
+    /// ASCII keys and strings are copied into strings without a second check: every length
+    /// around the small-string limit (15 bytes) reads back as written.
+    @Test func readsASCIIKeysAndStringsOfEveryShortLength() throws {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789 !#$%&'()*+,-./:;<=>?@[]^_`{|}~")
+        for length in 0...40 {
+            let text = String(alphabet[0..<length])
+            let document = Array(#"{"aps":{"\#(text)":"\#(text)","k":{"\#(text)":1}}}"#.utf8)
+            let aps = try #require(try JSONParser.outline(document, member: "aps").memberFields)
+            #expect(aps.members.map(\.key) == [text, "k"])
+            #expect(aps[text] == .string(text))
+            #expect(aps["k"] == .object(keys: [text]))
+            #expect(try JSONParser.parse(document) == .object(["aps": .object([text: .string(text), "k": .object([text: .integer(1)])])]))
+        }
+    }
+
     @Test func findsTheMemberOnlyAtTheTopAndThroughEscapes() throws {
         #expect(try JSONParser.outline(Array(#"{"a":{"aps":1}}"#.utf8), member: "aps").member == nil)
         #expect(try JSONParser.outline(Array(#"[{"aps":1}]"#.utf8), member: "aps").member == nil)
