@@ -190,6 +190,7 @@ extension JSONParser {
 
     /// Skips a string, checking it as `parseString` would. A string with escapes is decoded
     /// by `parseString` itself, so that escapes are checked in one place.
+    @inline(__always)
     mutating func skipString() throws(Failure) -> ScannedKey {
         let quote = position
         let start = quote + 1
