@@ -229,6 +229,7 @@ extension JSONParser {
 
     /// Whether `key` is the key spelled `name` (in UTF-8), by the parser's dictionary's
     /// notion of equality.
+    @inline(__always)
     func isKey(_ key: ScannedKey, named name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !key.isPlainASCII else { return bytes(key.start..<key.end, equal: name) }
         return text(of: key) == String(decoding: name, as: UTF8.self)
