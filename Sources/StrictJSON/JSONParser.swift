@@ -160,7 +160,7 @@ public struct JSONParser: ~Copyable {
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(start: base + start, count: position - start)
                     position += 1
-                    if !JSONTextScan.sawNonASCII(skipped) { return String(decoding: slice, as: UTF8.self) }
+                    if !JSONTextScan.sawNonASCII(skipped) { return Self.asciiString(slice) }
                     guard let text = Self.validatedString(slice) else { throw failure("invalid UTF-8 in string") }
                     return text
                 }
@@ -284,6 +284,20 @@ public struct JSONParser: ~Copyable {
             index += 1
         }
         return value
+    }
+
+    /// The string for bytes known to be ASCII.
+    ///
+    /// `String(decoding:as:)` checks them again and, for a short string, costs several
+    /// times more than the copy; initialising the string's own storage checks a short
+    /// string for ASCII on its two words.
+    @inline(__always)
+    static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { storage in
+            guard let target = storage.baseAddress, let source = bytes.baseAddress else { return 0 }
+            target.initialize(from: source, count: bytes.count)
+            return bytes.count
+        }
     }
 
     /// The string for UTF-8 bytes, or `nil` if they are not valid UTF-8.

@@ -53,6 +53,21 @@ import Testing
         #expect(aps["missing"] == nil)
     }
 
+    /// ASCII keys and strings are copied into strings without a second check: every length
+    /// around the small-string limit (15 bytes) reads back as written.
+    @Test func readsASCIIKeysAndStringsOfEveryShortLength() throws {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789 !#$%&'()*+,-./:;<=>?@[]^_`{|}~")
+        for length in 0...40 {
+            let text = String(alphabet[0..<length])
+            let document = Array(#"{"aps":{"\#(text)":"\#(text)","k":{"\#(text)":1}}}"#.utf8)
+            let aps = try #require(try JSONParser.outline(document, member: "aps").memberFields)
+            #expect(aps.members.map(\.key) == [text, "k"])
+            #expect(aps[text] == .string(text))
+            #expect(aps["k"] == .object(keys: [text]))
+            #expect(try JSONParser.parse(document) == .object(["aps": .object([text: .string(text), "k": .object([text: .integer(1)])])]))
+        }
+    }
+
     @Test func findsTheMemberOnlyAtTheTopAndThroughEscapes() throws {
         #expect(try JSONParser.outline(Array(#"{"a":{"aps":1}}"#.utf8), member: "aps").member == nil)
         #expect(try JSONParser.outline(Array(#"[{"aps":1}]"#.utf8), member: "aps").member == nil)
@@ -79,11 +94,26 @@ import Testing
 
     /// Every single-byte change of a few payloads: the two must agree on each mutant.
     @Test func agreesWithTheParserOnEveryOneByteMutation() {
-        let documents = [
+        expectAgreementOnEveryOneByteMutation(of: [
             #"{"aps":{"alert":{"title":"Hi é","body":"x\"y"},"badge":1,"sound":"default"},"d":[1,2.5,-3e2,true,false,null],"k":{"aps":0}}"#,
             #"{"aps":{"content-available":1},"\u0061":"\ud83d\ude00","b":{}}"#,
             #" [ {"aps" : [ ] } , "aps" , 0 ] "#,
-        ]
+        ])
+    }
+
+    /// The member is read while it is checked: mutations inside and around it (its keys,
+    /// escaped and not, values of every type, nested objects and arrays) must still get the
+    /// parser's verdict and the parser's reading.
+    @Test func agreesAroundTheMemberOnEveryOneByteMutation() {
+        expectAgreementOnEveryOneByteMutation(of: [
+            #"{"b":1,"aps":{"alert":{"title":"T","loc-args":["a",{"k":1}]},"\u0062adge":2,"sound":"d\u00e9","x":-0.5e1,"t":true,"f":false,"n":null,"a":[]},"z":{}}"#,
+            // Changing an "a" to "e" makes a key canonically equivalent to the one before it.
+            "{\"aps\":{\"\u{212A}\":1,\"k\":{\"\u{E9}\":2,\"a\u{301}\":3},\"\u{E9}\":{},\"a\u{301}\":4},\"\u{E9}\":0,\"a\u{301}\":1}",
+            #"{"aps":"text","\u0061ps2":{"aps":{"a":1}},"s":[{"aps":1}]}"#,
+        ])
+    }
+
+    func expectAgreementOnEveryOneByteMutation(of documents: [String]) {
         let replacements: [UInt8] = Array(#"{}[]":,\"0-9.eE+atfnu "#.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xFF]
         for document in documents {
             let bytes = Array(document.utf8)
@@ -99,6 +129,43 @@ import Testing
                 expectAgreement(shorter)
             }
         }
+    }
+
+    /// The nesting limit counts the member and what lies inside it as the parser does. Each
+    /// document is deepest in one place only, so that no other place rejects it first.
+    @Test(arguments: 0...5)
+    func agreesOnTheNestingLimitAtAndInsideTheMember(maximumDepth: Int) {
+        for text in [
+            #"{"aps":{"alert":{"title":"T"}}}"#, #"{"aps":{"x":[[1]]}}"#, #"{"aps":[[{"a":1}]]}"#, #"{"aps":{}}"#,
+            #"{"aps":1}"#, #"{"a":{"b":{"c":{}}},"aps":{"k":1}}"#, #"{"aps":{"k":{"l":[]}}}"#,
+            #"{"aps":{"k":{"l":{"m":1}}}}"#, #"[{"aps":{"k":1}}]"#, #"{"b":[{"aps":{"k":{}}}],"aps":{}}"#,
+        ] {
+            expectAgreement(Array(text.utf8), maximumDepth: maximumDepth)
+        }
+    }
+
+    @Test(arguments: [
+        #"{"aps":{"badge":1},"aps":{"badge":1}}"#, #"{"aps":{"badge":1},"\u0061ps":2}"#,
+        #"{"aps":{"badge":1,"badge":2}}"#, #"{"aps":{"badge":1,"b\u0061dge":2}}"#,
+        #"{"aps":{"alert":{"title":"a","title":"b"}}}"#, #"{"aps":{"a":[{"k":1,"k":2}]}}"#,
+        #"{"aps":{"badge":1}"#, #"{"aps":{"badge":}}"#, #"{"aps":{"badge" 1}}"#, #"{"aps":{"alert":{"title":"x"}}"#,
+        #"{"aps":{"badge":1,}}"#, #"{"aps":{"s":"\x"}}"#, #"{"aps":{"n":01}}"#, #"{"aps":{"n":1e999}}"#,
+        #"{"aps":tru}"#, #"{"aps":{"alert":{"t":[}}}"#, #"{"aps":{"k":"\ud800"}}"#,
+    ])
+    func rejectsWhatTheParserRejectsInsideTheMember(text: String) {
+        expectAgreement(Array(text.utf8))
+    }
+
+    @Test func readsTheMemberThroughEscapedKeysAndWhenItIsNotAnObject() throws {
+        let escaped = try JSONParser.outline(Array(#"{"\u0061ps":{"b\u0061dge":3,"\u00e9":{"k\u00e9":1}}}"#.utf8), member: "aps")
+        let aps = try #require(escaped.memberFields)
+        #expect(aps["badge"] == .integer(3))
+        #expect(aps["\u{E9}"] == .object(keys: ["k\u{E9}"]))
+        let text = try JSONParser.outline(Array(#"{"aps":"hello","b":{"aps":{}}}"#.utf8), member: "aps")
+        #expect(text.member == .string("hello") && text.memberFields == nil)
+        let empty = try JSONParser.outline(Array(#"{"aps":{}}"#.utf8), member: "aps")
+        #expect(empty.member == .object(keys: []) && empty.memberFields?.members.isEmpty == true)
+        #expect(try JSONParser.outline(Array(#"{"aps":[1]}"#.utf8), member: "aps").member == .array)
     }
 }
 
@@ -122,5 +189,19 @@ import Testing
         let plain = (0..<300).map { #""key\#($0)":0"# }
         JSONOutlineTests().expectAgreement(Array(("{" + (plain + [#""key299":1"#]).joined(separator: ",") + "}").utf8))
         JSONOutlineTests().expectAgreement(Array(("{" + (plain + ["\"\u{212A}ey3\":1", "\"Key3\":1"]).joined(separator: ",") + "}").utf8))
+    }
+
+    /// An object's keys are still compared after the objects inside it have pushed the walk's
+    /// keys past its first storage: three open objects of 15 keys each (fewer than the
+    /// hashing threshold, so each key is compared with the stored ones).
+    @Test(arguments: ["aps", "x"])
+    func keysOfOuterObjectsSurviveTheKeyStackGrowing(member: String) {
+        func members(_ prefix: String) -> [String] { (0..<14).map { #""\#(prefix)\#($0)":0"# } }
+        for (outerRepeat, middleRepeat) in [("", ""), (#","o13":1"#, ""), ("", #","p13":1"#), ("", #","p0":1"#)] {
+            let innermost = "{" + members("r").joined(separator: ",") + "}"
+            let middle = "{" + (members("p") + [#""q":"# + innermost]).joined(separator: ",") + middleRepeat + "}"
+            let text = "{" + (members("o") + ["\"\(member)\":" + middle]).joined(separator: ",") + outerRepeat + "}"
+            JSONOutlineTests().expectAgreement(Array(text.utf8))
+        }
     }
 }
