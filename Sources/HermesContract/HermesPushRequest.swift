@@ -1,4 +1,3 @@
-import APNsCore
 import StrictJSON
 
 /// The body of `POST …/push`, plugin to gateway (contract §2.1).
@@ -111,50 +110,50 @@ public struct HermesPushRequest: Sendable, Hashable {
         guard bytes.count <= Self.maximumBodySize else {
             throw .invalidValue(field: "body", reason: "is larger than \(Self.maximumBodySize) bytes")
         }
+        // Values are checked in their bytes (the gateway reads one body per push), and a
+        // String is made only of what the request keeps as sent; the fixed ones (`apns_env`,
+        // `type`, `title`, `body`, a `thread_id` equal to `session_id`) reuse existing strings.
         let object = try HermesFields(bytes: bytes)
-        let token = try object.requiredString("device_token")
-        guard token.utf8.count <= 256, let parsed = DeviceToken(token) else {
-            throw .invalidValue(field: "device_token", reason: "must be an even number of hex digits, at most 256")
+        // Kept as sent, not lowercased: the HMAC was computed over the sender's spelling.
+        deviceToken = try object.required("device_token", unless: "must be an even number of hex digits, at most 256") {
+            $0.count <= 256 && Self.isHex($0, uppercaseToo: true) && $0.count % 2 == 0 ? String(decoding: $0, as: UTF8.self) : nil
         }
-        guard let environment = HermesAPNsEnvironment(rawValue: try object.requiredString("apns_env")) else {
-            throw .invalidValue(field: "apns_env", reason: "must be \"sandbox\" or \"production\"")
+        environment = try object.required("apns_env", unless: #"must be "sandbox" or "production""#, HermesText.enumCase)
+        let type: HermesPushType = try object.required("type", unless: "must be one of approval, clarify, complete, error", HermesText.enumCase)
+        self.type = type
+        let sessionID = try object.required("session_id", unless: "must match \(HermesSessionID.pattern)") {
+            HermesSessionID.isValid(utf8: $0) ? String(decoding: $0, as: UTF8.self) : nil
         }
-        guard let type = HermesPushType(rawValue: try object.requiredString("type")) else {
-            throw .invalidValue(field: "type", reason: "must be one of approval, clarify, complete, error")
+        self.sessionID = sessionID
+        title = try object.required("title", unless: "must be \"\(type.title)\" for type \(type.rawValue)") {
+            HermesText.string($0, equalTo: type.title)
         }
-        let sessionID = try object.requiredString("session_id")
-        guard HermesSessionID.isValid(sessionID) else {
-            throw .invalidValue(field: "session_id", reason: "must match \(HermesSessionID.pattern)")
+        body = try object.required("body", unless: "must be \"\(type.body)\" for type \(type.rawValue)") {
+            HermesText.string($0, equalTo: type.body)
         }
-        self.init(deviceToken: parsed.hex, environment: environment, type: type, sessionID: sessionID)
-        // Keep the token as sent: the HMAC was computed over the sender's spelling.
-        self.deviceToken = token
-        title = try object.requiredString("title")
-        guard title == type.title else {
-            throw .invalidValue(field: "title", reason: "must be \"\(type.title)\" for type \(type.rawValue)")
+        threadID = try object.optional("thread_id", unless: "must equal session_id") {
+            $0.isEmpty ? "" : HermesText.string($0, equalTo: sessionID)
         }
-        body = try object.requiredString("body")
-        guard body == type.body else {
-            throw .invalidValue(field: "body", reason: "must be \"\(type.body)\" for type \(type.rawValue)")
+        hmac = try object.optional("hmac", unless: "must be 64 lowercase hex digits") {
+            $0.count == 64 && Self.isHex($0, uppercaseToo: false) ? String(decoding: $0, as: UTF8.self) : nil
         }
-        threadID = try object.optionalString("thread_id")
-        if let threadID, !threadID.isEmpty, threadID != sessionID {
-            throw .invalidValue(field: "thread_id", reason: "must equal session_id")
-        }
-        hmac = try object.optionalString("hmac")
-        if let hmac, !Self.isLowercaseHexDigest(hmac) {
-            throw .invalidValue(field: "hmac", reason: "must be 64 lowercase hex digits")
-        }
-        capability = try object.optionalString("capability")
-        if let capability, capability.isEmpty || capability.utf8.count > Self.maximumCapabilityLength {
-            throw .invalidValue(field: "capability", reason: "must be 1 to \(Self.maximumCapabilityLength) bytes")
+        capability = try object.optional("capability", unless: "must be 1 to \(Self.maximumCapabilityLength) bytes") {
+            !$0.isEmpty && $0.count <= Self.maximumCapabilityLength ? String(decoding: $0, as: UTF8.self) : nil
         }
         if hmac == nil, capability == nil { throw .missingAuthorization }
     }
 
-    private static func isLowercaseHexDigest(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy {
-            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+    /// Whether every byte is a hex digit (`DeviceToken`'s rule when `uppercaseToo`; an
+    /// empty run is not hex).
+    private static func isHex(_ bytes: UnsafeBufferPointer<UInt8>, uppercaseToo: Bool) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): continue
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where uppercaseToo: continue
+            default: return false
+            }
         }
+        return true
     }
 }
