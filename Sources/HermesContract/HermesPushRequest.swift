@@ -53,25 +53,31 @@ public struct HermesPushRequest: Sendable, Hashable {
     /// session_id, title, body` in that order, then `thread_id` only when non-empty —
     /// byte-identical to JavaScript's `JSON.stringify` of that object.
     public var canonicalBytes: [UInt8] {
-        // Written member by member, not through `canonicalMembers`: the gateway checks an
-        // HMAC per push, and the array of `JSONValue`s cost more than the writing.
-        var output: [UInt8] = []
-        output.reserveCapacity(320)
-        func member(_ key: StaticString, _ value: String) {
-            output.append(output.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            output.append(contentsOf: #"":"#.utf8)
-            JSONWriter.writeString(value, into: &output)
+        // The gateway checks an HMAC per push: written in one exactly sized array when no
+        // value needs an escape (always, for a request it accepted), else by `JSONWriter`.
+        let threadID = threadID.flatMap { $0.isEmpty ? nil : $0 }
+        let plain = HermesJSONOutput.compact { output in
+            output.append(#"{"device_token":"#)
+            output.appendQuoted(deviceToken)
+            output.append(#","apns_env":"#)
+            output.appendQuoted(environment.rawValue)
+            output.append(#","type":"#)
+            output.appendQuoted(type.rawValue)
+            output.append(#","session_id":"#)
+            output.appendQuoted(sessionID)
+            output.append(#","title":"#)
+            output.appendQuoted(title)
+            output.append(#","body":"#)
+            output.appendQuoted(body)
+            if let threadID {
+                output.append(#","thread_id":"#)
+                output.appendQuoted(threadID)
+            }
+            output.append(UInt8(ascii: "}"))
         }
-        member("device_token", deviceToken)
-        member("apns_env", environment.rawValue)
-        member("type", type.rawValue)
-        member("session_id", sessionID)
-        member("title", title)
-        member("body", body)
-        if let threadID, !threadID.isEmpty { member("thread_id", threadID) }
-        output.append(UInt8(ascii: "}"))
+        if let plain { return plain }
+        var output: [UInt8] = []
+        JSONWriter.writeObject(canonicalMembers, into: &output)
         return output
     }
 
