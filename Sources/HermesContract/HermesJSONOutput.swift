@@ -34,6 +34,7 @@ struct HermesJSONOutput {
     }
 
     /// The bytes `write` produces, or nil when a value needs an escape (or a badge is negative).
+    @inline(__always)
     static func compact(_ write: (inout HermesJSONOutput) -> Void) -> [UInt8]? {
         var measure = HermesJSONOutput(start: nil, capacity: 0)
         write(&measure)
@@ -51,11 +52,13 @@ struct HermesJSONOutput {
     }
 
     /// Appends JSON text as it is.
+    @inline(__always)
     mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { copy($0) }
     }
 
     /// Appends one byte of JSON text.
+    @inline(__always)
     mutating func append(_ byte: UInt8) {
         if let start {
             guard count < capacity else {
@@ -69,6 +72,7 @@ struct HermesJSONOutput {
 
     /// Appends `text` as a JSON string (in quotes); text that would need an escape makes
     /// the whole output fall back to the caller's general writer.
+    @inline(__always)
     mutating func appendQuoted(_ text: String) {
         append(UInt8(ascii: "\""))
         text.withBorrowedUTF8 { bytes in
@@ -98,6 +102,7 @@ struct HermesJSONOutput {
         }
     }
 
+    @inline(__always)
     private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
         if let start {
             guard bytes.count <= capacity - count else {
