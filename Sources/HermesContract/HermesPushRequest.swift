@@ -150,16 +150,42 @@ public struct HermesPushRequest: Sendable, Hashable {
     }
 
     /// Whether every byte is a hex digit (`DeviceToken`'s rule when `uppercaseToo`; an
-    /// empty run is not hex).
+    /// empty run is not hex). Eight bytes per step: a token and an HMAC are 64 digits each,
+    /// checked for every push.
     private static func isHex(_ bytes: UnsafeBufferPointer<UInt8>, uppercaseToo: Bool) -> Bool {
-        guard !bytes.isEmpty else { return false }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): continue
-            case UInt8(ascii: "A")...UInt8(ascii: "F") where uppercaseToo: continue
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            guard isHexWord(word, uppercaseToo: uppercaseToo) else { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where uppercaseToo: break
             default: return false
             }
+            index += 1
         }
         return true
+    }
+
+    /// Whether all eight bytes of `word` are hex digits. For bytes below 0x80, adding
+    /// `0x80 - low` sets a byte's high bit exactly when it is at least `low`, and no carry
+    /// crosses into the next byte.
+    @inline(__always)
+    private static func isHexWord(_ word: UInt64, uppercaseToo: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return false }
+        func within(_ bytes: UInt64, _ low: UInt8, _ upper: UInt8) -> UInt64 {
+            (bytes &+ ones &* UInt64(0x80 - low)) & ~(bytes &+ ones &* UInt64(0x7F - upper)) & high
+        }
+        // Setting bit 0x20 folds A-F onto a-f; digits are tested unfolded, as folding would
+        // also map 0x10-0x19 onto them.
+        let letters = uppercaseToo ? word | ones &* 0x20 : word
+        return within(word, UInt8(ascii: "0"), UInt8(ascii: "9")) | within(letters, UInt8(ascii: "a"), UInt8(ascii: "f")) == high
     }
 }

@@ -78,6 +78,26 @@ import Testing
         }
     }
 
+    /// Bytes either side of each hex range, and non-ASCII, at positions in the first and
+    /// last eight-byte word and in the tail of 64- and 66-digit tokens and HMACs.
+    static var hexBodies: [String] {
+        let near = ["/", ":", "@", "A", "F", "G", "`", "g", #"\u0010"#, #"\u0019"#, "~", "\u{e9}"]
+        var bodies: [String] = []
+        for (length, position) in [(64, 0), (64, 7), (64, 8), (64, 35), (64, 63), (66, 64), (66, 65)] {
+            for byte in near {
+                let text = String(repeating: "a", count: position) + byte + String(repeating: "b", count: length - 1 - position)
+                bodies.append(replacing("device_token", with: "\"\(text)\""))
+                bodies.append(replacing("hmac", with: "\"\(text)\""))
+            }
+        }
+        return bodies
+    }
+
+    @Test(arguments: hexBodies)
+    func hexChecksMatchTheReference(body: String) {
+        parsingMatchesTheReference(body: body)
+    }
+
     static let freeValues: [String] = [
         "", "sess-1", "Sessión \"x\"", "back\\slash", "tab\there", "nl\ncr\r", "\u{0}\u{1}\u{8}\u{c}\u{1f}", "\u{7f}",
         "emoji 😀", "\u{212A}", String(repeating: "long value ", count: 40), "ends with quote\"", "\"",
