@@ -8,6 +8,10 @@ import StrictJSON
 /// nesting, duplicate keys, malformed input) goes to `JSONParser`, which then decides
 /// exactly as it always did: the scanner only ever accepts bodies the parser reads the
 /// same way.
+///
+/// Fields are named by `StaticString` and values handed out as UTF-8 bytes, so a reader
+/// that only compares or checks a value (`apns_env`, `type`, `title`, …) never builds a
+/// `String` for it.
 struct HermesFields {
     private enum Storage {
         /// Key and value ranges (quotes excluded) into `bytes`.
@@ -35,28 +39,53 @@ struct HermesFields {
         storage = .parsed(members)
     }
 
-    func requiredString(_ field: String) throws(HermesRequestError) -> String {
-        guard let value = try optionalString(field) else { throw .missingField(field) }
+    func requiredString(_ field: StaticString) throws(HermesRequestError) -> String {
+        guard let value = try withUTF8(of: field, { $0.map { String(decoding: $0, as: UTF8.self) } }) else {
+            throw .missingField(field.description)
+        }
         return value
     }
 
-    /// The string at `field`; nil when absent or JSON `null`.
-    func optionalString(_ field: String) throws(HermesRequestError) -> String? {
+    /// The value at `field` as `read` makes it from the string's UTF-8. Throws
+    /// `missingField` when the field is absent or JSON `null`, `notAString` for any other
+    /// type, and `invalidValue` with `reason` when `read` returns nil.
+    func required<Value>(
+        _ field: StaticString, unless reason: @autoclosure () -> String, _ read: (UnsafeBufferPointer<UInt8>) -> Value?
+    ) throws(HermesRequestError) -> Value {
+        guard let value = try optional(field, unless: reason(), read) else { throw .missingField(field.description) }
+        return value
+    }
+
+    /// Like ``required(_:unless:_:)``, but nil when the field is absent or JSON `null`.
+    func optional<Value>(
+        _ field: StaticString, unless reason: @autoclosure () -> String, _ read: (UnsafeBufferPointer<UInt8>) -> Value?
+    ) throws(HermesRequestError) -> Value? {
+        let reading: Value?? = try withUTF8(of: field) { $0.map(read) }
+        guard let reading else { return nil }
+        guard let value = reading else { throw .invalidValue(field: field.description, reason: reason()) }
+        return value
+    }
+
+    /// Calls `body` with the UTF-8 of the string at `field`, or with nil when the field is
+    /// absent or JSON `null`; throws `notAString` for any other value.
+    func withUTF8<Result>(
+        of field: StaticString, _ body: (UnsafeBufferPointer<UInt8>?) -> Result
+    ) throws(HermesRequestError) -> Result {
         switch storage {
         case let .flat(bytes, members):
-            var field = field
-            return field.withUTF8 { name -> String? in
-                for member in members where member.key.count == name.count
-                    && bytes[member.key].elementsEqual(name) {
-                    return String(decoding: bytes[member.value], as: UTF8.self)
+            return bytes.withUnsafeBufferPointer { input in
+                field.withUTF8Buffer { name in
+                    for member in members where HermesText.equal(UnsafeBufferPointer(rebasing: input[member.key]), name) {
+                        return body(UnsafeBufferPointer(rebasing: input[member.value]))
+                    }
+                    return body(nil)
                 }
-                return nil
             }
         case let .parsed(members):
-            switch members[field] {
-            case nil, .null?: return nil
-            case .string(let text)?: return text
-            default: throw .notAString(field)
+            switch members[field.description] {
+            case nil, .null?: return body(nil)
+            case .string(let text)?: return text.withBorrowedUTF8 { body($0) }
+            default: throw .notAString(field.description)
             }
         }
     }
@@ -98,7 +127,10 @@ struct HermesFields {
                     guard expect(UInt8(ascii: ":")) else { return nil }
                     skipWhitespace()
                     guard let value = plainString() else { return nil }
-                    for other in members where input[other.key].elementsEqual(input[key]) { return nil }
+                    let keyBytes = UnsafeBufferPointer(rebasing: input[key])
+                    for other in members where HermesText.equal(UnsafeBufferPointer(rebasing: input[other.key]), keyBytes) {
+                        return nil
+                    }
                     members.append((key, value))
                     skipWhitespace()
                     if expect(UInt8(ascii: ",")) {

@@ -37,6 +37,34 @@ public struct HermesNotification: Sendable, Hashable {
     /// The payload bytes, members in the contract's order:
     /// `{"aps":{"alert":{"title":…,"body":…},"sound":"default","thread-id":…,"category":…[,"badge":1]},"session_id":…,"type":…}`.
     public func payload() -> [UInt8] {
+        // Written per push by the gateway: in one exactly sized array when the session id
+        // needs no escape (always, for a push the gateway accepted), else string by string.
+        let plain = HermesJSONOutput.compact { output in
+            output.append(#"{"aps":{"alert":{"title":"#)
+            output.appendQuoted(type.title)
+            output.append(#","body":"#)
+            output.appendQuoted(type.body)
+            output.append(#"},"sound":"#)
+            output.appendQuoted(Self.sound)
+            output.append(#","thread-id":"#)
+            output.appendQuoted(sessionID)
+            output.append(#","category":"#)
+            output.appendQuoted(type.category)
+            if let badge {
+                output.append(#","badge":"#)
+                output.appendDecimal(badge)
+            }
+            output.append(#"},"session_id":"#)
+            output.appendQuoted(sessionID)
+            output.append(#","type":"#)
+            output.appendQuoted(type.rawValue)
+            output.append(UInt8(ascii: "}"))
+        }
+        return plain ?? escapedPayload()
+    }
+
+    /// ``payload()`` through `JSONWriter`, which escapes what needs it.
+    private func escapedPayload() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
         output.append(contentsOf: #"{"aps":{"alert":{"title":"#.utf8)

@@ -1,4 +1,3 @@
-import APNsCore
 import StrictJSON
 
 /// The body of `POST …/push`, plugin to gateway (contract §2.1).
@@ -54,25 +53,31 @@ public struct HermesPushRequest: Sendable, Hashable {
     /// session_id, title, body` in that order, then `thread_id` only when non-empty —
     /// byte-identical to JavaScript's `JSON.stringify` of that object.
     public var canonicalBytes: [UInt8] {
-        // Written member by member, not through `canonicalMembers`: the gateway checks an
-        // HMAC per push, and the array of `JSONValue`s cost more than the writing.
-        var output: [UInt8] = []
-        output.reserveCapacity(320)
-        func member(_ key: StaticString, _ value: String) {
-            output.append(output.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            output.append(contentsOf: #"":"#.utf8)
-            JSONWriter.writeString(value, into: &output)
+        // The gateway checks an HMAC per push: written in one exactly sized array when no
+        // value needs an escape (always, for a request it accepted), else by `JSONWriter`.
+        let threadID = threadID.flatMap { $0.isEmpty ? nil : $0 }
+        let plain = HermesJSONOutput.compact { output in
+            output.append(#"{"device_token":"#)
+            output.appendQuoted(deviceToken)
+            output.append(#","apns_env":"#)
+            output.appendQuoted(environment.rawValue)
+            output.append(#","type":"#)
+            output.appendQuoted(type.rawValue)
+            output.append(#","session_id":"#)
+            output.appendQuoted(sessionID)
+            output.append(#","title":"#)
+            output.appendQuoted(title)
+            output.append(#","body":"#)
+            output.appendQuoted(body)
+            if let threadID {
+                output.append(#","thread_id":"#)
+                output.appendQuoted(threadID)
+            }
+            output.append(UInt8(ascii: "}"))
         }
-        member("device_token", deviceToken)
-        member("apns_env", environment.rawValue)
-        member("type", type.rawValue)
-        member("session_id", sessionID)
-        member("title", title)
-        member("body", body)
-        if let threadID, !threadID.isEmpty { member("thread_id", threadID) }
-        output.append(UInt8(ascii: "}"))
+        if let plain { return plain }
+        var output: [UInt8] = []
+        JSONWriter.writeObject(canonicalMembers, into: &output)
         return output
     }
 
@@ -111,50 +116,76 @@ public struct HermesPushRequest: Sendable, Hashable {
         guard bytes.count <= Self.maximumBodySize else {
             throw .invalidValue(field: "body", reason: "is larger than \(Self.maximumBodySize) bytes")
         }
+        // Values are checked in their bytes (the gateway reads one body per push), and a
+        // String is made only of what the request keeps as sent; the fixed ones (`apns_env`,
+        // `type`, `title`, `body`, a `thread_id` equal to `session_id`) reuse existing strings.
         let object = try HermesFields(bytes: bytes)
-        let token = try object.requiredString("device_token")
-        guard token.utf8.count <= 256, let parsed = DeviceToken(token) else {
-            throw .invalidValue(field: "device_token", reason: "must be an even number of hex digits, at most 256")
+        // Kept as sent, not lowercased: the HMAC was computed over the sender's spelling.
+        deviceToken = try object.required("device_token", unless: "must be an even number of hex digits, at most 256") {
+            $0.count <= 256 && Self.isHex($0, uppercaseToo: true) && $0.count % 2 == 0 ? String(decoding: $0, as: UTF8.self) : nil
         }
-        guard let environment = HermesAPNsEnvironment(rawValue: try object.requiredString("apns_env")) else {
-            throw .invalidValue(field: "apns_env", reason: "must be \"sandbox\" or \"production\"")
+        environment = try object.required("apns_env", unless: #"must be "sandbox" or "production""#, HermesText.enumCase)
+        let type: HermesPushType = try object.required("type", unless: "must be one of approval, clarify, complete, error", HermesText.enumCase)
+        self.type = type
+        let sessionID = try object.required("session_id", unless: "must match \(HermesSessionID.pattern)") {
+            HermesSessionID.isValid(utf8: $0) ? String(decoding: $0, as: UTF8.self) : nil
         }
-        guard let type = HermesPushType(rawValue: try object.requiredString("type")) else {
-            throw .invalidValue(field: "type", reason: "must be one of approval, clarify, complete, error")
+        self.sessionID = sessionID
+        title = try object.required("title", unless: "must be \"\(type.title)\" for type \(type.rawValue)") {
+            HermesText.string($0, equalTo: type.title)
         }
-        let sessionID = try object.requiredString("session_id")
-        guard HermesSessionID.isValid(sessionID) else {
-            throw .invalidValue(field: "session_id", reason: "must match \(HermesSessionID.pattern)")
+        body = try object.required("body", unless: "must be \"\(type.body)\" for type \(type.rawValue)") {
+            HermesText.string($0, equalTo: type.body)
         }
-        self.init(deviceToken: parsed.hex, environment: environment, type: type, sessionID: sessionID)
-        // Keep the token as sent: the HMAC was computed over the sender's spelling.
-        self.deviceToken = token
-        title = try object.requiredString("title")
-        guard title == type.title else {
-            throw .invalidValue(field: "title", reason: "must be \"\(type.title)\" for type \(type.rawValue)")
+        threadID = try object.optional("thread_id", unless: "must equal session_id") {
+            $0.isEmpty ? "" : HermesText.string($0, equalTo: sessionID)
         }
-        body = try object.requiredString("body")
-        guard body == type.body else {
-            throw .invalidValue(field: "body", reason: "must be \"\(type.body)\" for type \(type.rawValue)")
+        hmac = try object.optional("hmac", unless: "must be 64 lowercase hex digits") {
+            $0.count == 64 && Self.isHex($0, uppercaseToo: false) ? String(decoding: $0, as: UTF8.self) : nil
         }
-        threadID = try object.optionalString("thread_id")
-        if let threadID, !threadID.isEmpty, threadID != sessionID {
-            throw .invalidValue(field: "thread_id", reason: "must equal session_id")
-        }
-        hmac = try object.optionalString("hmac")
-        if let hmac, !Self.isLowercaseHexDigest(hmac) {
-            throw .invalidValue(field: "hmac", reason: "must be 64 lowercase hex digits")
-        }
-        capability = try object.optionalString("capability")
-        if let capability, capability.isEmpty || capability.utf8.count > Self.maximumCapabilityLength {
-            throw .invalidValue(field: "capability", reason: "must be 1 to \(Self.maximumCapabilityLength) bytes")
+        capability = try object.optional("capability", unless: "must be 1 to \(Self.maximumCapabilityLength) bytes") {
+            !$0.isEmpty && $0.count <= Self.maximumCapabilityLength ? String(decoding: $0, as: UTF8.self) : nil
         }
         if hmac == nil, capability == nil { throw .missingAuthorization }
     }
 
-    private static func isLowercaseHexDigest(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy {
-            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+    /// Whether every byte is a hex digit (`DeviceToken`'s rule when `uppercaseToo`; an
+    /// empty run is not hex). Eight bytes per step: a token and an HMAC are 64 digits each,
+    /// checked for every push.
+    private static func isHex(_ bytes: UnsafeBufferPointer<UInt8>, uppercaseToo: Bool) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            guard isHexWord(word, uppercaseToo: uppercaseToo) else { return false }
+            index += 8
         }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where uppercaseToo: break
+            default: return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether all eight bytes of `word` are hex digits. For bytes below 0x80, adding
+    /// `0x80 - low` sets a byte's high bit exactly when it is at least `low`, and no carry
+    /// crosses into the next byte.
+    @inline(__always)
+    private static func isHexWord(_ word: UInt64, uppercaseToo: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return false }
+        func within(_ bytes: UInt64, _ low: UInt8, _ upper: UInt8) -> UInt64 {
+            (bytes &+ ones &* UInt64(0x80 - low)) & ~(bytes &+ ones &* UInt64(0x7F - upper)) & high
+        }
+        // Setting bit 0x20 folds A-F onto a-f; digits are tested unfolded, as folding would
+        // also map 0x10-0x19 onto them.
+        let letters = uppercaseToo ? word | ones &* 0x20 : word
+        return within(word, UInt8(ascii: "0"), UInt8(ascii: "9")) | within(letters, UInt8(ascii: "a"), UInt8(ascii: "f")) == high
     }
 }

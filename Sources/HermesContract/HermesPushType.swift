@@ -33,7 +33,16 @@ public enum HermesPushType: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The notification category, `HERMES_<TYPE>` (contract §3).
-    public var category: String { "HERMES_" + rawValue.uppercased() }
+    public var category: String {
+        // Spelled out: `uppercased()` is Unicode case mapping, and the gateway writes a
+        // category into every payload.
+        switch self {
+        case .approval: "HERMES_APPROVAL"
+        case .clarify: "HERMES_CLARIFY"
+        case .complete: "HERMES_COMPLETE"
+        case .error: "HERMES_ERROR"
+        }
+    }
 
     /// Whether the push carries `aps.badge`: only approvals drive the app's badge.
     public var carriesBadge: Bool { self == .approval }
