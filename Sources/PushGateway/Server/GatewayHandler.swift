@@ -5,7 +5,8 @@ import HermesContract
 import StrictJSON
 
 /// The gateway's HTTP side: routes, validates, authorizes and rate-limits on the event
-/// loop, then hands the one APNs request to the delivery and answers from its callback. Nothing reaches the delivery before authorization and the rate limits pass.
+/// loop, then hands the one APNs request to the delivery and answers from its callback.
+/// Nothing reaches the delivery before authorization and the rate limits pass.
 struct GatewayHandler: HTTPServerHandler {
     let authorizer: PushAuthorizer
     let limiter: GatewayRateLimiter
