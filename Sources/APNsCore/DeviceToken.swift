@@ -33,7 +33,7 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             var index = 0
             while index + 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(input).loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                guard let folded = Self.lowercasedHexDigits(word) else {
+                guard let folded = HexDigits.lowercased(word) else {
                     valid = false
                     return 0
                 }
@@ -41,42 +41,17 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
                 index += 8
             }
             while index < count {
-                let byte = input[index]
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): output[index] = byte
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): output[index] = byte | 0x20
-                default:
+                guard let folded = HexDigits.lowercased(input[index]) else {
                     valid = false
                     return 0
                 }
+                output[index] = folded
                 index += 1
             }
             return count
         }
         guard valid else { return nil }
         self.hex = hex
-    }
-
-    /// The eight bytes of `word` in lowercase, when every one is a hex digit; else nil.
-    ///
-    /// For bytes below 0x80, adding `0x80 - low` sets a byte's high bit exactly when it is
-    /// at least `low`, and no carry crosses into the next byte.
-    @inline(__always)
-    private static func lowercasedHexDigits(_ word: UInt64) -> UInt64? {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        guard word & high == 0 else { return nil }
-        func inRange(_ bytes: UInt64, _ low: UInt8, _ upper: UInt8) -> UInt64 {
-            let atLeastLow = bytes &+ ones &* UInt64(0x80 - low)
-            let aboveUpper = bytes &+ ones &* UInt64(0x7F - upper)
-            return atLeastLow & ~aboveUpper & high
-        }
-        // Setting bit 0x20 folds A-F onto a-f and leaves digits as they are; digits are
-        // checked before folding, which would also map 0x10-0x19 onto them.
-        let folded = word | ones &* 0x20
-        let digits = inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
-        let letters = inRange(folded, UInt8(ascii: "a"), UInt8(ascii: "f"))
-        return digits | letters == high ? folded : nil
     }
 
     /// The token with all but its first and last four digits hidden, for logs and reports.

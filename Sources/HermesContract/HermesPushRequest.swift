@@ -1,3 +1,4 @@
+import APNsCore
 import StrictJSON
 
 /// The body of `POST …/push`, plugin to gateway (contract §2.1).
@@ -122,7 +123,7 @@ public struct HermesPushRequest: Sendable, Hashable {
         let object = try HermesFields(bytes: bytes)
         // Kept as sent, not lowercased: the HMAC was computed over the sender's spelling.
         deviceToken = try object.required("device_token", unless: "must be an even number of hex digits, at most 256") {
-            $0.count <= 256 && Self.isHex($0, uppercaseToo: true) && $0.count % 2 == 0 ? String(decoding: $0, as: UTF8.self) : nil
+            $0.count <= 256 && HexDigits.areHex($0, allowingUppercase: true) && $0.count % 2 == 0 ? String(decoding: $0, as: UTF8.self) : nil
         }
         environment = try object.required("apns_env", unless: #"must be "sandbox" or "production""#, HermesText.enumCase)
         let type: HermesPushType = try object.required("type", unless: "must be one of approval, clarify, complete, error", HermesText.enumCase)
@@ -141,51 +142,11 @@ public struct HermesPushRequest: Sendable, Hashable {
             $0.isEmpty ? "" : HermesText.string($0, equalTo: sessionID)
         }
         hmac = try object.optional("hmac", unless: "must be 64 lowercase hex digits") {
-            $0.count == 64 && Self.isHex($0, uppercaseToo: false) ? String(decoding: $0, as: UTF8.self) : nil
+            $0.count == 64 && HexDigits.areHex($0, allowingUppercase: false) ? String(decoding: $0, as: UTF8.self) : nil
         }
         capability = try object.optional("capability", unless: "must be 1 to \(Self.maximumCapabilityLength) bytes") {
             !$0.isEmpty && $0.count <= Self.maximumCapabilityLength ? String(decoding: $0, as: UTF8.self) : nil
         }
         if hmac == nil, capability == nil { throw .missingAuthorization }
-    }
-
-    /// Whether every byte is a hex digit (`DeviceToken`'s rule when `uppercaseToo`; an
-    /// empty run is not hex). Eight bytes per step: a token and an HMAC are 64 digits each,
-    /// checked for every push.
-    private static func isHex(_ bytes: UnsafeBufferPointer<UInt8>, uppercaseToo: Bool) -> Bool {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
-        let raw = UnsafeRawPointer(base)
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            guard isHexWord(word, uppercaseToo: uppercaseToo) else { return false }
-            index += 8
-        }
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
-            case UInt8(ascii: "A")...UInt8(ascii: "F") where uppercaseToo: break
-            default: return false
-            }
-            index += 1
-        }
-        return true
-    }
-
-    /// Whether all eight bytes of `word` are hex digits. For bytes below 0x80, adding
-    /// `0x80 - low` sets a byte's high bit exactly when it is at least `low`, and no carry
-    /// crosses into the next byte.
-    @inline(__always)
-    private static func isHexWord(_ word: UInt64, uppercaseToo: Bool) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        guard word & high == 0 else { return false }
-        func within(_ bytes: UInt64, _ low: UInt8, _ upper: UInt8) -> UInt64 {
-            (bytes &+ ones &* UInt64(0x80 - low)) & ~(bytes &+ ones &* UInt64(0x7F - upper)) & high
-        }
-        // Setting bit 0x20 folds A-F onto a-f; digits are tested unfolded, as folding would
-        // also map 0x10-0x19 onto them.
-        let letters = uppercaseToo ? word | ones &* 0x20 : word
-        return within(word, UInt8(ascii: "0"), UInt8(ascii: "9")) | within(letters, UInt8(ascii: "a"), UInt8(ascii: "f")) == high
     }
 }

@@ -1,6 +1,7 @@
 import APNsCore
 import HermesContract
 import JWTVerify
+import StrictJSON
 
 /// Decides whether a parsed `/push` request may be sent, in the modes the gateway has on.
 ///
@@ -43,26 +44,22 @@ public struct PushAuthorizer: Sendable {
     }
 
     private static func bytes(fromLowercaseHex text: String) -> [UInt8]? {
-        // A parsed request's strings are native and contiguous: decoded from their bytes in
-        // place (stepping a String.UTF8View costs several times as much per byte).
-        if let decoded = text.utf8.withContiguousStorageIfAvailable({ bytes(fromLowercaseHex: $0) }) { return decoded }
-        return bytes(fromLowercaseHex: Array(text.utf8))
+        // Decoded from the string's bytes in place: stepping a String.UTF8View costs several
+        // times as much per byte.
+        text.withBorrowedUTF8 { bytes(fromLowercaseHex: $0) }
     }
 
-    private static func bytes(fromLowercaseHex digits: some RandomAccessCollection<UInt8>) -> [UInt8]? {
+    private static func bytes(fromLowercaseHex digits: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard digits.count % 2 == 0 else { return nil }
         var valid = true
         let bytes = [UInt8](unsafeUninitializedCapacity: digits.count / 2) { buffer, initialized in
-            var index = digits.startIndex
-            while index != digits.endIndex {
-                let next = digits.index(after: index)
-                guard let high = nibble(digits[index]), let low = nibble(digits[next]) else {
+            for pair in 0..<digits.count / 2 {
+                guard let high = nibble(digits[2 * pair]), let low = nibble(digits[2 * pair + 1]) else {
                     valid = false
                     return
                 }
-                buffer[initialized] = high << 4 | low
+                buffer[pair] = high << 4 | low
                 initialized += 1
-                index = digits.index(after: next)
             }
         }
         return valid ? bytes : nil
