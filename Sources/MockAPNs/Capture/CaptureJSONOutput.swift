@@ -266,14 +266,10 @@ enum CaptureJSONOutput {
         if value < 0 {
             output.append(UInt8(ascii: "-"))
             // `magnitude` of the most negative value still fits in UInt64.
-            writeUnsigned(UInt64(truncatingIfNeeded: Int64(truncatingIfNeeded: value).magnitude), into: &output)
+            output.appendDecimal(UInt64(truncatingIfNeeded: Int64(truncatingIfNeeded: value).magnitude))
         } else {
-            writeUnsigned(UInt64(truncatingIfNeeded: value), into: &output)
+            output.appendDecimal(UInt64(truncatingIfNeeded: value))
         }
-    }
-
-    private static func writeUnsigned(_ value: UInt64, into output: inout TextBuffer) {
-        output.appendDecimal(value)
     }
 
     @inline(__always)
