@@ -1,4 +1,4 @@
-// The push gateway as push-gateway runs it (APNsClientDelivery on the gateway's one loop,
+// The push gateway as push-gateway runs it (APNsClientDelivery on the gateway's loops,
 // buffered log lines), without the CLI's signal handling, whose Dispatch sources valgrind
 // cannot run: so that callgrind can count the instructions a push costs the gateway
 // (scripts/bench-gateway.sh). Stops on SIGTERM/SIGINT (default action).

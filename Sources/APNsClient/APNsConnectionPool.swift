@@ -11,6 +11,13 @@ import Synchronization
 /// transport never exceeds the server's limit). Connections that received GOAWAY or were
 /// lost leave the pool at once and are closed when their last push ends, so the next push
 /// reconnects.
+///
+/// With more than one event loop, a push leased on a loop's thread (a server answering on
+/// the client's loops, such as the gateway) only looks at the connections on that loop, and
+/// opens one there if none has room: its stream and its answer then stay on the thread it
+/// came from, with no hop between loops either way. Only when the pool is full and none of
+/// them is on that loop does it use another loop's connection. Pushes leased elsewhere (from
+/// tasks) use any connection.
 final class APNsConnectionPool: Sendable {
     private struct State {
         var connections: [APNsPooledConnection] = []
@@ -46,31 +53,28 @@ final class APNsConnectionPool: Sendable {
         let result: Result<APNsPooledConnection, APNsClientError> = state.withLock { state in
             guard !state.isShutDown else { return .failure(.shutDown) }
             toClose = Self.removeUnusable(&state)
-            var best: APNsPooledConnection?
-            var leastBusy: APNsPooledConnection?
-            for connection in state.connections {
-                if leastBusy.map({ connection.inFlight < $0.inFlight }) ?? true { leastBusy = connection }
-                // Until the server's SETTINGS arrive, assume APNs' one stream before authentication,
-                // so a burst spreads over new connections instead of queueing on the first.
-                let room = min(maximumStreams, connection.client.peerMaxConcurrentStreams ?? 1)
-                guard connection.inFlight < room else { continue }
-                // The busiest connection with room: pushes sent together then share one write
-                // and one wake-up of the server instead of being dealt out one per connection.
-                if best.map({ connection.inFlight > $0.inFlight }) ?? true { best = connection }
-            }
+            let here = group.loops.count > 1 ? group.currentLoop : nil
+            var (best, leastBusy) = choose(among: state.connections, on: here)
+            var openFailure: TransportError?
             if best == nil, state.connections.count < maximumConnections {
                 do throws(TransportError) {
-                    let client = try HTTP2Client(configuration: transport, group: group)
+                    let client = try HTTP2Client(configuration: transport, group: group, on: here)
                     let connection = APNsPooledConnection(client: client, id: state.nextID)
                     state.nextID += 1
                     state.opened += 1
                     state.connections.append(connection)
                     best = connection
                 } catch {
-                    if leastBusy == nil { return .failure(.transport(.connectFailed(error))) }
+                    openFailure = error
                 }
             }
-            guard let chosen = best ?? leastBusy else { return .failure(.shutDown) }
+            if best == nil, leastBusy == nil, here != nil {
+                // Full, and nothing on this loop: another loop's connection, at the cost of a hop.
+                (best, leastBusy) = choose(among: state.connections, on: nil)
+            }
+            guard let chosen = best ?? leastBusy else {
+                return .failure(openFailure.map { .transport(.connectFailed($0)) } ?? .shutDown)
+            }
             chosen.inFlight += 1
             chosen.lastActivity = .now
             return .success(chosen)
@@ -138,6 +142,25 @@ final class APNsConnectionPool: Sendable {
         }
         for connection in connections { await connection.client.close() }
         for task in closing { await task.value }
+    }
+
+    /// Among `connections` (only those on `loop`, when given): the busiest with room, and
+    /// the least busy.
+    private func choose(among connections: [APNsPooledConnection], on loop: EventLoop?)
+        -> (best: APNsPooledConnection?, leastBusy: APNsPooledConnection?) {
+        var best: APNsPooledConnection?
+        var leastBusy: APNsPooledConnection?
+        for connection in connections where loop.map({ connection.client.eventLoop === $0 }) ?? true {
+            if leastBusy.map({ connection.inFlight < $0.inFlight }) ?? true { leastBusy = connection }
+            // Until the server's SETTINGS arrive, assume APNs' one stream before authentication,
+            // so a burst spreads over new connections instead of queueing on the first.
+            let room = min(maximumStreams, connection.client.peerMaxConcurrentStreams ?? 1)
+            guard connection.inFlight < room else { continue }
+            // The busiest connection with room: pushes sent together then share one write
+            // and one wake-up of the server instead of being dealt out one per connection.
+            if best.map({ connection.inFlight > $0.inFlight }) ?? true { best = connection }
+        }
+        return (best, leastBusy)
     }
 
     private static func removeUnusable(_ state: inout State) -> [APNsPooledConnection] {

@@ -21,7 +21,7 @@ let parser = CommandLineParser(
         .value("apns-ca", "PEM", help: "Trust these CAs for APNs instead of the system's (e.g. the mock's certs/ca.pem)."),
         .value("auth-modes", "LIST", help: "Accepted auth modes: hmac, capability or hmac,capability (default both)."),
         .value("apns-attempts", "N", help: "Tries per push for 5xx, 429 and lost connections (default \(GatewayConfiguration.defaultAPNsAttempts))."),
-        .value("threads", "N", help: "Event-loop threads for HTTP and APNs together (default \(GatewayConfiguration.defaultEventLoopThreads): every push on one thread)."),
+        .value("threads", "N", help: "Event-loop threads, each serving HTTP with its own APNs connections (default: one per core, here \(GatewayConfiguration.defaultEventLoopThreads))."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default), notice, warning, error or critical."),
     ])
 

@@ -197,6 +197,68 @@ struct APNsClientPoolTests {
         await client.shutdown()
     }
 
+    /// Sends `count` pushes from `loop`'s thread with the callback send; returns, per push,
+    /// whether it succeeded and whether its completion ran on `loop`.
+    static func send(_ client: APNsClient, count: Int, from loop: EventLoop) async throws -> [(ok: Bool, sameLoop: Bool)] {
+        let outcomes = Mutex<[(ok: Bool, sameLoop: Bool)]>([])
+        loop.execute {
+            for _ in 0..<count {
+                client.send(ClientFixtures.notification(), environment: .sandbox) { result in
+                    let ok = if case .success = result { true } else { false }
+                    let sameLoop = loop.inEventLoop
+                    outcomes.withLock { $0.append((ok, sameLoop)) }
+                }
+            }
+        }
+        for _ in 0..<500 where outcomes.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(20)) }
+        return outcomes.withLock { $0 }
+    }
+
+    @Test func aPushSentFromAnEventLoopUsesAConnectionOnThatLoop() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.eventLoopThreads = 2
+        let client = try APNsClient(configuration: configuration)
+        let loops = client.eventLoopGroup.loops
+        // One push from each loop first: a fresh connection allows one stream until a push is
+        // accepted, and a burst before that would open more. Then the first loop's connection
+        // has room for 1000: the busiest-with-room rule alone would put every later push on it.
+        let opening = [try await Self.send(client, count: 1, from: loops[0]), try await Self.send(client, count: 1, from: loops[1])]
+        let bursts = [try await Self.send(client, count: 5, from: loops[0]), try await Self.send(client, count: 5, from: loops[1])]
+        for (index, outcomes) in (opening + bursts).enumerated() {
+            #expect(outcomes.allSatisfy { $0.ok } && outcomes.count == (index < 2 ? 1 : 5), "batch \(index)")
+            #expect(outcomes.allSatisfy { $0.sameLoop }, "batch \(index) was answered on another loop")
+        }
+        #expect(client.connectionsOpened(to: .sandbox) == 2)
+        let connections = mock.capture.records().map(\.connectionID)
+        try #require(connections.count == 12)
+        #expect(connections[0] != connections[1], "each loop has its own connection")
+        #expect(connections[2..<7].allSatisfy { $0 == connections[0] })
+        #expect(connections[7..<12].allSatisfy { $0 == connections[1] })
+        // Pushes sent from a task (no loop) use whichever connection has room: no new one.
+        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        #expect(client.connectionsOpened(to: .sandbox) == 2)
+        await client.shutdown()
+    }
+
+    @Test func aFullPoolLendsAnotherLoopsConnection() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.eventLoopThreads = 2
+        configuration.maximumConnectionsPerEnvironment = 1
+        let client = try APNsClient(configuration: configuration)
+        let loops = client.eventLoopGroup.loops
+        let first = try await Self.send(client, count: 1, from: loops[0])
+        let second = try await Self.send(client, count: 3, from: loops[1])
+        #expect(first.count == 1 && first.allSatisfy { $0.ok && $0.sameLoop })
+        // The only connection lives on the first loop: answered there.
+        #expect(second.count == 3 && second.allSatisfy { $0.ok && !$0.sameLoop })
+        #expect(client.connectionsOpened(to: .sandbox) == 1)
+        await client.shutdown()
+    }
+
     @Test func afterShutdownSendsFailWithShutDown() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }

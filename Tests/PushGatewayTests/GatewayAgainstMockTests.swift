@@ -134,6 +134,46 @@ struct GatewayAgainstMockTests {
         #expect(response.text.contains(ids[0]))
     }
 
+    @Test func eachEventLoopForwardsOnItsOwnAPNsConnection() async throws {
+        let running = try MockGateway.start {
+            $0.eventLoopThreads = 2
+            $0.perDeviceRateLimit = GatewayRateLimit(burst: 100, perSecond: 100) // 12 pushes to one device
+        }
+        // The gateway deals incoming connections out to its loops in turn: opened one after
+        // the other, the first two land on different loops.
+        var clients: [HTTP2Client] = []
+        for session in ["s0", "s1"] {
+            let client = try GatewayFixture.client(for: running.gateway.url)
+            let body = try GatewayFixture.pushRequest(session: session).encodedBody()
+            #expect(try await client.send(GatewayFixture.post("/push", body)).status == 200)
+            clients.append(client)
+        }
+        // Then both at once, several pushes each.
+        let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for (index, client) in clients.enumerated() {
+                group.addTask {
+                    var statuses: [Int] = []
+                    for round in 0..<5 {
+                        let body = try GatewayFixture.pushRequest(session: "c\(index)r\(round)").encodedBody()
+                        statuses.append(try await client.send(GatewayFixture.post("/push", body)).status)
+                    }
+                    return statuses
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        for client in clients { await client.close() }
+        let captured = await running.mock.capture.wait(for: .all, count: 12, timeout: .seconds(10))
+        await running.stop()
+        #expect(statuses.count == 10 && statuses.allSatisfy { $0 == 200 })
+        #expect(captured.records.count == 12 && captured.records.allSatisfy { $0.outcome.status == 200 })
+        // One APNs connection per loop, each carrying the pushes of the requests on its loop:
+        // a push never waits for another thread to send it.
+        let byConnection = Dictionary(grouping: captured.records, by: \.connectionID)
+        #expect(byConnection.count == 2, "connections: \(byConnection.mapValues(\.count))")
+        #expect(byConnection.values.allSatisfy { $0.count == 6 }, "\(byConnection.mapValues(\.count))")
+    }
+
     @Test func anUnreachableAPNsAnswers503() async throws {
         let running = try MockGateway.start { $0.sandboxURL = "https://127.0.0.1:1" }
         let client = try GatewayFixture.client(for: running.gateway.url)

@@ -31,7 +31,7 @@ import Testing
         #expect(configuration.sandboxURL == "https://api.sandbox.push.apple.com")
         #expect(configuration.authModes == [.hmac, .capability])
         #expect(configuration.maximumBodySize == 4096)
-        #expect(configuration.eventLoopThreads == 1)
+        #expect(configuration.eventLoopThreads == ProcessInfo.processInfo.activeProcessorCount)
     }
 
     @Test(arguments: [

@@ -54,7 +54,8 @@ struct GatewayEventLoopTests {
         let delivery = try APNsClientDelivery(configuration: configuration)
         #expect(delivery.eventLoopGroup?.loops.count == 2)
         await delivery.shutdown()
-        let single = try APNsClientDelivery(configuration: GatewayFixture.configuration())
+        configuration.eventLoopThreads = 1
+        let single = try APNsClientDelivery(configuration: configuration)
         #expect(single.eventLoopGroup?.loops.count == 1)
         await single.shutdown()
     }

@@ -36,7 +36,8 @@ public final class HTTP2Client: Sendable {
     ///     shuts it down in `close()`.
     /// - Throws: `TransportError` when the host cannot be resolved, the TLS files cannot
     ///   be loaded, or no event loop can be started.
-    public init(configuration: HTTP2ClientConfiguration, group sharedGroup: EventLoopGroup? = nil) throws(TransportError) {
+    public init(configuration: HTTP2ClientConfiguration, group sharedGroup: EventLoopGroup? = nil,
+                on chosenLoop: EventLoop? = nil) throws(TransportError) {
         self.configuration = configuration
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         var tlsContext: TLSContext?
@@ -50,7 +51,7 @@ public final class HTTP2Client: Sendable {
         self.group = group
         ownsGroup = sharedGroup == nil
         connection = HTTP2ClientConnection(configuration: configuration, address: address, tlsContext: tlsContext,
-                                           eventLoop: group.next())
+                                           eventLoop: chosenLoop ?? group.next())
     }
 
     deinit {
@@ -58,6 +59,9 @@ public final class HTTP2Client: Sendable {
         connection.requestClose(nil)
         if ownsGroup { group.shutdown() }
     }
+
+    /// The loop the connection runs on: completions are called there.
+    public var eventLoop: EventLoop { connection.eventLoop }
 
     /// Where the connection is in its life.
     public var state: HTTP2ClientState { connection.shared.withLock { $0.state } }

@@ -30,6 +30,9 @@ public final class EventLoopGroup: Sendable {
         return loops[index % loops.count]
     }
 
+    /// The loop whose thread the caller runs on, if it is one of this group's.
+    public var currentLoop: EventLoop? { loops.first { $0.inEventLoop } }
+
     /// Stops every loop and waits for their threads to finish.
     public func shutdown() {
         for loop in loops { loop.stop() }

@@ -1,3 +1,4 @@
+import Foundation
 import HermesContract
 
 /// Everything about the gateway except its secrets: where it listens, which app it pushes
@@ -40,9 +41,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var apnsAttempts: Int
     /// Largest request body read; bigger ones get 413.
     public var maximumBodySize: Int
-    /// Event-loop threads, each serving HTTP and running APNs connections: 1 keeps every
-    /// push on one thread (cheapest per push); more use more cores, and a push whose APNs
-    /// connection lives on another loop changes threads twice.
+    /// Event-loop threads, each serving HTTP and running its own APNs connections: a push
+    /// is forwarded on a connection on the loop its request came in on, so it never changes
+    /// threads, whatever the number. One per core by default.
     public var eventLoopThreads: Int
 
     public static let defaultHost = "127.0.0.1"
@@ -53,7 +54,8 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public static let appleSandboxURL = "https://api.sandbox.push.apple.com"
     public static let defaultAPNsAttempts = 3
     public static let maximumAPNsAttempts = 10
-    public static let defaultEventLoopThreads = 1
+    /// One per core, up to `maximumEventLoopThreads`.
+    public static let defaultEventLoopThreads = min(max(1, ProcessInfo.processInfo.activeProcessorCount), maximumEventLoopThreads)
     public static let maximumEventLoopThreads = 64
 
     /// A configuration for `topic` with every other setting at its default: Apple's
