@@ -277,6 +277,34 @@ struct GatewayHTTPTests {
         #expect(lines.contains { $0.contains("apns.reason=Unregistered") && $0.contains("gateway.status=410") })
     }
 
+    @Test func eachPushIsLoggedAsOneLineOfFieldsInKeyOrder() async throws {
+        let delivery = FakeDelivery()
+        let log = LogSink.memory()
+        let gateway = try GatewayFixture.start(delivery: delivery, log: log)
+        let client = try GatewayFixture.client(for: gateway.url)
+        let sent = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
+        delivery.answer(with: .rejected(status: 410, reason: .unregistered, timestamp: 1))
+        _ = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(type: .error, environment: .production).encodedBody()))
+        delivery.answer(with: .unreachable("connect failed"))
+        _ = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
+        await client.close()
+        await gateway.shutdown()
+
+        let apnsID = try #require(sent.text.split(separator: "\"").dropFirst(3).first.map(String.init))
+        let ids = delivery.requests.map(\.request.apnsID)
+        try #require(ids.count == 3 && ids[0] == apnsID)
+        // Everything after the timestamp: the level, the label, the fields sorted by key, the message.
+        let lines = log.recorded.map { String($0.drop { $0 != " " }.dropFirst()) }
+        #expect(lines == [
+            "info push-gateway: gateway.endpoint=push gateway.outcome=ok gateway.status=200 push.apns-id=\(ids[0]) "
+                + "push.auth=hmac push.device=abab…abab push.env=sandbox push.type=approval push sent\n",
+            "info push-gateway: apns.reason=Unregistered apns.status=410 gateway.endpoint=push gateway.outcome=device_token_inactive "
+                + "gateway.status=410 push.apns-id=\(ids[1]) push.auth=hmac push.device=abab…abab push.env=production push.type=error push failed\n",
+            "info push-gateway: apns.error=connect failed gateway.endpoint=push gateway.outcome=apns_unavailable gateway.status=503 "
+                + "push.apns-id=\(ids[2]) push.auth=hmac push.device=abab…abab push.env=sandbox push.type=approval push failed\n",
+        ])
+    }
+
     @Test func metricsCountRequestsAPNsReasonsAndLatency() async throws {
         let delivery = FakeDelivery()
         let gateway = try GatewayFixture.start(delivery: delivery)

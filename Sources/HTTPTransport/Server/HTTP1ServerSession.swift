@@ -169,7 +169,6 @@ final class HTTP1ServerSession: ServerSession {
 
     /// Answers a body over the limit the way the handler wants, then closes.
     private func rejectOversized() {
-        let method = String(cString: http_method_str(http_method(rawValue: parser.pointee.method)))
         let head = HTTPRequest(
             method: method, path: String(decoding: url, as: UTF8.self), authority: headers["host"],
             scheme: connection.isSecure ? "https" : "http", headers: headers, body: [], version: .http1_1,
@@ -196,7 +195,6 @@ final class HTTP1ServerSession: ServerSession {
         // Pause so that pipelined requests wait for this one's response.
         http_parser_pause(parser, 1)
         context.counters.requests.wrappingAdd(1, ordering: .relaxed)
-        let method = String(cString: http_method_str(http_method(rawValue: parser.pointee.method)))
         let request = HTTPRequest(
             method: method, path: String(decoding: url, as: UTF8.self), authority: headers["host"],
             scheme: connection.isSecure ? "https" : "http", headers: headers, body: body, version: .http1_1,
@@ -250,31 +248,39 @@ final class HTTP1ServerSession: ServerSession {
 
     private func write(_ response: HTTPResponse, keepAlive: Bool) {
         // Bytes, not String interpolation: one answer per request, and the head is most of it.
-        var head: [UInt8] = []
-        head.reserveCapacity(160)
-        head.append(contentsOf: "HTTP/1.1 ".utf8)
-        Self.appendDecimal(response.status, to: &head)
-        head.append(UInt8(ascii: " "))
-        head.append(contentsOf: Self.reasonPhrase(response.status).utf8)
-        head.append(contentsOf: "\r\n".utf8)
-        for field in response.headers {
-            if field.name.equalsIgnoringASCIICase("content-length") || field.name.equalsIgnoringASCIICase("connection")
-                || field.name.equalsIgnoringASCIICase("transfer-encoding") { continue }
-            head.append(contentsOf: field.name.utf8)
-            head.append(contentsOf: ": ".utf8)
-            head.append(contentsOf: field.value.utf8)
+        stream.enqueue { head in
+            head.append(contentsOf: "HTTP/1.1 ".utf8)
+            Self.appendDecimal(response.status, to: &head)
+            head.append(UInt8(ascii: " "))
+            head.append(contentsOf: Self.reasonPhrase(response.status).utf8)
             head.append(contentsOf: "\r\n".utf8)
+            for field in response.headers {
+                if field.name.equalsIgnoringASCIICase("content-length") || field.name.equalsIgnoringASCIICase("connection")
+                    || field.name.equalsIgnoringASCIICase("transfer-encoding") { continue }
+                head.append(contentsOf: field.name.utf8)
+                head.append(contentsOf: ": ".utf8)
+                head.append(contentsOf: field.value.utf8)
+                head.append(contentsOf: "\r\n".utf8)
+            }
+            head.append(contentsOf: "content-length: ".utf8)
+            Self.appendDecimal(response.body?.count ?? 0, to: &head)
+            head.append(contentsOf: keepAlive ? "\r\n\r\n".utf8 : "\r\nconnection: close\r\n\r\n".utf8)
+            if let body = response.body { head.append(contentsOf: body) }
         }
-        head.append(contentsOf: "content-length: ".utf8)
-        Self.appendDecimal(response.body?.count ?? 0, to: &head)
-        head.append(contentsOf: keepAlive ? "\r\n\r\n".utf8 : "\r\nconnection: close\r\n\r\n".utf8)
-        if let body = response.body { head.append(contentsOf: body) }
-        stream.enqueue(head)
     }
 
     /// A small `String` lives inline: no allocation for a status or a length.
     private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
         output.append(contentsOf: String(value).utf8)
+    }
+
+    /// The request's method: the common ones without measuring and validating a C string.
+    private var method: String {
+        switch parser.pointee.method {
+        case UInt32(HTTP_POST.rawValue): "POST"
+        case UInt32(HTTP_GET.rawValue): "GET"
+        default: String(cString: http_method_str(http_method(rawValue: parser.pointee.method)))
+        }
     }
 
     static func reasonPhrase(_ status: Int) -> String {

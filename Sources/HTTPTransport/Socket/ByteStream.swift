@@ -61,6 +61,13 @@ final class ByteStream: Selectable {
         outbound.append(contentsOf: bytes)
     }
 
+    /// Queues what `write` appends, written straight into the queue: a response head built
+    /// here needs no buffer of its own, nor a copy out of it.
+    func enqueue(writing write: (inout [UInt8]) -> Void) {
+        guard !lingering else { return }
+        write(&outbound)
+    }
+
     /// Writes as much queued output as the socket takes now; waits for writability for the rest.
     func flush() {
         // Before a client connect completes, writing is impossible and dropping write

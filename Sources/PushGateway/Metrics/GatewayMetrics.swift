@@ -1,5 +1,6 @@
 import APNsCore
 import HTTPTransport
+import HermesContract
 import Synchronization
 
 /// The gateway's counters, rendered for Prometheus at `/metrics`: requests by endpoint and
@@ -8,44 +9,65 @@ public final class GatewayMetrics: Sendable {
     /// Upper bounds of the `/push` latency histogram's buckets, in seconds.
     public static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
+    /// An endpoint (nil: no such route) and an outcome (nil: ok): enums, so that counting a
+    /// push hashes two small integers, not two strings.
     private struct RequestKey: Hashable {
-        var endpoint: String
-        var outcome: String
+        var route: GatewayRoute?
+        var code: HermesGatewayErrorCode?
+
+        var endpoint: String { route?.name ?? "other" }
+        var outcome: String { code?.rawValue ?? "ok" }
     }
 
     private struct Counts {
         var requests: [RequestKey: Int] = [:]
-        /// By APNs reason wire value; `""` for accepted, `unreachable` when none came.
-        var apns: [String: Int] = [:]
+        var accepted = 0
+        var unreachable = 0
+        /// By APNs reason wire value.
+        var rejected: [String: Int] = [:]
         var latency = LatencyHistogram(bounds: GatewayMetrics.latencyBuckets)
+
+        mutating func count(_ result: APNsDeliveryResult) {
+            switch result {
+            case .accepted: accepted += 1
+            case .rejected(_, let reason, _): rejected[reason.wireValue, default: 0] += 1
+            case .unreachable: unreachable += 1
+            }
+        }
+
+        /// APNs answers by label: `""` for accepted, `unreachable` when none came, else the reason.
+        var apns: [String: Int] {
+            var byLabel = rejected
+            if accepted > 0 { byLabel["", default: 0] += accepted }
+            if unreachable > 0 { byLabel["unreachable", default: 0] += unreachable }
+            return byLabel
+        }
     }
 
     private let counts = Mutex(Counts())
 
     public init() {}
 
-    /// Counts one answered request: `outcome` is `ok` or the error code.
-    public func recordRequest(endpoint: String, outcome: String) {
-        counts.withLock { $0.requests[RequestKey(endpoint: endpoint, outcome: outcome), default: 0] += 1 }
+    /// Counts one answered request to `route` (nil: no such endpoint); `code` nil is ok.
+    func recordRequest(_ route: GatewayRoute?, code: HermesGatewayErrorCode?) {
+        counts.withLock { $0.requests[RequestKey(route: route, code: code), default: 0] += 1 }
     }
 
-    /// Counts one APNs result and how long the whole `/push` took.
-    public func recordAPNs(_ result: APNsDeliveryResult, latency: Duration) {
-        let label: String
-        switch result {
-        case .accepted: label = ""
-        case .rejected(_, let reason, _): label = reason.wireValue
-        case .unreachable: label = "unreachable"
-        }
+    /// Counts one answered `/push` that reached APNs: the request, APNs' result and how long
+    /// the whole push took, under one lock.
+    func recordPush(_ result: APNsDeliveryResult, code: HermesGatewayErrorCode?, latency: Duration) {
         counts.withLock { counts in
-            counts.apns[label, default: 0] += 1
+            counts.requests[RequestKey(route: .push, code: code), default: 0] += 1
+            counts.count(result)
             counts.latency.record(latency)
         }
     }
 
     /// Requests so far to `endpoint` that ended in `outcome`.
     public func requests(endpoint: String, outcome: String) -> Int {
-        counts.withLock { $0.requests[RequestKey(endpoint: endpoint, outcome: outcome)] ?? 0 }
+        counts.withLock { counts in
+            counts.requests.reduce(0) { $0 + ($1.key.endpoint == endpoint && $1.key.outcome == outcome ? $1.value : 0) }
+        }
     }
 
     /// The Prometheus text exposition (version 0.0.4).

@@ -42,7 +42,7 @@ struct GatewayHandler: HTTPServerHandler {
     func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
         let route = GatewayRoute(path: request.path)
         let outcome = GatewayOutcome(code: .bodyTooLarge, message: "the body is larger than \(limit) bytes")
-        metrics.recordRequest(endpoint: route?.name ?? "other", outcome: HermesGatewayErrorCode.bodyTooLarge.rawValue)
+        metrics.recordRequest(route, code: .bodyTooLarge)
         logger.info("request refused", metadata: ["gateway.endpoint": route?.name ?? "other", "gateway.status": "413",
                                                   "gateway.outcome": HermesGatewayErrorCode.bodyTooLarge.rawValue])
         return outcome.response
@@ -66,9 +66,10 @@ struct GatewayHandler: HTTPServerHandler {
             refuse(responder, .push, code: .invalidRequest, message: "`device_token` must be hex", metadata: [:])
             return
         }
-        let pushFields = [("push.auth", push.hmac != nil ? GatewayAuthMode.hmac.rawValue : GatewayAuthMode.capability.rawValue),
-                          ("push.device", token.masked), ("push.env", push.environment.rawValue), ("push.type", push.type.rawValue)]
-        var metadata: [String: String] { Dictionary(uniqueKeysWithValues: pushFields) }
+        let auth: GatewayAuthMode = push.hmac != nil ? .hmac : .capability
+        var metadata: [String: String] {
+            ["push.auth": auth.rawValue, "push.device": token.masked, "push.env": push.environment.rawValue, "push.type": push.type.rawValue]
+        }
         if let refusal = authorizer.refusal(for: push) {
             refuse(responder, .push, code: refusal, message: Self.message(for: refusal), metadata: metadata)
             return
@@ -84,42 +85,33 @@ struct GatewayHandler: HTTPServerHandler {
         let apnsRequest = GatewayAPNsRequest(
             notification: HermesNotification(type: push.type, sessionID: push.sessionID), deviceToken: token,
             topic: topic, apnsID: ids.next(), sentAt: wallClock())
-        let delivery = delivery, metrics = metrics, logger = logger
+        let delivery = delivery, metrics = metrics, logger = logger, environment = push.environment, type = push.type
         // No task: the delivery calls back on the APNs connection's loop (the gateway serves
         // on the same loops), and the responder writes at once when that is this connection's.
-        delivery.deliver(apnsRequest, to: push.environment) { result in
-            Self.answer(result, responder: responder, apnsID: apnsRequest.apnsID, pushFields: pushFields, started: started,
-                        metrics: metrics, logger: logger)
+        delivery.deliver(apnsRequest, to: environment) { result in
+            let outcome = GatewayOutcome(result)
+            responder.respond(outcome.response)
+            metrics.recordPush(result, code: outcome.code, latency: started.duration(to: .now))
+            // Fields in key order, as the dictionary form prints them, written straight into the line.
+            logger.log(level: .info, outcome.code == nil ? "push sent" : "push failed") { line in
+                switch result {
+                case .accepted: break
+                case .rejected(let status, let reason, _):
+                    line.field("apns.reason", reason.wireValue)
+                    line.field("apns.status", status)
+                case .unreachable(let detail):
+                    line.field("apns.error", detail)
+                }
+                line.field("gateway.endpoint", GatewayRoute.push.name)
+                line.field("gateway.outcome", outcome.code?.rawValue ?? "ok")
+                line.field("gateway.status", outcome.status)
+                line.field("push.apns-id", apnsRequest.apnsID)
+                line.field("push.auth", auth.rawValue)
+                apnsRequest.deviceToken.withMaskedUTF8 { line.field("push.device", utf8: $0) }
+                line.field("push.env", environment.rawValue)
+                line.field("push.type", type.rawValue)
+            }
         }
-    }
-
-    /// Answers a push with the delivery's result, counts it and logs its line.
-    private static func answer(_ result: APNsDeliveryResult, responder: HTTPResponder, apnsID: String,
-                               pushFields: [(String, String)], started: ContinuousClock.Instant,
-                               metrics: GatewayMetrics, logger: Logger) {
-        let outcome = GatewayOutcome(result)
-        responder.respond(outcome.response)
-        metrics.recordAPNs(result, latency: started.duration(to: .now))
-        let code = outcome.code?.rawValue ?? "ok"
-        metrics.recordRequest(endpoint: GatewayRoute.push.name, outcome: code)
-        // The line per push, as fields in key order (what the dictionary form prints, without
-        // building, hashing and sorting a dictionary for every push).
-        var fields: [(String, String)] = []
-        fields.reserveCapacity(11)
-        switch result {
-        case .accepted: break
-        case .rejected(let status, let reason, _):
-            fields.append(("apns.reason", reason.wireValue))
-            fields.append(("apns.status", String(status)))
-        case .unreachable(let detail):
-            fields.append(("apns.error", detail))
-        }
-        fields.append(("gateway.endpoint", GatewayRoute.push.name))
-        fields.append(("gateway.outcome", code))
-        fields.append(("gateway.status", String(outcome.status)))
-        fields.append(("push.apns-id", apnsID))
-        fields.append(contentsOf: pushFields)
-        logger.log(level: .info, outcome.code == nil ? "push sent" : "push failed", fields: fields)
     }
 
     // MARK: POST /register
@@ -145,7 +137,7 @@ struct GatewayHandler: HTTPServerHandler {
             respond(responder, route: .register, GatewayOutcome(code: .apnsUnavailable, message: "could not derive a capability"))
             return
         }
-        metrics.recordRequest(endpoint: GatewayRoute.register.name, outcome: "ok")
+        metrics.recordRequest(.register, code: nil)
         logger.info("capability issued", metadata: ["push.device": token.masked, "gateway.endpoint": "register"])
         responder.respond(HTTPResponse(status: 200, headers: ["content-type": "application/json"],
                                        body: HermesRegistration.responseBody(capability: capability)))
@@ -166,7 +158,7 @@ struct GatewayHandler: HTTPServerHandler {
     }
 
     private func respond(_ responder: HTTPResponder, route: GatewayRoute?, _ outcome: GatewayOutcome) {
-        metrics.recordRequest(endpoint: route?.name ?? "other", outcome: outcome.code?.rawValue ?? "ok")
+        metrics.recordRequest(route, code: outcome.code)
         responder.respond(outcome.response)
     }
 

@@ -36,7 +36,9 @@ public struct GatewayOutcome: Sendable, Hashable {
         case .accepted(let apnsID):
             var output: [UInt8] = []
             output.reserveCapacity(16 + apnsID.utf8.count)
-            JSONWriter.writeObject([("apns_id", .string(apnsID))], into: &output)
+            output.append(contentsOf: #"{"apns_id":"#.utf8)
+            JSONWriter.writeString(apnsID, into: &output)
+            output.append(UInt8(ascii: "}"))
             self.init(status: 200, code: nil, body: output)
         case .rejected(let status, let reason, _):
             let code = Self.code(for: reason, status: status)

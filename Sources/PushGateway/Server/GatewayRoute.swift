@@ -14,7 +14,14 @@ enum GatewayRoute: String, CaseIterable {
     }
 
     /// The label in metrics and logs.
-    var name: String { String(rawValue.dropFirst()) }
+    var name: String {
+        switch self {
+        case .push: "push"
+        case .register: "register"
+        case .health: "healthz"
+        case .metrics: "metrics"
+        }
+    }
 
     /// The route for a request path (query ignored), or nil.
     init?(path: String) {
