@@ -4,9 +4,11 @@
 #   1. end-to-end pushes/s: wrk (HTTP/1.1 keep-alive, HMAC-signed /push) -> push-gateway ->
 #      HTTP/2 to the mock, against the APNs client sending the same payload direct
 #      (Benchmarks/client-bench, 4 connections x 100 streams); mean of ROUNDS alternating
-#      rounds, ratio (target >= 0.5x); and the gateway's CPU time per push (from
-#      /proc/<pid>/stat around the wrk rounds), and its instructions per push under
-#      callgrind (Benchmarks/gateway-profile-server; CALLGRIND=0 skips it);
+#      rounds, ratio (target >= 0.5x); the CPU time per push of every process in both set-ups
+#      (gateway and mock from /proc/<pid>/stat, wrk and client-bench from bash's `time`), since
+#      the ratio follows those sums on a machine the processes share; the HTTP/1.1 hop alone
+#      (wrk GETs of /healthz, answered without APNs); and the gateway's instructions per push
+#      under callgrind (Benchmarks/gateway-profile-server; CALLGRIND=0 skips it);
 #   2. latency the gateway adds at RATE pushes/s, open loop: Benchmarks/http1-paced-load sends
 #      one request every 1/RATE s over keep-alive connections and times each from its write
 #      (and from its scheduled send), through the gateway to the mock, and on the gateway's
@@ -29,11 +31,14 @@ source scripts/bench-common.sh
 mean() { awk '{ s += $1 } END { printf "%.0f", s / NR }'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # The gateway's user + system CPU time so far, in clock ticks.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$gateway_pid/stat"; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/${1:-$gateway_pid}/stat"; }
+# Runs a load generator with its output in $work/out; prints the CPU seconds (user + system) it used.
+cpu_seconds_of() { local TIMEFORMAT='%U %S' t; t=$( { time "$@" >"$work/out" 2>&1; } 2>&1 ) || return 1; awk '{ print $1 + $2 }' <<<"$t"; }
 pushes_answered() { curl -s "http://127.0.0.1:$p4/metrics" | awk '/^push_gateway_requests_total\{endpoint="push",outcome="ok"\}/ { print $2 }'; }
 
 p1=$(free_port); p2=$(free_port); p3=$(free_port); p4=$(free_port)
 APNS_MOCK_CERTS=certs .build/release/apns-mock --port "$p1" --sandbox-port "$p2" --control-port "$p3" >/dev/null 2>&1 & pids+=($!)
+mock_pid=$!
 wait_port "$p1"
 # Limits far above the load, so the benchmark measures forwarding, not refusing.
 cat > "$work/gateway.json" <<JSON
@@ -67,27 +72,48 @@ check=$(curl -s -X POST -H 'content-type: application/json' --data-binary @"$wor
 printf '%s' '{"aps":{"alert":{"title":"Approval needed","body":"Hermes needs your approval"},"sound":"default","thread-id":"20261130_154126_a1b2c3","category":"HERMES_APPROVAL","badge":1},"session_id":"20261130_154126_a1b2c3","type":"approval"}' \
     > "$work/payload.json"
 direct() { .build/release/apns-client-load --url "https://127.0.0.1:$p2" --ca certs/ca.pem --auth-key "$KEY" --topic com.example.app "$@"; }
+# The client sending direct; its CPU seconds are added to client_seconds.
 direct_rate() {
-    local out
-    out=$(.build/release/client-bench --url "https://127.0.0.1:$p2" --ca certs/ca.pem --auth-key "$KEY" \
-        --payload-file "$work/payload.json" --device "$(printf 'ab%.0s' {1..32})" -c 4 -m 100 -n "$COUNT" 2>&1) \
-        || { echo "$out" >&2; echo "client-bench reported failures" >&2; exit 1; }
-    awk -F= '$1 == "pushes_per_second" { printf "%.0f", $2 }' <<<"$out"
+    local seconds
+    seconds=$(cpu_seconds_of .build/release/client-bench --url "https://127.0.0.1:$p2" --ca certs/ca.pem --auth-key "$KEY" \
+        --payload-file "$work/payload.json" --device "$(printf 'ab%.0s' {1..32})" -c 4 -m 100 -n "$COUNT") \
+        || { cat "$work/out" >&2; echo "client-bench reported failures" >&2; exit 1; }
+    client_seconds=$(add "$client_seconds" "$seconds")
+    direct_rates+=("$(awk -F= '$1 == "pushes_per_second" { printf "%.0f", $2 }' "$work/out")")
 }
 
-gateway_rates=(); direct_rates=(); gateway_ticks=0; gateway_pushes=0
+# Where each push's CPU goes (µs, all processes): the ratio is about these sums, as the three
+# (or two) processes share the machine's two cores.
+gateway_rates=(); direct_rates=(); gateway_ticks=0; gateway_pushes=0; wrk_seconds=0; client_seconds=0
+mock_gateway_ticks=0; mock_direct_ticks=0
 for round in $(seq "$ROUNDS"); do
-    ticks=$(cpu_ticks); answered=$(pushes_answered)
-    out=$(wrk -t 2 -c 64 -d "${DURATION}s" -s "$work/post.lua" "$URL")
+    ticks=$(cpu_ticks); mock_ticks=$(cpu_ticks "$mock_pid"); answered=$(pushes_answered)
+    wrk_seconds=$(add "$wrk_seconds" "$(cpu_seconds_of wrk -t 2 -c 64 -d "${DURATION}s" -s "$work/post.lua" "$URL")")
     gateway_ticks=$((gateway_ticks + $(cpu_ticks) - ticks)); gateway_pushes=$((gateway_pushes + $(pushes_answered) - answered))
-    if grep -q "Non-2xx" <<<"$out"; then echo "$out" >&2; echo "wrk saw errors" >&2; exit 1; fi
-    gateway_rates+=("$(awk '/^Requests\/sec/ { print $2 }' <<<"$out")")
-    direct_rates+=("$(direct_rate)")
+    mock_gateway_ticks=$((mock_gateway_ticks + $(cpu_ticks "$mock_pid") - mock_ticks))
+    if grep -q "Non-2xx" "$work/out"; then cat "$work/out" >&2; echo "wrk saw errors" >&2; exit 1; fi
+    gateway_rates+=("$(awk '/^Requests\/sec/ { print $2 }' "$work/out")")
+    mock_ticks=$(cpu_ticks "$mock_pid")
+    direct_rate
+    mock_direct_ticks=$((mock_direct_ticks + $(cpu_ticks "$mock_pid") - mock_ticks))
     echo "round $round: gateway ${gateway_rates[-1]} pushes/s, client direct ${direct_rates[-1]} pushes/s"
 done
 gateway=$(printf '%s\n' "${gateway_rates[@]}" | mean)
 reference=$(printf '%s\n' "${direct_rates[@]}" | mean)
-cpu_per_push=$(awk -v t="$gateway_ticks" -v n="$gateway_pushes" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", t / hz / n * 1e6 }')
+hz=$(getconf CLK_TCK); direct_pushes=$((ROUNDS * COUNT))
+per_push() { awk -v s="$1" -v n="$2" 'BEGIN { printf "%.1f", s / n * 1e6 }'; }
+cpu_per_push=$(per_push "$(awk -v t="$gateway_ticks" -v hz="$hz" 'BEGIN { print t / hz }')" "$gateway_pushes")
+wrk_per_push=$(per_push "$wrk_seconds" "$gateway_pushes")
+mock_gateway_per_push=$(per_push "$(awk -v t="$mock_gateway_ticks" -v hz="$hz" 'BEGIN { print t / hz }')" "$gateway_pushes")
+client_per_push=$(per_push "$client_seconds" "$direct_pushes")
+mock_direct_per_push=$(per_push "$(awk -v t="$mock_direct_ticks" -v hz="$hz" 'BEGIN { print t / hz }')" "$direct_pushes")
+
+# The HTTP/1.1 hop alone: wrk's GETs of /healthz, which the gateway answers without APNs.
+ticks=$(cpu_ticks)
+health_wrk_seconds=$(cpu_seconds_of wrk -t 2 -c 64 -d "${DURATION}s" "http://127.0.0.1:$p4/healthz")
+health_ticks=$(($(cpu_ticks) - ticks))
+health_requests=$(awk '/requests in/ { print $1 }' "$work/out")
+health_rate=$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' "$work/out")
 
 # Instructions per push, the measure that does not swing with the machine's load: the
 # gateway as push-gateway runs it (Benchmarks/gateway-profile-server) under callgrind,
@@ -147,6 +173,11 @@ echo "gateway end-to-end (wrk HTTP/1.1 in, h2 out): $gateway pushes/s"
 echo "APNs client direct to the same mock:          $reference pushes/s"
 awk -v a="$gateway" -v b="$reference" 'BEGIN { printf "ratio gateway / client direct:                %.2fx (target >= 0.5x)\n", a / b }'
 echo "gateway CPU per push (user + system):         $cpu_per_push us"
+awk -v w="$wrk_per_push" -v g="$cpu_per_push" -v m="$mock_gateway_per_push" -v c="$client_per_push" -v d="$mock_direct_per_push" \
+    'BEGIN { printf "CPU per push, all processes (us): through the gateway wrk %.1f + gateway %.1f + mock %.1f = %.1f; direct client %.1f + mock %.1f = %.1f\n", w, g, m, w + g + m, c, d, c + d }'
+awk -v r="$health_rate" -v g="$(per_push "$(awk -v t="$health_ticks" -v hz="$hz" 'BEGIN { print t / hz }')" "$health_requests")" \
+    -v w="$(per_push "$health_wrk_seconds" "$health_requests")" \
+    'BEGIN { printf "the HTTP/1.1 hop alone (wrk GET /healthz): %s requests/s; CPU per request: gateway %.1f + wrk %.1f us\n", r, g, w }'
 [[ -n "$instructions_per_push" ]] && echo "gateway instructions per push (callgrind):     $instructions_per_push (user space, over $profiled_count pushes)"
 echo "at $RATE pushes/s, open loop, median of $ROUNDS rounds (p50 / p99 ms): paced -> gateway -> mock $push_p50 / $push_p99;" \
     "paced -> gateway /healthz $health_p50 / $health_p99; client direct $direct_p50 / $direct_p99"
