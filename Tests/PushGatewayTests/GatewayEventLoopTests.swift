@@ -1,3 +1,4 @@
+import APNsClient
 import HTTPTransport
 import HermesContract
 import PushGateway
@@ -54,6 +55,12 @@ struct GatewayEventLoopTests {
         let delivery = try APNsClientDelivery(configuration: configuration)
         #expect(delivery.eventLoopGroup?.loops.count == 2)
         await delivery.shutdown()
+        // More loops than the client's default pool: room for a connection on each.
+        configuration.eventLoopThreads = APNsClientConfiguration.defaultMaximumConnectionsPerEnvironment + 2
+        var pool = 0
+        let many = try APNsClientDelivery(configuration: configuration, adjust: { pool = $0.maximumConnectionsPerEnvironment })
+        #expect(pool == configuration.eventLoopThreads)
+        await many.shutdown()
         configuration.eventLoopThreads = 1
         let single = try APNsClientDelivery(configuration: configuration)
         #expect(single.eventLoopGroup?.loops.count == 1)

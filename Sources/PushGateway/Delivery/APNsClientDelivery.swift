@@ -37,8 +37,10 @@ public final class APNsClientDelivery: APNsDelivering {
             client.sandbox = try APNsDestination(url: configuration.sandboxURL)
             client.trustRootsPath = configuration.apnsCAPath
             client.retryPolicy.maximumAttempts = configuration.apnsAttempts
-            // The gateway serves on these loops too (``eventLoopGroup``).
+            // The gateway serves on these loops too (``eventLoopGroup``), and each forwards on
+            // its own connections: room for one per loop, so that none borrows another's.
             client.eventLoopThreads = configuration.eventLoopThreads
+            client.maximumConnectionsPerEnvironment = max(client.maximumConnectionsPerEnvironment, configuration.eventLoopThreads)
             adjust(&client)
             self.init(client: try APNsClient(configuration: client, now: now))
         } catch {
