@@ -14,10 +14,11 @@ import Synchronization
 ///
 /// With more than one event loop, a push leased on a loop's thread (a server answering on
 /// the client's loops, such as the gateway) only looks at the connections on that loop, and
-/// opens one there if none has room: its stream and its answer then stay on the thread it
-/// came from, with no hop between loops either way. Only when the pool is full and none of
-/// them is on that loop does it use another loop's connection. Pushes leased elsewhere (from
-/// tasks) use any connection.
+/// opens one there if none has room and the loop has fewer than its share of the pool
+/// (`maximumConnections` divided among the loops, rounded up): its stream and its answer
+/// then stay on the thread it came from, with no hop between loops either way. Only when
+/// the pool is full and none of them is on that loop does it use another loop's
+/// connection. Pushes leased elsewhere (from tasks) use any connection.
 final class APNsConnectionPool: Sendable {
     private struct State {
         var connections: [APNsPooledConnection] = []
@@ -54,9 +55,12 @@ final class APNsConnectionPool: Sendable {
             guard !state.isShutDown else { return .failure(.shutDown) }
             toClose = Self.removeUnusable(&state)
             let here = group.loops.count > 1 ? group.currentLoop : nil
-            var (best, leastBusy) = choose(among: state.connections, on: here)
+            var (best, leastBusy, local) = choose(among: state.connections, on: here)
+            // A loop opens at most its share of the pool: a burst on one loop before APNs
+            // raises its one-stream limit must not take every connection the others need.
+            let share = here == nil ? maximumConnections : (maximumConnections + group.loops.count - 1) / group.loops.count
             var openFailure: TransportError?
-            if best == nil, state.connections.count < maximumConnections {
+            if best == nil, state.connections.count < maximumConnections, local < share {
                 do throws(TransportError) {
                     let client = try HTTP2Client(configuration: transport, group: group, on: here)
                     let connection = APNsPooledConnection(client: client, id: state.nextID)
@@ -70,7 +74,7 @@ final class APNsConnectionPool: Sendable {
             }
             if best == nil, leastBusy == nil, here != nil {
                 // Full, and nothing on this loop: another loop's connection, at the cost of a hop.
-                (best, leastBusy) = choose(among: state.connections, on: nil)
+                (best, leastBusy, _) = choose(among: state.connections, on: nil)
             }
             guard let chosen = best ?? leastBusy else {
                 return .failure(openFailure.map { .transport(.connectFailed($0)) } ?? .shutDown)
@@ -144,13 +148,15 @@ final class APNsConnectionPool: Sendable {
         for task in closing { await task.value }
     }
 
-    /// Among `connections` (only those on `loop`, when given): the busiest with room, and
-    /// the least busy.
+    /// Among `connections` (only those on `loop`, when given): the busiest with room, the
+    /// least busy, and how many there are.
     private func choose(among connections: [APNsPooledConnection], on loop: EventLoop?)
-        -> (best: APNsPooledConnection?, leastBusy: APNsPooledConnection?) {
+        -> (best: APNsPooledConnection?, leastBusy: APNsPooledConnection?, count: Int) {
         var best: APNsPooledConnection?
         var leastBusy: APNsPooledConnection?
+        var count = 0
         for connection in connections where loop.map({ connection.client.eventLoop === $0 }) ?? true {
+            count += 1
             if leastBusy.map({ connection.inFlight < $0.inFlight }) ?? true { leastBusy = connection }
             // Until the server's SETTINGS arrive, assume APNs' one stream before authentication,
             // so a burst spreads over new connections instead of queueing on the first.
@@ -160,7 +166,7 @@ final class APNsConnectionPool: Sendable {
             // and one wake-up of the server instead of being dealt out one per connection.
             if best.map({ connection.inFlight > $0.inFlight }) ?? true { best = connection }
         }
-        return (best, leastBusy)
+        return (best, leastBusy, count)
     }
 
     private static func removeUnusable(_ state: inout State) -> [APNsPooledConnection] {

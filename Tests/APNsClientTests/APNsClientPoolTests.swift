@@ -242,6 +242,25 @@ struct APNsClientPoolTests {
         await client.shutdown()
     }
 
+    @Test func aBurstOnOneLoopLeavesTheOtherLoopsTheirShareOfThePool() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.eventLoopThreads = 2
+        configuration.maximumConnectionsPerEnvironment = 4
+        let client = try APNsClient(configuration: configuration)
+        let loops = client.eventLoopGroup.loops
+        // Leased together on the first loop, before any connection is allowed more than one
+        // stream: each lease would open another connection, up to the whole pool.
+        let burst = try await Self.send(client, count: 8, from: loops[0])
+        #expect(burst.count == 8 && burst.allSatisfy { $0.ok && $0.sameLoop })
+        #expect(client.connectionsOpened(to: .sandbox) == 2, "the first loop's share of 4 connections over 2 loops")
+        let other = try await Self.send(client, count: 1, from: loops[1])
+        #expect(other.count == 1 && other.allSatisfy { $0.ok && $0.sameLoop }, "the second loop opened its own")
+        #expect(client.connectionsOpened(to: .sandbox) == 3)
+        await client.shutdown()
+    }
+
     @Test func aFullPoolLendsAnotherLoopsConnection() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
