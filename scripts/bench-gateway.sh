@@ -7,7 +7,8 @@
 #      rounds, ratio (target >= 0.5x); the CPU time per push of every process in both set-ups
 #      (gateway and mock from /proc/<pid>/stat, wrk and client-bench from bash's `time`), since
 #      the ratio follows those sums on a machine the processes share; the HTTP/1.1 hop alone
-#      (wrk GETs of /healthz, answered without APNs); and the gateway's instructions per push
+#      (wrk GETs of /healthz, answered without APNs), and the same to nginx as the reference
+#      for what an HTTP/1.1 request costs here; and the gateway's instructions per push
 #      under callgrind (Benchmarks/gateway-profile-server; CALLGRIND=0 skips it);
 #   2. latency the gateway adds at RATE pushes/s, open loop: Benchmarks/http1-paced-load sends
 #      one request every 1/RATE s over keep-alive connections and times each from its write
@@ -19,7 +20,7 @@
 # Usage: scripts/bench-gateway.sh   (DURATION, ROUNDS, RATE, COUNT, CALLGRIND override the defaults)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v wrk >/dev/null || bash scripts/setup.sh
+command -v wrk >/dev/null && command -v nginx >/dev/null || bash scripts/setup.sh
 
 DURATION=${DURATION:-10}
 ROUNDS=${ROUNDS:-3}
@@ -114,6 +115,31 @@ health_wrk_seconds=$(cpu_seconds_of wrk -t 2 -c 64 -d "${DURATION}s" "http://127
 health_ticks=$(($(cpu_ticks) - ticks))
 health_requests=$(awk '/requests in/ { print $1 }' "$work/out")
 health_rate=$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' "$work/out")
+# The same hop to nginx (one worker) answering a static 200: the reference for what an
+# HTTP/1.1 request costs on this machine before any gateway logic.
+p6=$(free_port)
+mkdir -p "$work/nginx"
+cat > "$work/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+daemon off;
+error_log $work/nginx/error.log;
+pid $work/nginx/nginx.pid;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    server { listen 127.0.0.1:$p6; keepalive_requests 100000000; location / { return 200 '{"status":"ok"}'; } }
+}
+NGINX
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" 2>/dev/null & pids+=($!)
+nginx_master=$!
+wait_port "$p6"
+nginx_worker=$(pgrep -P "$nginx_master" | head -1)
+ticks=$(cpu_ticks "$nginx_worker")
+nginx_wrk_seconds=$(cpu_seconds_of wrk -t 2 -c 64 -d "${DURATION}s" "http://127.0.0.1:$p6/healthz")
+nginx_ticks=$(($(cpu_ticks "$nginx_worker") - ticks))
+nginx_requests=$(awk '/requests in/ { print $1 }' "$work/out")
+nginx_rate=$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' "$work/out")
+kill "$nginx_master" 2>/dev/null || true
 
 # Instructions per push, the measure that does not swing with the machine's load: the
 # gateway as push-gateway runs it (Benchmarks/gateway-profile-server) under callgrind,
@@ -178,6 +204,9 @@ awk -v w="$wrk_per_push" -v g="$cpu_per_push" -v m="$mock_gateway_per_push" -v c
 awk -v r="$health_rate" -v g="$(per_push "$(awk -v t="$health_ticks" -v hz="$hz" 'BEGIN { print t / hz }')" "$health_requests")" \
     -v w="$(per_push "$health_wrk_seconds" "$health_requests")" \
     'BEGIN { printf "the HTTP/1.1 hop alone (wrk GET /healthz): %s requests/s; CPU per request: gateway %.1f + wrk %.1f us\n", r, g, w }'
+awk -v r="$nginx_rate" -v g="$(per_push "$(awk -v t="$nginx_ticks" -v hz="$hz" 'BEGIN { print t / hz }')" "$nginx_requests")" \
+    -v w="$(per_push "$nginx_wrk_seconds" "$nginx_requests")" \
+    'BEGIN { printf "  the same to nginx (1 worker, static 200):  %s requests/s; CPU per request: nginx %.1f + wrk %.1f us\n", r, g, w }'
 [[ -n "$instructions_per_push" ]] && echo "gateway instructions per push (callgrind):     $instructions_per_push (user space, over $profiled_count pushes)"
 echo "at $RATE pushes/s, open loop, median of $ROUNDS rounds (p50 / p99 ms): paced -> gateway -> mock $push_p50 / $push_p99;" \
     "paced -> gateway /healthz $health_p50 / $health_p99; client direct $direct_p50 / $direct_p99"
