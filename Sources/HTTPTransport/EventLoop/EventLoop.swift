@@ -23,6 +23,8 @@ public final class EventLoop: @unchecked Sendable {
     private let pendingTasks = Mutex<[@Sendable () -> Void]>([])
     private let hasPendingTasks = Atomic<Bool>(false)
     private var timers = TimerQueue()
+    /// Loop-confined, like `handlers`: flushes waiting for the end of this iteration.
+    private var deferredFlushes: [any DeferredFlushing] = []
     private let threadID = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -107,6 +109,21 @@ public final class EventLoop: @unchecked Sendable {
         if !inEventLoop { finished.wait() }
     }
 
+    /// Calls `flusher.flushDeferred()` once the events, tasks and timers of the current
+    /// iteration have run, before the loop waits again. Call on the loop thread.
+    func flushAtEndOfIteration(_ flusher: any DeferredFlushing) {
+        deferredFlushes.append(flusher)
+    }
+
+    private func runDeferredFlushes() {
+        // A flush may queue another (a pipelined request answered at once): run until none is left.
+        while !deferredFlushes.isEmpty {
+            let flushers = deferredFlushes
+            deferredFlushes.removeAll(keepingCapacity: true)
+            for flusher in flushers { flusher.flushDeferred() }
+        }
+    }
+
     private func runPendingTasks() {
         guard hasPendingTasks.load(ordering: .acquiring) else { return }
         hasPendingTasks.store(false, ordering: .releasing)
@@ -146,8 +163,10 @@ public final class EventLoop: @unchecked Sendable {
             }
             runPendingTasks()
             for task in timers.takeExpired(now: .now) { task() }
+            runDeferredFlushes()
         }
         runPendingTasks()
+        runDeferredFlushes()
         selector.close()
     }
 }

@@ -4,7 +4,7 @@ internal import CHTTPParser
 ///
 /// Keep-alive and `Content-Length` or chunked bodies are handled; pipelined requests are
 /// answered strictly in order by pausing the parser until each response is queued.
-final class HTTP1ServerSession: ServerSession {
+final class HTTP1ServerSession: ServerSession, DeferredFlushing {
     private let parser: UnsafeMutablePointer<http_parser>
     private let settings: UnsafeMutablePointer<http_parser_settings>
     private let stream: ByteStream
@@ -29,6 +29,7 @@ final class HTTP1ServerSession: ServerSession {
     private var inParse = false
     private var rejected = false
     private var closing = false
+    private var flushScheduled = false
 
     init(stream: ByteStream, connection: HTTPConnection, context: ServerContext) {
         self.stream = stream
@@ -232,7 +233,15 @@ final class HTTP1ServerSession: ServerSession {
             closing = true
             stream.closeAfterFlush()
         }
-        guard !inParse else { return }
+        // Answered while parsing: the parse flushes. Answered from elsewhere (another
+        // socket's callback, a task): written with the loop's other answers of this iteration.
+        guard !inParse, !flushScheduled else { return }
+        flushScheduled = true
+        connection.eventLoop.flushAtEndOfIteration(self)
+    }
+
+    func flushDeferred() {
+        flushScheduled = false
         stream.flush()
         resumeParsing()
     }
