@@ -23,8 +23,10 @@ public final class EventLoop: @unchecked Sendable {
     private let pendingTasks = Mutex<[@Sendable () -> Void]>([])
     private let hasPendingTasks = Atomic<Bool>(false)
     private var timers = TimerQueue()
-    /// Loop-confined, like `handlers`: flushes waiting for the end of this iteration.
+    /// Loop-confined, like `handlers`: flushes waiting for the end of this iteration, and
+    /// the ones being run (kept to reuse its storage).
     private var deferredFlushes: [any DeferredFlushing] = []
+    private var flushing: [any DeferredFlushing] = []
     private let threadID = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -118,9 +120,9 @@ public final class EventLoop: @unchecked Sendable {
     private func runDeferredFlushes() {
         // A flush may queue another (a pipelined request answered at once): run until none is left.
         while !deferredFlushes.isEmpty {
-            let flushers = deferredFlushes
-            deferredFlushes.removeAll(keepingCapacity: true)
-            for flusher in flushers { flusher.flushDeferred() }
+            swap(&deferredFlushes, &flushing)
+            for flusher in flushing { flusher.flushDeferred() }
+            flushing.removeAll(keepingCapacity: true)
         }
     }
 
