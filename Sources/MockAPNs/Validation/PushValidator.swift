@@ -98,6 +98,7 @@ public struct PushValidator: Sendable {
         try checkMethod(request.method)                                                        // 1
         let deviceToken = try DevicePath.token(in: request.path, raw: &details.rawDeviceToken)  // 2
         details.deviceToken = deviceToken
+        details.hexDevicePath.text = request.path
         try checkRepeatedHeaders(headers, details: &details)                                    // 3
         try checkMessageID(headers.id, details: details)                                        // 4
         let explicitType = try parsePushType(headers.pushType, details: &details)                // 5
