@@ -96,3 +96,36 @@ extension CaptureEncodingReuseTests {
         }
     }
 }
+
+extension CaptureEncodingReuseTests {
+    /// The line the capture store writes for an answered push, sequence 1.
+    func answeredLine(_ request: PushRequest, _ details: PushDetails) -> [UInt8] {
+        var output = TextBuffer(capacity: 256)
+        CaptureRecordEncoder.writePrefix(sequence: 1, into: &output)
+        let push = AnsweredPush(request: request, details: details, outcome: .accepted(apnsID: "A", uniqueID: nil), faults: [])
+        CaptureRecordEncoder.writeTail(push, into: &output)
+        return output.bytes
+    }
+
+    @Test func aValidatedDevicePathIsCopiedAsItIsOnlyForThePathAndTokenValidationSaw() throws {
+        let validator = try ValidationFixtures.validator()
+        var auth = ConnectionAuthState(environment: .sandbox)
+        let request = ValidationFixtures.request(token: try ValidationFixtures.providerToken())
+        let validation = validator.validate(request, auth: &auth)
+        #expect(validation.reason == nil)
+        #expect(AnsweredPush(request: request, details: validation.details, outcome: .accepted(apnsID: "A", uniqueID: nil),
+                             faults: []).devicePathIsHex)
+        let (line, _, _) = try captured(request, validation)
+        #expect(answeredLine(request, validation.details) == line)
+
+        // Paired with another path, or with its raw token edited, the details vouch for nothing.
+        var other = request
+        other.path = #"/3/device/"quoted"\"#
+        let otherLine = answeredLine(other, validation.details)
+        #expect(try CaptureRecordDecoder.decode(Array(otherLine.dropLast())).path == other.path)
+        var edited = validation.details
+        edited.rawDeviceToken = #"a"b\c"#
+        let editedLine = answeredLine(request, edited)
+        #expect(try CaptureRecordDecoder.decode(Array(editedLine.dropLast())).rawDeviceToken == edited.rawDeviceToken)
+    }
+}

@@ -45,6 +45,7 @@ struct AnsweredPush: CaptureLineSource {
 
     var deviceToken: DeviceToken? { details.deviceToken }
     var rawDeviceToken: String? { details.rawDeviceToken }
+    var devicePathIsHex: Bool { details.hexDevicePath.vouches(for: request.path) }
     var topic: String? { details.topic }
     var pushType: APNsPushType? { details.pushType }
     var priority: APNsPriority? { details.priority }

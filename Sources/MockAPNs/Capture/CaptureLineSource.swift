@@ -22,6 +22,9 @@ protocol CaptureLineSource {
     var encodedToken: CaptureEncodingHint { get }
     var deviceToken: DeviceToken? { get }
     var rawDeviceToken: String? { get }
+    /// Whether `path` and `rawDeviceToken` are known to need no escaping (`/3/device/` and
+    /// hex digits, as validation found), so the encoder copies them without a scan.
+    var devicePathIsHex: Bool { get }
     var topic: String? { get }
     var pushType: APNsPushType? { get }
     var priority: APNsPriority? { get }
@@ -42,4 +45,7 @@ extension CaptureRecord: CaptureLineSource {
     }
 
     var headerCountEstimate: Int { headers.count }
+
+    /// A record may come from anywhere (a file, a test), so its text is always escaped.
+    var devicePathIsHex: Bool { false }
 }

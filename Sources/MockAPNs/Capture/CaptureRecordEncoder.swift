@@ -64,7 +64,12 @@ enum CaptureRecordEncoder {
         writeMember(Key.environment, plain: record.environment.rawValue, into: &output)
         writeMember(Key.connection, integer: record.connectionID, into: &output)
         writeMember(Key.method, string: record.method, into: &output)
-        writeMember(Key.path, string: record.path, into: &output)
+        let devicePathIsHex = record.devicePathIsHex
+        if devicePathIsHex {
+            writeMember(Key.path, plain: record.path, into: &output)
+        } else {
+            writeMember(Key.path, string: record.path, into: &output)
+        }
 
         writeKey(Key.headers, separator: UInt8(ascii: ","), into: &output)
         output.append(UInt8(ascii: "["))
@@ -88,7 +93,13 @@ enum CaptureRecordEncoder {
             writeToken(token, into: &output)
         }
         if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, plain: deviceToken.hex, into: &output) }
-        if let raw = record.rawDeviceToken { writeMember(Key.rawDeviceToken, string: raw, into: &output) }
+        if let raw = record.rawDeviceToken {
+            if devicePathIsHex {
+                writeMember(Key.rawDeviceToken, plain: raw, into: &output)
+            } else {
+                writeMember(Key.rawDeviceToken, string: raw, into: &output)
+            }
+        }
         if let topic = record.topic { writeMember(Key.topic, string: topic, into: &output) }
         if let pushType = record.pushType { writeMember(Key.pushType, plain: pushType.rawValue, into: &output) }
         if let priority = record.priority { writeMember(Key.priority, integer: priority.rawValue, into: &output) }

@@ -57,17 +57,16 @@ public final class CaptureStore: Sendable {
     func record(source: some CaptureLineSource) -> UInt64 {
         var tail = TextBuffer(capacity: CaptureRecordEncoder.estimatedTailSize(source))
         CaptureRecordEncoder.writeTail(source, into: &tail)
-        let line = tail.bytes
-        let keys = CaptureFilter.Keys(source)
+        let line = CaptureLineStorage.make(tail: tail, keys: CaptureFilter.Keys(source))
         let (sequence, evicted, ready) = state.withLock { state -> (UInt64, CaptureEntry?, [Resumption]) in
             let sequence = state.nextSequence
             state.nextSequence += 1
             // Queued under this lock so that the file's lines are in sequence order.
             fileWriter?.appendLine { output in
                 CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
-                output.append(contentsOf: line)
+                line.withTail { output.append(contentsOf: $0) }
             }
-            let entry = CaptureEntry(sequence: sequence, tail: line, keys: keys)
+            let entry = CaptureEntry(sequence: sequence, storage: line)
             let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
             let evicted = state.ring.append(entry)
             if evicted != nil { state.droppedSinceClear += 1 }

@@ -9,7 +9,7 @@ public struct PushDetails: Sendable, Hashable {
     /// The device token from the path, if it parsed.
     public var deviceToken: DeviceToken?
     /// The raw token text from the path, even when it did not parse.
-    public var rawDeviceToken: String?
+    public var rawDeviceToken: String? { didSet { hexDevicePath = CapturePlainTextHint() } }
     /// `apns-topic`, or the certificate's topic when certificate auth supplied it.
     public var topic: String?
     public var pushType: APNsPushType?
@@ -40,6 +40,9 @@ public struct PushDetails: Sendable, Hashable {
     /// The capture's encoding of the token header, claims and fingerprint, when validation
     /// had it at hand; the capture copies it instead of encoding them again.
     var encodedToken = CaptureEncodingHint()
+    /// The request path, when validation found it to be `/3/device/` and the hex digits of
+    /// `rawDeviceToken`: the capture copies both without the escaper's scan.
+    var hexDevicePath = CapturePlainTextHint()
 
     public init() {
         lintWarnings = []

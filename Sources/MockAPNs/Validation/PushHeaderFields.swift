@@ -20,23 +20,29 @@ struct PushHeaderFields {
     var repeatedName: String?
 
     init(_ headers: HTTPHeaders) {
-        for field in headers {
-            switch Self.recognize(field.name) {
-            case nil: continue
-            case .authorization: Self.record(field.value, APNsHeaderName.authorization, in: &authorization, repeated: &repeatedName)
-            case .pushType: Self.record(field.value, APNsHeaderName.pushType, in: &pushType, repeated: &repeatedName)
-            case .id: Self.record(field.value, APNsHeaderName.id, in: &id, repeated: &repeatedName)
-            case .expiration: Self.record(field.value, APNsHeaderName.expiration, in: &expiration, repeated: &repeatedName)
-            case .priority: Self.record(field.value, APNsHeaderName.priority, in: &priority, repeated: &repeatedName)
-            case .topic: Self.record(field.value, APNsHeaderName.topic, in: &topic, repeated: &repeatedName)
-            case .collapseID: Self.record(field.value, APNsHeaderName.collapseID, in: &collapseID, repeated: &repeatedName)
-            case .otherAPNs:
-                let name = field.name.lowercased()
-                if unknownAPNsNames.contains(name) {
-                    if repeatedName == nil { repeatedName = name }
-                } else {
-                    unknownAPNsNames.append(name)
-                }
+        // Through the buffer, so that each field is read in place: iterating the headers
+        // copied every name and value (a retain and a release each) only to look at them.
+        headers.fields.withUnsafeBufferPointer { fields in
+            for field in fields { record(field) }
+        }
+    }
+
+    private mutating func record(_ field: HTTPHeaders.Field) {
+        switch Self.recognize(field.name) {
+        case nil: return
+        case .authorization: Self.record(field.value, APNsHeaderName.authorization, in: &authorization, repeated: &repeatedName)
+        case .pushType: Self.record(field.value, APNsHeaderName.pushType, in: &pushType, repeated: &repeatedName)
+        case .id: Self.record(field.value, APNsHeaderName.id, in: &id, repeated: &repeatedName)
+        case .expiration: Self.record(field.value, APNsHeaderName.expiration, in: &expiration, repeated: &repeatedName)
+        case .priority: Self.record(field.value, APNsHeaderName.priority, in: &priority, repeated: &repeatedName)
+        case .topic: Self.record(field.value, APNsHeaderName.topic, in: &topic, repeated: &repeatedName)
+        case .collapseID: Self.record(field.value, APNsHeaderName.collapseID, in: &collapseID, repeated: &repeatedName)
+        case .otherAPNs:
+            let name = field.name.lowercased()
+            if unknownAPNsNames.contains(name) {
+                if repeatedName == nil { repeatedName = name }
+            } else {
+                unknownAPNsNames.append(name)
             }
         }
     }

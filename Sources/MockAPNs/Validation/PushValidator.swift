@@ -98,6 +98,7 @@ public struct PushValidator: Sendable {
         try checkMethod(request.method)                                                        // 1
         let deviceToken = try DevicePath.token(in: request.path, raw: &details.rawDeviceToken)  // 2
         details.deviceToken = deviceToken
+        details.hexDevicePath.text = request.path
         try checkRepeatedHeaders(headers, details: &details)                                    // 3
         try checkMessageID(headers.id, details: details)                                        // 4
         let explicitType = try parsePushType(headers.pushType, details: &details)                // 5
@@ -105,13 +106,14 @@ public struct PushValidator: Sendable {
         try checkPriority(headers.priority, pushType: explicitType, details: &details)          // 7
         try checkExpiration(headers.expiration, receivedAt: request.receivedAt, details: &details) // 8
         try checkTopicSyntax(headers.topic, details: &details)                                  // 9
-        try checkCredentialsPresent(headers, auth: auth, details: &details)                     // 10
+        let bearerToken = try checkCredentialsPresent(headers, auth: auth, details: &details)    // 10
         let topic = try resolveTopic(headers.topic, auth: auth, details: &details)              // 11
         let pushType = try effectivePushType(explicitType, topic: topic, details: &details)
         // The topic's bundle ID, nil if the topic lacks the push type's suffix (13 rejects it).
         let topicBundleID = pushType.bundleID(fromTopic: topic)
         try verifyProviderToken(
-            headers.authorization, topic: topic, bundleID: topicBundleID, pushType: pushType, auth: &auth, details: &details) // 12
+            headers.authorization, token: bearerToken, topic: topic, bundleID: topicBundleID, pushType: pushType,
+            auth: &auth, details: &details)                                                      // 12
         let bundleID = try checkTopicAllowed(topic, bundleID: topicBundleID, pushType: pushType, auth: auth) // 13
         let device = try checkDevice(deviceToken, bundleID: bundleID, environment: auth.environment) // 14
         try checkPayload(request.body, pushType: pushType, inferType: explicitType == nil, details: &details) // 15
@@ -216,10 +218,11 @@ public struct PushValidator: Sendable {
 
     /// 10. A certificate connection needs an APNs provider certificate valid for this
     /// environment (failures here are fatal to the connection by default); a token
-    /// connection needs a non-empty `authorization` header.
+    /// connection needs a non-empty `authorization` header. Returns its token, read once
+    /// here for the steps that follow; nil on a certificate connection.
     private func checkCredentialsPresent(
         _ headers: PushHeaderFields, auth: ConnectionAuthState, details: inout PushDetails
-    ) throws(PushRejection) {
+    ) throws(PushRejection) -> Substring? {
         if let certificate = auth.certificate {
             if let problem = certificate.problem {
                 throw PushRejection(.badCertificate, "the client certificate is not an APNs certificate: \(problem)")
@@ -235,11 +238,12 @@ public struct PushValidator: Sendable {
                     message: "APNs ignores authorization on a connection authenticated by certificate",
                     path: APNsHeaderName.authorization))
             }
-            return
+            return nil
         }
-        guard let authorization = headers.authorization, BearerToken.token(in: authorization) != nil else {
+        guard let authorization = headers.authorization, let token = BearerToken.token(in: authorization) else {
             throw PushRejection(.missingProviderToken, APNsProviderTokenError.missingProviderToken.message)
         }
+        return token
     }
 
     /// 11. The topic: `apns-topic`, else the certificate's only topic. Token auth always
@@ -275,12 +279,14 @@ public struct PushValidator: Sendable {
     /// 12. Provider-token rules, for token connections. Topic-specific keys are checked
     /// against the topic's bundle ID, since a key for an app covers all its push types.
     /// A rejected token's header and claims are still decoded into the details.
+    ///
+    /// - Parameter token: `authorization`'s token, as step 10 read it.
     private func verifyProviderToken(
-        _ authorization: String?, topic: String, bundleID: String?, pushType: APNsPushType, auth: inout ConnectionAuthState,
-        details: inout PushDetails
+        _ authorization: String?, token: Substring?, topic: String, bundleID: String?, pushType: APNsPushType,
+        auth: inout ConnectionAuthState, details: inout PushDetails
     ) throws(PushRejection) {
         guard auth.certificate == nil, let authorization else { return }
-        if let token = BearerToken.token(in: authorization) {
+        if let token {
             details.tokenFingerprint = fingerprint(of: token, auth: &auth)
         }
         let keyTopic = pushType == .mdm ? topic : (bundleID ?? topic)
@@ -294,7 +300,7 @@ public struct PushValidator: Sendable {
             details.encodedToken.bytes = encodedToken(details, auth: &auth)
             for warning in accepted.lintWarnings { details.lintWarnings.append(PushLintWarning(warning)) }
         } catch {
-            if let token = BearerToken.token(in: authorization), let decoded = try? DecodedJWT(parsing: String(token)) {
+            if let token, let decoded = try? DecodedJWT(parsing: String(token)) {
                 details.tokenHeader = .object(decoded.header.fields)
                 details.tokenClaims = .object(decoded.claims.fields)
             }
