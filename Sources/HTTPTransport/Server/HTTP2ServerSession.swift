@@ -5,7 +5,7 @@ internal import CNGHTTP2
 /// nghttp2 parses and frames; this class turns its callbacks into `HTTPRequest`s and
 /// responses into frames. Output is produced with `nghttp2_session_mem_send` into the
 /// byte stream's buffer, so one read cycle ends in one write.
-final class HTTP2ServerSession: ServerSession {
+final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     /// One request stream, owned by the session's list of open streams until nghttp2 closes it.
     ///
     /// nghttp2 holds an unretained pointer to it as stream user data, so callbacks find it
@@ -68,6 +68,7 @@ final class HTTP2ServerSession: ServerSession {
     private var firstStream: Stream?
     private var openStreamCount = 0
     private var inReceive = false
+    private var flushScheduled = false
     private let headerBlock = HeaderBlockBuilder()
 
     init?(stream: ByteStream, connection: HTTPConnection, context: ServerContext) {
@@ -201,10 +202,20 @@ final class HTTP2ServerSession: ServerSession {
         }
     }
 
-    /// Produces output and writes it now, for work that happens outside a read cycle.
+    /// Output from work outside a read cycle (an answer from a task or a timer, another
+    /// socket's callback): queued now, so that a close that follows still writes it first,
+    /// and written at the end of the loop's iteration, in one write with whatever else this
+    /// connection queued in it. Inside a read, the read writes.
     private func sendNow() {
         guard !inReceive else { return }
         produceOutput()
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        connection.eventLoop.flushAtEndOfIteration(self)
+    }
+
+    func flushDeferred() {
+        flushScheduled = false
         stream.flush()
     }
 
