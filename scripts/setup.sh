@@ -11,6 +11,12 @@ command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "setup: installing ${need_apt[*]}"
     export DEBIAN_FRONTEND=noninteractive
+    # nginx (the gateway benchmark's HTTP/1.1 reference) would start a daemon on port 80
+    # when installed: tell the package scripts not to start services, as Docker images do.
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+        trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+    fi
     apt-get update -qq
     apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
