@@ -214,12 +214,18 @@ struct APNsClientPoolTests {
         return outcomes.withLock { $0 }
     }
 
+    /// A client with two event loops (and, if given, that many connections at most) for `mock`.
+    static func twoLoopClient(for mock: MockAPNsServer, maximumConnections: Int? = nil) throws -> APNsClient {
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.eventLoopThreads = 2
+        if let maximumConnections { configuration.maximumConnectionsPerEnvironment = maximumConnections }
+        return try APNsClient(configuration: configuration)
+    }
+
     @Test func aPushSentFromAnEventLoopUsesAConnectionOnThatLoop() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
-        var configuration = try ClientFixtures.configuration(for: mock)
-        configuration.eventLoopThreads = 2
-        let client = try APNsClient(configuration: configuration)
+        let client = try Self.twoLoopClient(for: mock)
         let loops = client.eventLoopGroup.loops
         // One push from each loop first: a fresh connection allows one stream until a push is
         // accepted, and a burst before that would open more. Then the first loop's connection
@@ -245,10 +251,7 @@ struct APNsClientPoolTests {
     @Test func aBurstOnOneLoopLeavesTheOtherLoopsTheirShareOfThePool() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
-        var configuration = try ClientFixtures.configuration(for: mock)
-        configuration.eventLoopThreads = 2
-        configuration.maximumConnectionsPerEnvironment = 4
-        let client = try APNsClient(configuration: configuration)
+        let client = try Self.twoLoopClient(for: mock, maximumConnections: 4)
         let loops = client.eventLoopGroup.loops
         // Leased together on the first loop, before any connection is allowed more than one
         // stream: each lease would open another connection, up to the whole pool.
@@ -264,10 +267,7 @@ struct APNsClientPoolTests {
     @Test func aFullPoolLendsAnotherLoopsConnection() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
-        var configuration = try ClientFixtures.configuration(for: mock)
-        configuration.eventLoopThreads = 2
-        configuration.maximumConnectionsPerEnvironment = 1
-        let client = try APNsClient(configuration: configuration)
+        let client = try Self.twoLoopClient(for: mock, maximumConnections: 1)
         let loops = client.eventLoopGroup.loops
         let first = try await Self.send(client, count: 1, from: loops[0])
         let second = try await Self.send(client, count: 3, from: loops[1])
