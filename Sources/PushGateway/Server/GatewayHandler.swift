@@ -86,8 +86,9 @@ struct GatewayHandler: HTTPServerHandler {
             notification: HermesNotification(type: push.type, sessionID: push.sessionID), deviceToken: token,
             topic: topic, apnsID: ids.next(), sentAt: wallClock())
         let delivery = delivery, metrics = metrics, logger = logger, environment = push.environment, type = push.type
-        // No task: the delivery calls back on the APNs connection's loop (the gateway serves
-        // on the same loops), and the responder writes at once when that is this connection's.
+        // No task: the delivery calls back on the APNs connection's loop, which is this
+        // request's (the gateway serves on the client's loops, and the pool keeps a push on
+        // its loop); the answer is written with the loop's others at the end of its iteration.
         delivery.deliver(apnsRequest, to: environment) { result in
             let outcome = GatewayOutcome(result)
             responder.respond(outcome.response)
