@@ -12,7 +12,10 @@
 // the file's body when --body-file is given, else a GET. Prints percentiles from the
 // scheduled time (p50_ms ... max_ms), the dispatch lag (scheduled -> written) p99, and
 // percentiles from the write (sent_p50_ms, sent_p99_ms: how Benchmarks/apns-client-load
-// times the client direct); exits 1 unless every answer was 200.
+// times the client direct). When every answer carries the gateway's `server-timing:
+// apns;dur=<ms>`, it also prints, per request, the time from the write to the answer minus
+// that APNs leg: what the gateway itself added to that push (added_p50_ms ... added_max_ms).
+// Exits 1 unless every answer was 200.
 import Foundation
 import Synchronization
 
@@ -87,7 +90,7 @@ final class Connection: @unchecked Sendable {
     func warmUp(_ count: Int) -> Bool {
         guard open() else { return false }
         for _ in 0..<count {
-            guard sendRequest(), readResponse() == 200 else { return false }
+            guard sendRequest(), readResponse()?.status == 200 else { return false }
         }
         return true
     }
@@ -126,13 +129,20 @@ final class Connection: @unchecked Sendable {
         return true
     }
 
-    /// Reads until the head and `content-length` bytes of body are in; the status code,
-    /// or nil when the connection failed or was shut down.
-    func readResponse() -> Int? {
+    /// An answer's status, and the APNs leg its `server-timing: apns;dur=<ms>` gives, in ns.
+    struct Answer {
+        var status: Int
+        var apnsNanoseconds: UInt64?
+    }
+
+    /// Reads until the head and `content-length` bytes of body are in; nil when the
+    /// connection failed or was shut down.
+    func readResponse() -> Answer? {
         var filled = 0
         var headEnd: Int?
         var total = Int.max
         var status = 0
+        var apns: UInt64?
         while filled < total {
             guard filled < buffer.count else { return nil }
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + filled, $0.count - filled, 0) }
@@ -145,13 +155,19 @@ final class Connection: @unchecked Sendable {
                 guard let first = lines.first, first.hasPrefix("HTTP/1.1 "), let code = Int(first.dropFirst(9).prefix(3)) else { return nil }
                 status = code
                 var length = 0
-                for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
-                    length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+                for line in lines.dropFirst() {
+                    let lowered = line.lowercased()
+                    if lowered.hasPrefix("content-length:") {
+                        length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+                    } else if lowered.hasPrefix("server-timing:"), let range = lowered.range(of: "apns;dur="),
+                              let milliseconds = Double(lowered[range.upperBound...].prefix { $0.isNumber || $0 == "." }) {
+                        apns = UInt64(milliseconds * 1e6)
+                    }
                 }
                 total = end + length
             }
         }
-        return filled == total ? status : nil
+        return filled == total ? Answer(status: status, apnsNanoseconds: apns) : nil
     }
 
     /// The offset just past the first "\r\n\r\n" in the first `count` bytes.
@@ -180,9 +196,10 @@ final class Run: Sendable {
     let failures = Atomic<Int>(0)
     let finished = DispatchSemaphore(value: 0)
     let total: Int
-    /// Per connection: latency (scheduled -> answered), dispatch lag (scheduled -> written)
-    /// and service time (written -> answered), ns.
-    let results = Mutex<[([UInt64], [UInt64], [UInt64])]>([])
+    /// Per connection: latency (scheduled -> answered), dispatch lag (scheduled -> written),
+    /// service time (written -> answered) and, for answers with `server-timing`, the
+    /// service time less the APNs leg, ns.
+    let results = Mutex<[([UInt64], [UInt64], [UInt64], [UInt64])]>([])
 
     init(total: Int) { self.total = total }
 
@@ -210,20 +227,23 @@ let run = Run(total: rate * seconds)
 run.queue.withLock { $0.idle = pool }
 for connection in pool {
     Thread {
-        var latencies: [UInt64] = [], lags: [UInt64] = [], services: [UInt64] = []
-        latencies.reserveCapacity(run.total / connections * 2)
-        lags.reserveCapacity(run.total / connections * 2)
-        services.reserveCapacity(run.total / connections * 2)
-        defer { run.results.withLock { $0.append((latencies, lags, services)) } }
+        var latencies: [UInt64] = [], lags: [UInt64] = [], services: [UInt64] = [], added: [UInt64] = []
+        let expected = run.total / connections * 2
+        latencies.reserveCapacity(expected)
+        lags.reserveCapacity(expected)
+        services.reserveCapacity(expected)
+        added.reserveCapacity(expected)
+        defer { run.results.withLock { $0.append((latencies, lags, services, added)) } }
         while true {
-            let status = connection.readResponse()
-            guard let status else { return }      // shut down at the end, or failed
+            guard let answer = connection.readResponse() else { return }      // shut down at the end, or failed
+            let status = answer.status
             let now = monotonicNanoseconds()
             let scheduled = connection.scheduled.load(ordering: .acquiring), written = connection.written.load(ordering: .acquiring)
             if status == 200 {
                 latencies.append(now &- scheduled)
                 lags.append(written > scheduled ? written - scheduled : 0)
                 services.append(now &- written)
+                if let apns = answer.apnsNanoseconds { added.append(now &- written > apns ? now &- written - apns : 0) }
             }
             run.done(failed: status != 200)
             // A request that found every connection busy goes out now, still timed from its schedule.
@@ -266,6 +286,7 @@ while run.results.withLock({ $0.count }) < connections { usleep(1_000) }
 
 let merged = run.results.withLock { $0 }
 let latencies = merged.flatMap(\.0).sorted(), lags = merged.flatMap(\.1).sorted(), services = merged.flatMap(\.2).sorted()
+let added = merged.flatMap(\.3).sorted()
 let failures = run.failures.load(ordering: .relaxed)
 guard !latencies.isEmpty else { fail("no request answered 200") }
 func milliseconds(_ sorted: [UInt64], _ fraction: Double) -> String {
@@ -282,4 +303,11 @@ print("dispatch_lag_p99_ms \(milliseconds(lags, 0.99))")
 // From the moment the request was written, as apns-client-load times the client direct.
 print("sent_p50_ms \(milliseconds(services, 0.5))")
 print("sent_p99_ms \(milliseconds(services, 0.99))")
+// Per request, from the write less the APNs leg the gateway reported: what the gateway added.
+if added.count == latencies.count {
+    print("added_p50_ms \(milliseconds(added, 0.5))")
+    print("added_p99_ms \(milliseconds(added, 0.99))")
+    print("added_p999_ms \(milliseconds(added, 0.999))")
+    print("added_max_ms \(milliseconds(added, 1))")
+}
 exit(failures == 0 ? 0 : 1)

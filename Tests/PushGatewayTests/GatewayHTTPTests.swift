@@ -327,6 +327,35 @@ struct GatewayHTTPTests {
         #expect(text.contains("push_gateway_push_duration_seconds_count 2"))
     }
 
+    @Test func answersThatWentToAPNsSayHowLongAPNsTook() async throws {
+        let delivery = FakeDelivery()
+        delivery.answer(after: .milliseconds(60))
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+        let clock = ContinuousClock()
+        var accepted: HTTPClientResponse?
+        let roundTrip = try await clock.measure {
+            accepted = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
+        }
+        delivery.answer(with: .rejected(status: 410, reason: .unregistered, timestamp: nil))
+        let rejected = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
+        let refused = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(secret: "not-the-secret").encodedBody()))
+        let health = try await client.send(HTTPClientRequest(path: "/healthz"))
+        await client.close()
+        await gateway.shutdown()
+
+        // `apns;dur=<ms>` with microseconds: at least the 60 ms APNs took, at most the whole round trip.
+        let timing = try #require(accepted?.headers["server-timing"])
+        let match = try #require(timing.wholeMatch(of: /apns;dur=(\d+)\.(\d{3})/))
+        let milliseconds = try #require(Double("\(match.1).\(match.2)"))
+        #expect(milliseconds >= 60, "\(timing)")
+        #expect(milliseconds <= Double(roundTrip.components.seconds) * 1000 + Double(roundTrip.components.attoseconds) / 1e15, "\(timing)")
+        #expect(rejected.status == 410 && rejected.headers["server-timing"]?.hasPrefix("apns;dur=") == true)
+        // Nothing reached APNs for these.
+        #expect(refused.status == 403 && refused.headers["server-timing"] == nil)
+        #expect(health.headers["server-timing"] == nil)
+    }
+
     private func register(_ client: HTTP2Client, _ token: String) async throws -> String {
         let response = try await client.send(GatewayFixture.post("/register", HermesRegistration.requestBody(deviceToken: token)))
         #expect(response.status == 200, "\(response.text)")

@@ -86,11 +86,13 @@ struct GatewayHandler: HTTPServerHandler {
             notification: HermesNotification(type: push.type, sessionID: push.sessionID), deviceToken: token,
             topic: topic, apnsID: ids.next(), sentAt: wallClock())
         let delivery = delivery, metrics = metrics, logger = logger, environment = push.environment, type = push.type
+        let forwarded = ContinuousClock.now
         // No task: the delivery calls back on the APNs connection's loop, which is this
         // request's (the gateway serves on the client's loops, and the pool keeps a push on
         // its loop); the answer is written with the loop's others at the end of its iteration.
         delivery.deliver(apnsRequest, to: environment) { result in
-            let outcome = GatewayOutcome(result)
+            var outcome = GatewayOutcome(result)
+            outcome.apnsTime = forwarded.duration(to: .now)
             responder.respond(outcome.response)
             metrics.recordPush(result, code: outcome.code, latency: started.duration(to: .now))
             // Fields in key order, as the dictionary form prints them, written straight into the line.
@@ -187,11 +189,12 @@ struct GatewayHandler: HTTPServerHandler {
 }
 
 extension GatewayOutcome {
-    /// The HTTP response: status, JSON body, and `retry-after` / `allow` when set.
+    /// The HTTP response: status, JSON body, and `retry-after`, `allow` and `server-timing` when set.
     var response: HTTPResponse {
         var headers = Self.jsonHeaders
         if let retryAfter { headers.add(name: "retry-after", value: String(retryAfter)) }
         if let allow { headers.add(name: "allow", value: allow) }
+        if let apnsTime { headers.add(name: ServerTiming.name, value: ServerTiming.value(apns: apnsTime)) }
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 

@@ -29,6 +29,9 @@ public struct GatewayOutcome: Sendable, Hashable {
     public var retryAfter: Int?
     /// `allow`, on 405.
     public var allow: String?
+    /// How long APNs took for the push (hand-off to final answer, retries included), sent
+    /// as `server-timing: apns;dur=<ms>`; nil when the request never reached APNs.
+    public var apnsTime: Duration?
 
     /// The outcome for `result`.
     public init(_ result: APNsDeliveryResult) {
