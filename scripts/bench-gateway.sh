@@ -104,7 +104,8 @@ for round in $(seq "$ROUNDS"); do
     mock_ticks=$(cpu_ticks "$mock_pid")
     direct_rate
     mock_direct_ticks=$((mock_direct_ticks + $(cpu_ticks "$mock_pid") - mock_ticks))
-    echo "round $round: gateway ${gateway_rates[-1]} pushes/s, client direct ${direct_rates[-1]} pushes/s"
+    echo "round $round: gateway ${gateway_rates[-1]} pushes/s, client direct ${direct_rates[-1]} pushes/s" \
+        "($(awk -v a="${gateway_rates[-1]}" -v b="${direct_rates[-1]}" 'BEGIN { printf "%.2fx", a / b }'))"
 done
 gateway=$(printf '%s\n' "${gateway_rates[@]}" | mean)
 reference=$(printf '%s\n' "${direct_rates[@]}" | mean)
