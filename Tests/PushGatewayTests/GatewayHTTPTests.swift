@@ -307,6 +307,7 @@ struct GatewayHTTPTests {
 
     @Test func metricsCountRequestsAPNsReasonsAndLatency() async throws {
         let delivery = FakeDelivery()
+        delivery.answer(after: .milliseconds(60))
         let gateway = try GatewayFixture.start(delivery: delivery)
         let client = try GatewayFixture.client(for: gateway.url)
         _ = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
@@ -325,6 +326,11 @@ struct GatewayHTTPTests {
         #expect(text.contains(#"push_gateway_apns_responses_total{outcome="accepted",reason=""} 1"#))
         #expect(text.contains(#"push_gateway_apns_responses_total{outcome="rejected",reason="Unregistered"} 1"#))
         #expect(text.contains("push_gateway_push_duration_seconds_count 2"))
+        // APNs (the fake) took 60 ms or more for each of the two pushes that reached it.
+        #expect(text.contains("push_gateway_apns_duration_seconds_count 2"))
+        #expect(text.contains(#"push_gateway_apns_duration_seconds_bucket{le="0.05"} 0"#), "\(text)")
+        #expect(text.contains(#"push_gateway_apns_duration_seconds_bucket{le="+Inf"} 2"#), "\(text)")
+        #expect(text.contains(#"push_gateway_push_duration_seconds_bucket{le="0.05"} 0"#), "\(text)")
     }
 
     @Test func answersThatWentToAPNsSayHowLongAPNsTook() async throws {

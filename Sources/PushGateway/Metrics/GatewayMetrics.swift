@@ -4,9 +4,9 @@ import HermesContract
 import Synchronization
 
 /// The gateway's counters, rendered for Prometheus at `/metrics`: requests by endpoint and
-/// outcome, APNs answers by reason, and a latency histogram of `/push`.
+/// outcome, APNs answers by reason, and latency histograms of `/push` and of its APNs leg.
 public final class GatewayMetrics: Sendable {
-    /// Upper bounds of the `/push` latency histogram's buckets, in seconds.
+    /// Upper bounds of the latency histograms' buckets, in seconds.
     public static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
     /// An endpoint (nil: no such route) and an outcome (nil: ok): enums, so that counting a
@@ -26,6 +26,7 @@ public final class GatewayMetrics: Sendable {
         /// By APNs reason wire value.
         var rejected: [String: Int] = [:]
         var latency = LatencyHistogram(bounds: GatewayMetrics.latencyBuckets)
+        var apnsLatency = LatencyHistogram(bounds: GatewayMetrics.latencyBuckets)
 
         mutating func count(_ result: APNsDeliveryResult) {
             switch result {
@@ -53,13 +54,14 @@ public final class GatewayMetrics: Sendable {
         counts.withLock { $0.requests[RequestKey(route: route, code: code), default: 0] += 1 }
     }
 
-    /// Counts one answered `/push` that reached APNs: the request, APNs' result and how long
-    /// the whole push took, under one lock.
-    func recordPush(_ result: APNsDeliveryResult, code: HermesGatewayErrorCode?, latency: Duration) {
+    /// Counts one answered `/push` that reached APNs: the request, APNs' result, how long the
+    /// whole push took and how long APNs took of that, under one lock.
+    func recordPush(_ result: APNsDeliveryResult, code: HermesGatewayErrorCode?, latency: Duration, apnsLatency: Duration) {
         counts.withLock { counts in
             counts.requests[RequestKey(route: .push, code: code), default: 0] += 1
             counts.count(result)
             counts.latency.record(latency)
+            counts.apnsLatency.record(apnsLatency)
         }
     }
 
@@ -86,6 +88,9 @@ public final class GatewayMetrics: Sendable {
         }
         text += snapshot.latency.prometheusText(
             name: "push_gateway_push_duration_seconds", help: "Time from a /push request to its answer, APNs included.")
+        text += snapshot.apnsLatency.prometheusText(
+            name: "push_gateway_apns_duration_seconds",
+            help: "Time APNs took per /push, from the hand-off to the APNs client to the final answer, retries included.")
         return text
     }
 

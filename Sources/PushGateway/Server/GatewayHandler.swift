@@ -91,10 +91,11 @@ struct GatewayHandler: HTTPServerHandler {
         // request's (the gateway serves on the client's loops, and the pool keeps a push on
         // its loop); the answer is written with the loop's others at the end of its iteration.
         delivery.deliver(apnsRequest, to: environment) { result in
+            let answered = ContinuousClock.now
             var outcome = GatewayOutcome(result)
-            outcome.apnsTime = forwarded.duration(to: .now)
+            outcome.apnsTime = forwarded.duration(to: answered)
             responder.respond(outcome.response)
-            metrics.recordPush(result, code: outcome.code, latency: started.duration(to: .now))
+            metrics.recordPush(result, code: outcome.code, latency: started.duration(to: answered), apnsLatency: forwarded.duration(to: answered))
             // Fields in key order, as the dictionary form prints them, written straight into the line.
             logger.log(level: .info, outcome.code == nil ? "push sent" : "push failed") { line in
                 switch result {
