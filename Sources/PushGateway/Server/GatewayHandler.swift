@@ -91,11 +91,11 @@ struct GatewayHandler: HTTPServerHandler {
         // request's (the gateway serves on the client's loops, and the pool keeps a push on
         // its loop); the answer is written with the loop's others at the end of its iteration.
         delivery.deliver(apnsRequest, to: environment) { result in
-            let answered = ContinuousClock.now
+            let answered = ContinuousClock.now, apnsTime = forwarded.duration(to: answered)
             var outcome = GatewayOutcome(result)
-            outcome.apnsTime = forwarded.duration(to: answered)
+            outcome.apnsTime = apnsTime
             responder.respond(outcome.response)
-            metrics.recordPush(result, code: outcome.code, latency: started.duration(to: answered), apnsLatency: forwarded.duration(to: answered))
+            metrics.recordPush(result, code: outcome.code, latency: started.duration(to: answered), apnsLatency: apnsTime)
             // Fields in key order, as the dictionary form prints them, written straight into the line.
             logger.log(level: .info, outcome.code == nil ? "push sent" : "push failed") { line in
                 switch result {
