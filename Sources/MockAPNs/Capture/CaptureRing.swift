@@ -18,8 +18,9 @@ struct CaptureRing: ~Copyable {
     /// How many entries it keeps; 0 keeps none.
     let capacity: Int
     private var arena = Arena(size: 0)
-    /// Where each entry starts in the arena, in a circular order beginning at `head`.
-    private var starts: ContiguousArray<Int> = []
+    /// Where each entry lies in the arena, in a circular order beginning at `head`. The size
+    /// is kept here so that dropping the oldest entry does not read its (cold) header.
+    private var slots: ContiguousArray<Slot> = []
     private var head = 0
     /// Entries held.
     private(set) var count = 0
@@ -51,7 +52,8 @@ struct CaptureRing: ~Copyable {
         let base = arena.base + offset
         base.storeBytes(of: header, as: CaptureEntryHeader.self)
         (base + MemoryLayout<CaptureEntryHeader>.stride).copyMemory(from: entry.body, byteCount: header.keysCount + header.tailCount)
-        if count == starts.count { linearizeStarts(adding: offset) } else { starts[index(count)] = offset }
+        let slot = Slot(offset: offset, size: size)
+        if count == slots.count { linearizeSlots(adding: slot) } else { slots[index(count)] = slot }
         count += 1
         end = offset + size
         liveBytes += size
@@ -62,7 +64,7 @@ struct CaptureRing: ~Copyable {
     /// valid only during the call.
     func forEach(_ body: (CaptureEntryView) -> Bool) {
         for position in 0..<count {
-            guard body(view(at: starts[index(position)])) else { return }
+            guard body(view(at: slots[index(position)].offset)) else { return }
         }
     }
 
@@ -72,7 +74,7 @@ struct CaptureRing: ~Copyable {
         var position = count
         while position > 0 {
             position -= 1
-            guard body(view(at: starts[index(position)])) else { return }
+            guard body(view(at: slots[index(position)].offset)) else { return }
         }
     }
 
@@ -80,7 +82,7 @@ struct CaptureRing: ~Copyable {
     mutating func removeAll() -> Arena {
         var old = Arena(size: 0)
         swap(&old, &arena)
-        starts = []
+        slots = []
         head = 0
         count = 0
         end = 0
@@ -90,7 +92,7 @@ struct CaptureRing: ~Copyable {
 
     private func index(_ position: Int) -> Int {
         let index = head + position
-        return index >= starts.count ? index - starts.count : index
+        return index >= slots.count ? index - slots.count : index
     }
 
     private func view(at offset: Int) -> CaptureEntryView {
@@ -100,8 +102,7 @@ struct CaptureRing: ~Copyable {
     }
 
     private mutating func removeOldest() {
-        let offset = starts[head]
-        liveBytes -= UnsafeRawPointer(arena.base + offset).load(as: CaptureEntryHeader.self).storedSize
+        liveBytes -= slots[head].size
         head = index(1)
         count -= 1
         if count == 0 {
@@ -116,7 +117,7 @@ struct CaptureRing: ~Copyable {
             end = 0
             if arena.size >= size { return 0 }
         } else {
-            let oldest = starts[head]
+            let oldest = slots[head].offset
             if end > oldest {
                 // Held: [oldest, end). Free: after `end`, and before `oldest`.
                 if arena.size - end >= size { return end }
@@ -140,30 +141,35 @@ struct CaptureRing: ~Copyable {
         newSize = (newSize + 4095) & ~4095
         let new = Arena(size: newSize)
         var offset = 0
-        var newStarts = ContiguousArray<Int>()
-        newStarts.reserveCapacity(count + 1)
-        forEach { entry in
-            let size = entry.header.storedSize
-            let source = entry.body - MemoryLayout<CaptureEntryHeader>.stride
-            (new.base + offset).copyMemory(from: source, byteCount: size)
-            newStarts.append(offset)
-            offset += size
-            return true
+        var newSlots = ContiguousArray<Slot>()
+        newSlots.reserveCapacity(count + 1)
+        for position in 0..<count {
+            let slot = slots[index(position)]
+            (new.base + offset).copyMemory(from: UnsafeRawPointer(arena.base + slot.offset), byteCount: slot.size)
+            newSlots.append(Slot(offset: offset, size: slot.size))
+            offset += slot.size
         }
         arena = new
-        starts = newStarts
+        slots = newSlots
         head = 0
         end = offset
     }
 
-    /// Appends `offset` to `starts` when it is full, first putting it in order from the
+    /// Appends `slot` to `slots` when it is full, first putting it in order from the
     /// oldest entry (it is full only while the ring is below `capacity`, or at it).
-    private mutating func linearizeStarts(adding offset: Int) {
+    private mutating func linearizeSlots(adding slot: Slot) {
         if head != 0 {
-            starts = ContiguousArray(starts[head...] + starts[..<head])
+            slots = ContiguousArray(slots[head...] + slots[..<head])
             head = 0
         }
-        starts.append(offset)
+        slots.append(slot)
+    }
+
+    /// Where an entry lies in the arena.
+    private struct Slot {
+        var offset: Int
+        /// Its ``CaptureEntryHeader/storedSize``.
+        var size: Int
     }
 
     /// The ring's memory: freed when the value goes away, so the store can drop an old
