@@ -62,25 +62,27 @@ public final class CaptureStore: Sendable {
         let keysCount = buffer.count
         CaptureRecordEncoder.writeTail(source, into: &buffer)
         header.tailCount = buffer.count - keysCount
-        let (sequence, ready) = buffer.withUnsafeBytes { bytes in
+        let (sequence, wakeFileWriter, ready) = buffer.withUnsafeBytes { bytes in
             // Never nil: a buffer always has memory, and a tail at least `}` and a newline.
-            guard let base = bytes.baseAddress else { return (UInt64(0), [Resumption]()) }
+            guard let base = bytes.baseAddress else { return (UInt64(0), false, [Resumption]()) }
             let tail = UnsafeBufferPointer(rebasing: bytes[keysCount...])
-            return state.withLock { state -> (UInt64, [Resumption]) in
+            return state.withLock { state -> (UInt64, Bool, [Resumption]) in
                 let sequence = state.nextSequence
                 state.nextSequence += 1
                 header.sequence = sequence
                 let entry = CaptureEntryView(header: header, body: UnsafeRawPointer(base))
-                // Queued under this lock so that the file's lines are in sequence order.
-                fileWriter?.appendLine { output in
+                // Queued under this lock so that the file's lines are in sequence order; the
+                // writer thread is woken after it.
+                let wake = fileWriter?.queueLine { output in
                     CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
                     output.append(contentsOf: tail)
-                }
+                }.wake ?? false
                 let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
                 if state.ring.append(entry) { state.droppedSinceClear += 1 }
-                return (sequence, ready)
+                return (sequence, wake, ready)
             }
         }
+        if wakeFileWriter { fileWriter?.wakeWriter() }
         for resumption in ready { resumption.resume() }
         return sequence
     }
