@@ -47,6 +47,24 @@ import Testing
         #expect(store.records(matching: CaptureFilter(outcome: .accepted), limit: 1).map(\.sequence) == [3])
     }
 
+    @Test func recordedLinesReachTheFileWithoutAFlush() async throws {
+        // The store wakes the idle writer thread after releasing its lock; a lost wake-up
+        // would leave these lines in memory until a flush.
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try CaptureStore(capacity: 4, filePath: path)
+        for round in 1...3 {
+            store.record(CaptureFixtures.fullRecord())
+            var lines = 0
+            for _ in 0..<3_000 where lines < round {
+                try await Task.sleep(for: .milliseconds(10))
+                lines = (try? CaptureFileReader(path: path).readAll().count) ?? 0
+            }
+            #expect(lines == round)
+        }
+        store.close()
+    }
+
     @Test func aZeroCapacityStoreStillWritesTheFile() throws {
         let path = CaptureFixtures.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -1,29 +1,20 @@
-import APNsCore
-import StrictJSON
-
-/// What the ring keeps of one record: its line, and the fields filters match on.
+/// One captured line as a query or a wait hands it out: a copy of the ring's bytes, taken
+/// under the store's lock, so it stays valid after the ring has moved on.
 ///
 /// A record is built again from its line only when someone asks for it (a query, a wait),
 /// which happens for a few records in a test and never on the push path: building every
 /// record up front, and freeing it when the ring drops it, cost more than encoding the line.
-///
-/// The line's bytes and the filter keys share one allocation (``CaptureLineStorage``), so
-/// that the ring, the waiters and a query's results hold an entry for one retain, and the
-/// entry the ring drops is one release.
-struct CaptureEntry: @unchecked Sendable {
-    // Unchecked: the storage is never changed after `CaptureLineStorage.make` returns.
+struct CaptureEntry: Sendable {
     let sequence: UInt64
-    private let storage: CaptureLineStorage
+    /// Everything after `{"v":1,"seq":N,` through the newline
+    /// (``CaptureRecordEncoder/writeTail(_:into:)``).
+    private let tail: [UInt8]
 
-    /// An entry for record `sequence`, whose tail (everything after `{"v":1,"seq":N,`
-    /// through the newline, ``CaptureRecordEncoder/writeTail(_:into:)``) and keys are in `storage`.
-    init(sequence: UInt64, storage: CaptureLineStorage) {
-        self.sequence = sequence
-        self.storage = storage
+    /// A copy of the entry `view` shows.
+    init(_ view: CaptureEntryView) {
+        sequence = view.sequence
+        tail = Array(view.tail)
     }
-
-    /// The fields filters look at.
-    var keys: CaptureFilter.Keys { storage.keys }
 
     /// The record the line holds.
     ///
@@ -37,10 +28,8 @@ struct CaptureEntry: @unchecked Sendable {
 
     /// Appends the whole line, newline included.
     func write(into output: inout [UInt8]) {
-        storage.withTail { tail in
-            output.reserveCapacity(output.count + tail.count + 32)
-            CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
-            output.append(contentsOf: tail)
-        }
+        output.reserveCapacity(output.count + tail.count + 32)
+        CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
+        output.append(contentsOf: tail)
     }
 }

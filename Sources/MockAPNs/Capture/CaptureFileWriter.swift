@@ -83,7 +83,17 @@ public final class CaptureFileWriter: Sendable {
     /// - Returns: false if the line was dropped (closed, or the buffer is full).
     @discardableResult
     func appendLine(_ build: (inout [UInt8]) -> Void) -> Bool {
-        let (accepted, wake) = core.state.withLock { state -> (Bool, Bool) in
+        let (accepted, wake) = queueLine(build)
+        if wake { wakeWriter() }
+        return accepted
+    }
+
+    /// Queues a line as ``appendLine(_:)`` does, but leaves waking the writer thread to the
+    /// caller: true in `wake` means it must call ``wakeWriter()``, once. The capture store
+    /// queues under its own lock and wakes after releasing it, so that the other event
+    /// loop never waits on that lock through a `futex` wake-up system call.
+    func queueLine(_ build: (inout [UInt8]) -> Void) -> (accepted: Bool, wake: Bool) {
+        core.state.withLock { state -> (Bool, Bool) in
             guard !state.closing, state.pending.count < core.maximumPendingBytes else {
                 state.droppedLines += 1
                 return (false, false)
@@ -94,8 +104,11 @@ public final class CaptureFileWriter: Sendable {
             state.pendingLines += 1
             return (true, state.takeWriterWakeUp(includingLinger: false))
         }
-        if wake { core.wakeWriter.signal() }
-        return accepted
+    }
+
+    /// Wakes the idle writer thread; for a caller that ``queueLine(_:)`` told to.
+    func wakeWriter() {
+        core.wakeWriter.signal()
     }
 
     /// Blocks until every line appended before the call has been written to the file.

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import HTTPTransport
+import StrictJSON
 
 /// Which records a query or a wait is about. Every condition is optional; the ones set must
 /// all hold. An empty filter matches every record.
@@ -51,36 +52,38 @@ public struct CaptureFilter: Sendable, Hashable {
 
     /// Whether `record` satisfies every condition set.
     public func matches(_ record: CaptureRecord) -> Bool {
-        matches(Keys(record))
-    }
-
-    /// The fields of a record that filters look at, kept beside its line in the ring.
-    struct Keys: Sendable {
-        var deviceToken: DeviceToken?
-        var topic: String?
-        var isAccepted: Bool
-        var reason: APNsReason?
-        var apnsID: String
-        var receivedAtMicroseconds: Int64
-
-        init(_ source: some CaptureLineSource) {
-            deviceToken = source.deviceToken
-            topic = source.topic
-            isAccepted = source.outcome.isAccepted
-            reason = source.outcome.reason
-            apnsID = source.outcome.apnsID
-            receivedAtMicroseconds = source.receivedAtMicroseconds
+        // The same bytes the ring matches, so that a record and its entry never disagree.
+        var keys = TextBuffer(capacity: 256)
+        let header = CaptureEntryHeader.writeKeys(of: record, into: &keys)
+        return keys.withUnsafeBytes { bytes in
+            bytes.baseAddress.map { matches(CaptureEntryView(header: header, body: UnsafeRawPointer($0))) } ?? false
         }
     }
 
-    func matches(_ keys: Keys) -> Bool {
-        if let deviceToken, keys.deviceToken != deviceToken { return false }
-        if let topic, keys.topic != topic { return false }
-        if let outcome, (outcome == .accepted) != keys.isAccepted { return false }
-        if let reason, keys.reason != reason { return false }
-        if let apnsID, !keys.apnsID.equalsIgnoringASCIICase(apnsID) { return false }
-        if let since, keys.receivedAtMicroseconds < CaptureRecord.microseconds(since1970: since) { return false }
-        if let until, keys.receivedAtMicroseconds >= CaptureRecord.microseconds(since1970: until) { return false }
+    /// Whether the entry `view` shows satisfies every condition set. Topics and device
+    /// tokens compare byte for byte (a device token's stored form is lowercase).
+    func matches(_ view: CaptureEntryView) -> Bool {
+        if let deviceToken, !deviceToken.hex.withBorrowedUTF8({ Self.equal($0, view.deviceToken) }) { return false }
+        if let topic, !topic.withBorrowedUTF8({ Self.equal($0, view.topic) }) { return false }
+        if let outcome, (outcome == .accepted) != view.isAccepted { return false }
+        if let reason, !reason.wireValue.withBorrowedUTF8({ Self.equal($0, view.reason) }) { return false }
+        if let apnsID, !apnsID.withBorrowedUTF8({ Self.equalIgnoringASCIICase($0, view.apnsID) }) { return false }
+        if let since, view.receivedAtMicroseconds < CaptureRecord.microseconds(since1970: since) { return false }
+        if let until, view.receivedAtMicroseconds >= CaptureRecord.microseconds(since1970: until) { return false }
         return true
+    }
+
+    private static func equal(_ wanted: UnsafeBufferPointer<UInt8>, _ stored: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard let stored, stored.count == wanted.count else { return false }
+        return stored.elementsEqual(wanted)
+    }
+
+    private static func equalIgnoringASCIICase(_ wanted: UnsafeBufferPointer<UInt8>, _ stored: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard stored.count == wanted.count else { return false }
+        return zip(stored, wanted).allSatisfy { Self.foldedASCII($0) == Self.foldedASCII($1) }
+    }
+
+    private static func foldedASCII(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

@@ -56,7 +56,7 @@ extension CaptureStore {
         state.withLock { state in
             var matches: [CaptureEntry] = []
             state.ring.forEach { entry in
-                if filter.matches(entry.keys) { matches.append(entry) }
+                if filter.matches(entry) { matches.append(CaptureEntry(entry)) }
                 return true
             }
             if matches.count >= count { return .finished(matches, .satisfied) }

@@ -55,25 +55,34 @@ public final class CaptureStore: Sendable {
     /// number, queues the line for the file, keeps it in the ring and offers it to waiters.
     @discardableResult
     func record(source: some CaptureLineSource) -> UInt64 {
-        var tail = TextBuffer(capacity: CaptureRecordEncoder.estimatedTailSize(source))
-        CaptureRecordEncoder.writeTail(source, into: &tail)
-        let line = CaptureLineStorage.make(tail: tail, keys: CaptureFilter.Keys(source))
-        let (sequence, evicted, ready) = state.withLock { state -> (UInt64, CaptureEntry?, [Resumption]) in
-            let sequence = state.nextSequence
-            state.nextSequence += 1
-            // Queued under this lock so that the file's lines are in sequence order.
-            fileWriter?.appendLine { output in
-                CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
-                line.withTail { output.append(contentsOf: $0) }
+        // The entry's keys, then its tail: the ring stores these bytes as they are, and the
+        // file gets the tail.
+        var buffer = TextBuffer(capacity: 256 + CaptureRecordEncoder.estimatedTailSize(source))
+        var header = CaptureEntryHeader.writeKeys(of: source, into: &buffer)
+        let keysCount = buffer.count
+        CaptureRecordEncoder.writeTail(source, into: &buffer)
+        header.tailCount = buffer.count - keysCount
+        let (sequence, wakeFileWriter, ready) = buffer.withUnsafeBytes { bytes in
+            // Never nil: a buffer always has memory, and a tail at least `}` and a newline.
+            guard let base = bytes.baseAddress else { return (UInt64(0), false, [Resumption]()) }
+            let tail = UnsafeBufferPointer(rebasing: bytes[keysCount...])
+            return state.withLock { state -> (UInt64, Bool, [Resumption]) in
+                let sequence = state.nextSequence
+                state.nextSequence += 1
+                header.sequence = sequence
+                let entry = CaptureEntryView(header: header, body: UnsafeRawPointer(base))
+                // Queued under this lock so that the file's lines are in sequence order; the
+                // writer thread is woken after it.
+                let wake = fileWriter?.queueLine { output in
+                    CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
+                    output.append(contentsOf: tail)
+                }.wake ?? false
+                let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
+                if state.ring.append(entry) { state.droppedSinceClear += 1 }
+                return (sequence, wake, ready)
             }
-            let entry = CaptureEntry(sequence: sequence, storage: line)
-            let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
-            let evicted = state.ring.append(entry)
-            if evicted != nil { state.droppedSinceClear += 1 }
-            return (sequence, evicted, ready)
         }
-        // The evicted entry is freed here, after the lock is released.
-        _ = consume evicted
+        if wakeFileWriter { fileWriter?.wakeWriter() }
         for resumption in ready { resumption.resume() }
         return sequence
     }
@@ -93,16 +102,17 @@ public final class CaptureStore: Sendable {
     func entries(matching filter: CaptureFilter, limit: Int?) -> [CaptureEntry] {
         if let limit, limit <= 0 { return [] }
         return state.withLock { state in
+            // Copied out under the lock: the ring reuses its bytes as it wraps.
             var matches: [CaptureEntry] = []
             if let limit {
                 state.ring.forEachNewestFirst { entry in
-                    if filter.matches(entry.keys) { matches.append(entry) }
+                    if filter.matches(entry) { matches.append(CaptureEntry(entry)) }
                     return matches.count < limit
                 }
                 matches.reverse()
             } else {
                 state.ring.forEach { entry in
-                    if filter.matches(entry.keys) { matches.append(entry) }
+                    if filter.matches(entry) { matches.append(CaptureEntry(entry)) }
                     return true
                 }
             }
@@ -121,7 +131,7 @@ public final class CaptureStore: Sendable {
         state.withLock { state in
             var count = 0
             state.ring.forEach { entry in
-                if filter.matches(entry.keys) { count += 1 }
+                if filter.matches(entry) { count += 1 }
                 return true
             }
             return count
@@ -141,6 +151,9 @@ public final class CaptureStore: Sendable {
 
     /// Records in the ring now.
     public var count: Int { state.withLock { $0.ring.count } }
+
+    /// Bytes the ring's arena holds (``CaptureRing``), for tests of its growth.
+    var ringArenaSize: Int { state.withLock { $0.ring.arenaSize } }
 
     /// Records the ring dropped to make room since the last ``clear()``.
     public var droppedCount: Int { state.withLock { $0.droppedSinceClear } }
@@ -180,20 +193,21 @@ extension CaptureStore {
         var waiters: [UInt64: Waiter] = [:]
         var nextWaiterID: UInt64 = 1
 
-        init(ring: CaptureRing) {
+        init(ring: consuming CaptureRing) {
             self.ring = ring
         }
 
         /// Adds `entry` to each waiter it matches; removes and returns the waiters it satisfies
         /// whose continuation is attached. The caller resumes them after unlocking.
-        mutating func offerToWaiters(_ entry: CaptureEntry) -> [Resumption] {
+        mutating func offerToWaiters(_ entry: CaptureEntryView) -> [Resumption] {
             // Mutate through `values` in place: iterating the dictionary while assigning to
             // it would copy it on every record.
             var satisfied: [UInt64] = []
             var index = waiters.startIndex
             while index != waiters.endIndex {
-                if waiters.values[index].ending == nil, waiters.values[index].filter.matches(entry.keys) {
-                    waiters.values[index].matches.append(entry)
+                if waiters.values[index].ending == nil, waiters.values[index].filter.matches(entry) {
+                    // A copy: the entry's bytes are reused once the ring wraps.
+                    waiters.values[index].matches.append(CaptureEntry(entry))
                     if waiters.values[index].matches.count >= waiters.values[index].count {
                         satisfied.append(waiters.keys[index])
                     }
