@@ -14,6 +14,12 @@ import Synchronization
 /// system call for every push); while busy it writes the next batch as soon as the last one
 /// is done. So a line waits at most `batchDelay` plus the write in progress.
 ///
+/// When the disk falls behind, the pushes slow down to its pace rather than the capture
+/// losing lines or memory growing: past ``defaultMaximumPendingBytes`` not yet written, an
+/// append waits (up to ``defaultMaximumWait``) until the writer has made room. Lines are
+/// dropped, and counted, only when twice that is waiting: a file that makes no progress for
+/// that long (a hung mount), where stalling every push for good would be worse.
+///
 /// Durability: after ``flush()`` returns, every line appended before the call is in the
 /// kernel (visible to readers, safe if this process crashes). ``close()`` also `fsync`s,
 /// which makes it safe from power loss. A crash can lose lines still in memory and leave at
@@ -23,9 +29,10 @@ import Synchronization
 /// - Important: call ``close()`` (or ``flush()``) before the process exits, as `apns-mock`
 ///   does on SIGINT and SIGTERM.
 public final class CaptureFileWriter: Sendable {
-    /// How many bytes may wait in memory before new lines are dropped (and counted) rather
-    /// than grow memory without bound when the disk cannot keep up.
-    public static let defaultMaximumPendingBytes = 64 << 20
+    /// How many bytes may wait in memory for the file before an append waits for the writer.
+    public static let defaultMaximumPendingBytes = 8 << 20
+    /// How long an append waits for the writer to make room before it goes on regardless.
+    public static let defaultMaximumWait = Duration.seconds(2)
     /// How long an idle writer gathers lines before writing them.
     public static let defaultBatchDelay = Duration.milliseconds(1)
 
@@ -40,12 +47,14 @@ public final class CaptureFileWriter: Sendable {
     /// - Parameters:
     ///   - path: the file.
     ///   - truncating: start the file empty instead of appending to what is there.
-    ///   - maximumPendingBytes: the memory the unwritten buffer may use.
+    ///   - maximumPendingBytes: unwritten bytes past which an append waits for the writer
+    ///     (twice this: lines are dropped).
+    ///   - maximumWait: how long such an append waits at most.
     ///   - batchDelay: how long an idle writer gathers lines before writing; zero writes at once.
     /// - Throws: `CaptureFileError` if the file cannot be opened.
     public init(
         path: String, truncating: Bool = false, maximumPendingBytes: Int = defaultMaximumPendingBytes,
-        batchDelay: Duration = defaultBatchDelay
+        maximumWait: Duration = defaultMaximumWait, batchDelay: Duration = defaultBatchDelay
     ) throws(CaptureFileError) {
         let flags = O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0)
         let fd = open(path, flags, 0o644)
@@ -59,7 +68,7 @@ public final class CaptureFileWriter: Sendable {
         }
         self.path = path
         core = Core(fd: fd, path: path, maximumPendingBytes: max(0, maximumPendingBytes),
-                    batchDelay: max(.zero, batchDelay))
+                    maximumWait: max(.zero, maximumWait), batchDelay: max(.zero, batchDelay))
         let core = self.core
         let startsWithNewline = endsMidLine
         let thread = Thread { core.runWriter(endsMidLine: startsWithNewline) }
@@ -71,7 +80,8 @@ public final class CaptureFileWriter: Sendable {
         close()
     }
 
-    /// Queues one record's line. Cheap and non-blocking apart from a short lock.
+    /// Queues one record's line. Cheap and non-blocking apart from a short lock, unless the
+    /// file is behind (see the type's discussion).
     public func append(_ record: CaptureRecord) {
         let line = CaptureRecordEncoder.line(record)
         appendLine { $0.append(contentsOf: line) }
@@ -80,35 +90,56 @@ public final class CaptureFileWriter: Sendable {
     /// Queues one line that `build` appends to the pending buffer, under the lock, so that
     /// lines from several threads keep the order their builders ran in.
     ///
-    /// - Returns: false if the line was dropped (closed, or the buffer is full).
+    /// - Returns: false if the line was dropped (closed, or twice the pending limit waiting).
     @discardableResult
     func appendLine(_ build: (inout [UInt8]) -> Void) -> Bool {
-        let (accepted, wake) = queueLine(build)
-        if wake { wakeWriter() }
-        return accepted
+        let queued = queueLine(build)
+        settle(queued)
+        return queued.accepted
     }
 
-    /// Queues a line as ``appendLine(_:)`` does, but leaves waking the writer thread to the
-    /// caller: true in `wake` means it must call ``wakeWriter()``, once. The capture store
-    /// queues under its own lock and wakes after releasing it, so that the other event
-    /// loop never waits on that lock through a `futex` wake-up system call.
-    func queueLine(_ build: (inout [UInt8]) -> Void) -> (accepted: Bool, wake: Bool) {
-        core.state.withLock { state -> (Bool, Bool) in
-            guard !state.closing, state.pending.count < core.maximumPendingBytes else {
+    /// What queueing a line leaves its caller to do once it holds no lock: wake the writer
+    /// thread, and wait for it to make room.
+    struct QueuedLine {
+        /// Whether the line is in the buffer (false: dropped).
+        var accepted: Bool
+        /// The writer thread sleeps; the caller must wake it, once.
+        var wakesWriter: Bool
+        /// Signalled when the writer has made room; nil when there is room.
+        var room: DispatchSemaphore?
+    }
+
+    /// Queues a line as ``appendLine(_:)`` does, but leaves waking the writer and waiting
+    /// for room to the caller (``settle(_:)``). The capture store queues under its own lock
+    /// and settles after releasing it, so that the other event loop never waits on that
+    /// lock through a `futex` wake-up system call, or for the disk.
+    func queueLine(_ build: (inout [UInt8]) -> Void) -> QueuedLine {
+        core.state.withLock { state -> QueuedLine in
+            let limit = UInt64(core.maximumPendingBytes)
+            guard !state.closing, state.acceptedBytes - state.handledBytes < 2 * limit else {
                 state.droppedLines += 1
-                return (false, false)
+                return QueuedLine(accepted: false, wakesWriter: false, room: nil)
             }
             let before = state.pending.count
             build(&state.pending)
             state.acceptedBytes += UInt64(state.pending.count - before)
             state.pendingLines += 1
-            return (true, state.takeWriterWakeUp(includingLinger: false))
+            guard state.acceptedBytes - state.handledBytes > limit else {
+                return QueuedLine(accepted: true, wakesWriter: state.takeWriterWakeUp(includingLinger: false), room: nil)
+            }
+            // Behind: room once all but `limit` of what is accepted has been handled.
+            let room = DispatchSemaphore(value: 0)
+            state.flushWaiters.append((state.acceptedBytes - limit, room))
+            return QueuedLine(accepted: true, wakesWriter: state.takeWriterWakeUp(includingLinger: true), room: room)
         }
     }
 
-    /// Wakes the idle writer thread; for a caller that ``queueLine(_:)`` told to.
-    func wakeWriter() {
-        core.wakeWriter.signal()
+    /// Wakes the writer thread if `queued` says so, then, if the file is behind, waits until
+    /// the writer has made room, for at most the `maximumWait` it was opened with.
+    func settle(_ queued: QueuedLine) {
+        if queued.wakesWriter { core.wakeWriter.signal() }
+        guard let room = queued.room, room.wait(timeout: .now() + core.maximumWait) == .timedOut else { return }
+        core.state.withLock { $0.flushWaiters.removeAll { $0.semaphore === room } }
     }
 
     /// Blocks until every line appended before the call has been written to the file.
@@ -201,15 +232,19 @@ extension CaptureFileWriter {
         let fd: Int32
         let path: String
         let maximumPendingBytes: Int
+        /// As a `DispatchTime` interval, for the semaphore's timed wait.
+        let maximumWait: DispatchTimeInterval
         let batchDelay: Duration
         let state = Mutex(State())
         let wakeWriter = DispatchSemaphore(value: 0)
         let writerExited = DispatchSemaphore(value: 0)
 
-        init(fd: Int32, path: String, maximumPendingBytes: Int, batchDelay: Duration) {
+        init(fd: Int32, path: String, maximumPendingBytes: Int, maximumWait: Duration, batchDelay: Duration) {
             self.fd = fd
             self.path = path
             self.maximumPendingBytes = maximumPendingBytes
+            let (seconds, attoseconds) = maximumWait.components
+            self.maximumWait = .microseconds(Int(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
             self.batchDelay = batchDelay
         }
 

@@ -62,28 +62,28 @@ public final class CaptureStore: Sendable {
         let keysCount = buffer.count
         CaptureRecordEncoder.writeTail(source, into: &buffer)
         header.tailCount = buffer.count - keysCount
-        let (sequence, wakeFileWriter, ready) = buffer.withUnsafeBytes { bytes in
+        let (sequence, queued, ready) = buffer.withUnsafeBytes { bytes in
             // Never nil: a buffer always has memory, and a tail at least `}` and a newline.
-            guard let base = bytes.baseAddress else { return (UInt64(0), false, [Resumption]()) }
+            guard let base = bytes.baseAddress else { return (UInt64(0), CaptureFileWriter.QueuedLine?.none, [Resumption]()) }
             let tail = UnsafeBufferPointer(rebasing: bytes[keysCount...])
-            return state.withLock { state -> (UInt64, Bool, [Resumption]) in
+            return state.withLock { state -> (UInt64, CaptureFileWriter.QueuedLine?, [Resumption]) in
                 let sequence = state.nextSequence
                 state.nextSequence += 1
                 header.sequence = sequence
                 let entry = CaptureEntryView(header: header, body: UnsafeRawPointer(base))
                 // Queued under this lock so that the file's lines are in sequence order; the
-                // writer thread is woken after it.
-                let wake = fileWriter?.queueLine { output in
+                // writer thread is woken (and, if the file is behind, waited for) after it.
+                let queued = fileWriter?.queueLine { output in
                     CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
                     output.append(contentsOf: tail)
-                }.wake ?? false
+                }
                 let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
                 if state.ring.append(entry) { state.droppedSinceClear += 1 }
-                return (sequence, wake, ready)
+                return (sequence, queued, ready)
             }
         }
-        if wakeFileWriter { fileWriter?.wakeWriter() }
         for resumption in ready { resumption.resume() }
+        if let queued { fileWriter?.settle(queued) }
         return sequence
     }
 
