@@ -37,11 +37,27 @@ import StrictJSON
 /// provider token checked through JWTVerify's cache.
 public struct PushValidator: Sendable {
     /// The apps, keys and devices answered from.
-    public let registry: MockRegistry
+    public var registry: MockRegistry { storage.registry }
     /// The provider-token rules.
-    public let tokenVerifier: APNsProviderTokenVerifier
+    public var tokenVerifier: APNsProviderTokenVerifier { storage.tokenVerifier }
     /// Choices where Apple is silent.
-    public let settings: Settings
+    public var settings: Settings { storage.settings }
+
+    /// Shared by copies: the server hands each push a copy of the current validator, which
+    /// is then one reference count instead of one per field of the registry and settings.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let registry: MockRegistry
+        let tokenVerifier: APNsProviderTokenVerifier
+        let settings: Settings
+
+        init(registry: MockRegistry, tokenVerifier: APNsProviderTokenVerifier, settings: Settings) {
+            self.registry = registry
+            self.tokenVerifier = tokenVerifier
+            self.settings = settings
+        }
+    }
 
     /// The only method APNs accepts.
     static let postMethod = "POST"
@@ -56,9 +72,7 @@ public struct PushValidator: Sendable {
     ///     Share one across validators so its cache survives registry updates.
     ///   - settings: Choices where Apple is silent.
     public init(registry: MockRegistry, tokenVerifier: APNsProviderTokenVerifier, settings: Settings = .makeDefault()) {
-        self.registry = registry
-        self.tokenVerifier = tokenVerifier
-        self.settings = settings
+        storage = Storage(registry: registry, tokenVerifier: tokenVerifier, settings: settings)
     }
 
     /// Creates a validator whose token verifier uses the registry's keys.
