@@ -90,16 +90,22 @@ public struct PushValidator: Sendable {
     ///     updates it, as APNs binds a connection on its first authenticated push.
     /// - Returns: The verdict, and the details learned up to the deciding step.
     public func validate(_ request: PushRequest, auth: inout ConnectionAuthState) -> PushValidation {
-        var details = PushDetails()
+        var validation = PushValidation(details: PushDetails(), verdict: .accepted)
+        validate(request, auth: &auth, into: &validation)
+        return validation
+    }
+
+    /// Validates one push into `validation`, which must be fresh (no details, accepted).
+    ///
+    /// The server's path: a validation returned from inside the steps' do/catch was copied
+    /// into the caller's slot and the original destroyed, a reference count per field.
+    func validate(_ request: PushRequest, auth: inout ConnectionAuthState, into validation: inout PushValidation) {
         do {
-            try runSteps(request, auth: &auth, details: &details)
-            return PushValidation(details: details, verdict: .accepted)
+            try runSteps(request, auth: &auth, details: &validation.details)
         } catch {
             let isFatal = settings.goAwayReasons.contains(error.reason)
-            return PushValidation(
-                details: details,
-                verdict: .rejected(reason: error.reason, timestamp: error.timestamp, isFatal: isFatal),
-                message: error.message)
+            validation.verdict = .rejected(reason: error.reason, timestamp: error.timestamp, isFatal: isFatal)
+            validation.message = error.message
         }
     }
 
