@@ -46,7 +46,11 @@ final class APNsEndpoint: HTTPServerHandler {
             return box
         }()
 
-        let validation = services.validator.validate(push, auth: &box.state.auth)
+        // Filled in place and then moved: a returned validation, or one read while still a
+        // variable, was copied (a reference count per field of its details).
+        var filled = PushValidation(details: PushDetails(), verdict: .accepted)
+        services.validator.validate(push, auth: &box.state.auth, into: &filled)
+        let validation = consume filled
         let faults = services.faults.evaluate(validation.details, at: push.receivedAt)
         let outcome = Self.outcome(
             of: validation, faults: faults,

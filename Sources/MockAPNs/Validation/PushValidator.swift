@@ -37,11 +37,27 @@ import StrictJSON
 /// provider token checked through JWTVerify's cache.
 public struct PushValidator: Sendable {
     /// The apps, keys and devices answered from.
-    public let registry: MockRegistry
+    public var registry: MockRegistry { storage.registry }
     /// The provider-token rules.
-    public let tokenVerifier: APNsProviderTokenVerifier
+    public var tokenVerifier: APNsProviderTokenVerifier { storage.tokenVerifier }
     /// Choices where Apple is silent.
-    public let settings: Settings
+    public var settings: Settings { storage.settings }
+
+    /// Shared by copies: the server hands each push a copy of the current validator, which
+    /// is then one reference count instead of one per field of the registry and settings.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let registry: MockRegistry
+        let tokenVerifier: APNsProviderTokenVerifier
+        let settings: Settings
+
+        init(registry: MockRegistry, tokenVerifier: APNsProviderTokenVerifier, settings: Settings) {
+            self.registry = registry
+            self.tokenVerifier = tokenVerifier
+            self.settings = settings
+        }
+    }
 
     /// The only method APNs accepts.
     static let postMethod = "POST"
@@ -56,9 +72,7 @@ public struct PushValidator: Sendable {
     ///     Share one across validators so its cache survives registry updates.
     ///   - settings: Choices where Apple is silent.
     public init(registry: MockRegistry, tokenVerifier: APNsProviderTokenVerifier, settings: Settings = .makeDefault()) {
-        self.registry = registry
-        self.tokenVerifier = tokenVerifier
-        self.settings = settings
+        storage = Storage(registry: registry, tokenVerifier: tokenVerifier, settings: settings)
     }
 
     /// Creates a validator whose token verifier uses the registry's keys.
@@ -76,16 +90,22 @@ public struct PushValidator: Sendable {
     ///     updates it, as APNs binds a connection on its first authenticated push.
     /// - Returns: The verdict, and the details learned up to the deciding step.
     public func validate(_ request: PushRequest, auth: inout ConnectionAuthState) -> PushValidation {
-        var details = PushDetails()
+        var validation = PushValidation(details: PushDetails(), verdict: .accepted)
+        validate(request, auth: &auth, into: &validation)
+        return validation
+    }
+
+    /// Validates one push into `validation`, which must be fresh (no details, accepted).
+    ///
+    /// The server's path: a validation returned from inside the steps' do/catch was copied
+    /// into the caller's slot and the original destroyed, a reference count per field.
+    func validate(_ request: PushRequest, auth: inout ConnectionAuthState, into validation: inout PushValidation) {
         do {
-            try runSteps(request, auth: &auth, details: &details)
-            return PushValidation(details: details, verdict: .accepted)
+            try runSteps(request, auth: &auth, details: &validation.details)
         } catch {
             let isFatal = settings.goAwayReasons.contains(error.reason)
-            return PushValidation(
-                details: details,
-                verdict: .rejected(reason: error.reason, timestamp: error.timestamp, isFatal: isFatal),
-                message: error.message)
+            validation.verdict = .rejected(reason: error.reason, timestamp: error.timestamp, isFatal: isFatal)
+            validation.message = error.message
         }
     }
 
