@@ -9,6 +9,8 @@
 # Instruction counts, not times: they do not move with other load on the machine, so they
 # compare changes on a shared VM (docs/capture-cost.md). The push is bench-mock.sh's.
 #
+# Also the reference-count and allocation calls per push (docs/push-path-cost.md).
+#
 # Usage: scripts/bench-mock-instructions.sh   (PUSHES overrides the default 30000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,3 +70,32 @@ awk -v t="$total" -v c="$capture" -v l="$log" -v n="$PUSHES" -v r="$reference_to
     printf "  capture:    %6.1fk per push, %.3f of the whole\n", c / n / 1000, c / t
     printf "  log line:   %6.1fk per push, %.3f of the whole\n", l / n / 1000, l / t
 }'
+# Reference counting and allocation per push: calls into the runtime's retain/release and
+# malloc/free (docs/push-path-cost.md), summed over every call site in the profile. Each
+# retain or release of a live object is a locked read-modify-write that instruction counts
+# understate. The swift_retain/release counts include the calls the bridge entry points
+# make for strings and arrays on the heap, so the four are not to be added up.
+python3 - "$work/callgrind.out" "$PUSHES" <<'PY'
+import re, sys
+names, callee, calls = {}, None, {}
+def name(token):
+    match = re.match(r'\((\d+)\)(?: (.*))?', token)
+    if not match:
+        return token
+    if match.group(2):
+        names[match.group(1)] = match.group(2)
+    return names.get(match.group(1), match.group(1))
+with open(sys.argv[1]) as profile:
+    for line in profile:
+        if line.startswith('cfn='):
+            callee = name(line[4:].strip())
+        elif line.startswith('fn='):
+            name(line[3:].strip())
+        elif line.startswith('calls=') and callee:
+            calls[callee] = calls.get(callee, 0) + int(line[6:].split()[0])
+pushes = int(sys.argv[2])
+symbols = ['swift_retain', 'swift_release', 'swift_bridgeObjectRetain', 'swift_bridgeObjectRelease', 'malloc', 'free']
+print("  per push: swift_retain %.0f, swift_release %.0f; swift_bridgeObjectRetain %.0f, swift_bridgeObjectRelease %.0f"
+      " (strings and arrays: they call the first two when the value is on the heap); malloc %.1f, free %.1f"
+      % tuple(calls.get(symbol, 0) / pushes for symbol in symbols))
+PY
