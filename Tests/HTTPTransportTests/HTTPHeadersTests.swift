@@ -17,6 +17,10 @@ import Testing
         #expect("Content-Length".equalsIgnoringASCIICase("content-length"))
         #expect(!"a[".equalsIgnoringASCIICase("a{"))
         #expect(!"abc".equalsIgnoringASCIICase("abcd"))
+        // The same on bytes read in place.
+        #expect(Array("Apns-ID".utf8).equalsIgnoringASCIICase("apns-id".utf8))
+        #expect(!Array("a@".utf8).equalsIgnoringASCIICase("a`".utf8))
+        #expect(!Array("abc".utf8).equalsIgnoringASCIICase("ab".utf8))
     }
 }
 

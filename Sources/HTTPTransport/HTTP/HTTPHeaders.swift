@@ -69,14 +69,24 @@ extension String {
     public func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         let fast = utf8.withContiguousStorageIfAvailable { lhs in
-            other.utf8.withContiguousStorageIfAvailable { rhs in Self.equalFolding(lhs, rhs) }
+            other.utf8.withContiguousStorageIfAvailable { rhs in lhs.equalsIgnoringASCIICase(rhs) }
         }
         if let fast, let result = fast { return result }
-        return Self.equalFolding(Array(utf8), Array(other.utf8))
+        return Array(utf8).equalsIgnoringASCIICase(Array(other.utf8))
     }
+}
 
-    private static func equalFolding<C: Collection<UInt8>>(_ lhs: C, _ rhs: C) -> Bool {
-        for (a, b) in zip(lhs, rhs) where a != b {
+extension Collection<UInt8> {
+    /// ASCII case-insensitive equality of two byte strings (letters fold, nothing else does),
+    /// for names and ids read in place; no allocation.
+    ///
+    /// ```swift
+    /// Array("Apns-ID".utf8).equalsIgnoringASCIICase("apns-id".utf8)  // true
+    /// ```
+    @inlinable
+    public func equalsIgnoringASCIICase(_ other: some Collection<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for (a, b) in zip(self, other) where a != b {
             let folded = a | 0x20
             guard folded == b | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else { return false }
         }

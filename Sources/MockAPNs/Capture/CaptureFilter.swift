@@ -67,7 +67,7 @@ public struct CaptureFilter: Sendable, Hashable {
         if let topic, !topic.withBorrowedUTF8({ Self.equal($0, view.topic) }) { return false }
         if let outcome, (outcome == .accepted) != view.isAccepted { return false }
         if let reason, !reason.wireValue.withBorrowedUTF8({ Self.equal($0, view.reason) }) { return false }
-        if let apnsID, !apnsID.withBorrowedUTF8({ Self.equalIgnoringASCIICase($0, view.apnsID) }) { return false }
+        if let apnsID, !apnsID.withBorrowedUTF8({ view.apnsID.equalsIgnoringASCIICase($0) }) { return false }
         if let since, view.receivedAtMicroseconds < CaptureRecord.microseconds(since1970: since) { return false }
         if let until, view.receivedAtMicroseconds >= CaptureRecord.microseconds(since1970: until) { return false }
         return true
@@ -76,14 +76,5 @@ public struct CaptureFilter: Sendable, Hashable {
     private static func equal(_ wanted: UnsafeBufferPointer<UInt8>, _ stored: UnsafeBufferPointer<UInt8>?) -> Bool {
         guard let stored, stored.count == wanted.count else { return false }
         return stored.elementsEqual(wanted)
-    }
-
-    private static func equalIgnoringASCIICase(_ wanted: UnsafeBufferPointer<UInt8>, _ stored: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard stored.count == wanted.count else { return false }
-        return zip(stored, wanted).allSatisfy { Self.foldedASCII($0) == Self.foldedASCII($1) }
-    }
-
-    private static func foldedASCII(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

@@ -83,15 +83,8 @@ struct PushHeaderFields {
         }
     }
 
-    /// Whether `bytes` spell the lowercase ASCII `name` in any letter case.
+    /// Whether `bytes` spell the ASCII `name` in any letter case.
     private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        guard bytes.count == name.utf8CodeUnitCount else { return false }
-        let expected = name.utf8Start
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            if folded != expected[index] { return false }
-        }
-        return true
+        bytes.equalsIgnoringASCIICase(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     }
 }
