@@ -28,6 +28,8 @@ test: setup
 	    echo "== $$target"; \
 	    timeout 1200 swift test --skip-build --filter "^$$target\\."; \
 	done
+	@# A package depending on this one by version tag builds and embeds the mock.
+	timeout 900 bash scripts/check-consumer.sh
 
 bench: release
 	bash scripts/bench-transport.sh

@@ -9,9 +9,10 @@ import JWTVerify
 /// One call starts everything on free ports for a test:
 ///
 /// ```swift
-/// let mock = try MockAPNsServer.startForTesting(certsDirectory: "certs")
+/// let mock = try MockAPNsServer.startForTesting()
 /// defer { mock.stop() }
-/// // Point a client at mock.sandboxURL, trusting mock.trustRootsPath ...
+/// // Point a client at mock.sandboxURL, trusting mock.trustRootsPath, signing with
+/// // MockTestCertificates.bundled.providerKeyPath() ...
 /// let result = await mock.capture.wait(for: CaptureFilter(topic: "com.example.app"), count: 1, timeout: .seconds(5))
 /// #expect(result.isSatisfied)
 /// try mock.faults.add(FaultRule(id: "down", action: .unavailable(reason: .serviceUnavailable)))
@@ -125,9 +126,13 @@ public final class MockAPNsServer: Sendable {
     /// Starts the zero-configuration mock on free ports of 127.0.0.1, control API included:
     /// the keys, certificates and CA in `certsDirectory`, any well-formed device token.
     ///
-    /// - Parameter configure: adjusts the configuration before start (TLS off, faults, devices).
+    /// - Parameters:
+    ///   - certsDirectory: the test material; by default the set this package ships
+    ///     (``MockTestCertificates/bundled``), so a package depending on this one needs no files.
+    ///   - configure: adjusts the configuration before start (TLS off, faults, devices).
     public static func startForTesting(
-        certsDirectory: String, configure: (inout MockConfiguration) -> Void = { _ in },
+        certsDirectory: String = MockTestCertificates.bundled.directory,
+        configure: (inout MockConfiguration) -> Void = { _ in },
         now: (@Sendable () -> Date)? = nil
     ) throws(MockServerError) -> MockAPNsServer {
         var configuration: MockConfiguration
