@@ -26,12 +26,19 @@ func standardOutput(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 
-let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version)
+let certsVariable = "APNS_MOCK_CERTS"
+let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nENVIRONMENT:\n"
+    + "  \(certsVariable)  folder of the test keys and certificates the defaults use (default certs, in the current directory)\n")
 
-let certsDirectory = ProcessInfo.processInfo.environment["APNS_MOCK_CERTS"] ?? "certs"
+let certsDirectory = ProcessInfo.processInfo.environment[certsVariable] ?? "certs"
 var configuration: MockConfiguration
 do {
     configuration = try MockConfiguration.makeDefault(certsDirectory: certsDirectory)
+} catch {
+    parser.exitWithUsageError("\(error)\nThe defaults read the test keys and certificates in '\(certsDirectory)': "
+        + "run apns-mock from the checkout, or set \(certsVariable) to its certs folder.")
+}
+do {
     if let path = arguments.value("config") {
         configuration = try MockConfiguration.load(path: path, base: configuration)
     }

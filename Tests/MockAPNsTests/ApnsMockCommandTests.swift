@@ -74,6 +74,24 @@ struct ApnsMockCommandTests {
         var log: [String]
     }
 
+    /// Run away from the checkout, the defaults find no test material: a usage error that
+    /// says where it looked and how to point it elsewhere, not a bare file error.
+    @Test func withoutItsTestMaterialItExitsTwoNamingTheFolderAndTheVariable() async throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-certs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let result = try await SpawnedProcess.runDetached(
+            Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0"],
+            environment: ["APNS_MOCK_CERTS": empty.path], timeout: 30)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot read key file '\(empty.path)/AuthKey_ABC123DEFG.p8'"), "\(result.stderr)")
+        #expect(result.stderr.contains("The defaults read the test keys and certificates in '\(empty.path)'"), "\(result.stderr)")
+        #expect(result.stderr.contains("set APNS_MOCK_CERTS"), "\(result.stderr)")
+        let help = try await SpawnedProcess.runDetached(Self.executable.path, ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("APNS_MOCK_CERTS"), "\(help.stdout)")
+    }
+
     @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() async throws {
         let seen = try await onThread { try Self.curlAndH2load() }
         #expect(seen.urls["CA"] == "\(Self.certs)/ca.pem")
