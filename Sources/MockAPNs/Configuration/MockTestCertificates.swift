@@ -24,6 +24,10 @@ public struct MockTestCertificates: Sendable, Equatable {
     }
 
     /// The set shipped in MockAPNs' resource bundle.
+    ///
+    /// SwiftPM's resource accessor looks beside the running binary, then in the build
+    /// folder, and stops the process if neither holds the bundle (a test binary copied away
+    /// from its build): use ``init(directory:)`` with a copy of the files there.
     public static var bundled: MockTestCertificates {
         // `Bundle.module` finds the bundle beside the test or executable binary, or where
         // SwiftPM built it; `.copy` keeps the folder's name inside the bundle.
