@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import JWTVerify
 import MockAPNs
+import StrictJSON
 import Testing
 
 /// The assembled mock, driven over real HTTP/2 by our own client.
@@ -136,6 +137,41 @@ struct MockAPNsServerTests {
 
         let metrics = try await control.send(HTTPClientRequest(path: "/metrics"))
         #expect(String(decoding: metrics.body, as: UTF8.self).contains(#"reason="MissingProviderToken"} 1"#))
+        await control.close()
+        await apns.close()
+    }
+
+    /// `GET /faults` says how often each rule fired and how many firings a counted rule
+    /// has left; the listing can be sent back as it is, with fresh counts.
+    @Test func theFaultListingCountsFiringsAndCanBePutBack() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let apns = try Self.client(for: mock.productionURL, trust: nil)
+        let rules = #"[{"id":"down","count":3,"action":{"type":"unavailable","reason":"ServiceUnavailable"}},"#
+            + #"{"id":"never","match":{"topic":"com.example.other"},"action":{"type":"closeConnection"}}]"#
+        let put = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: Array(rules.utf8)))
+        #expect(put.status == 200)
+
+        let answered = try await apns.send(Self.push(token: try Self.providerToken()))
+        #expect(answered.status == 503)
+        let listing = try await control.send(HTTPClientRequest(path: "/faults"))
+        #expect(listing.status == 200)
+        guard case let .array(entries)? = try? JSONParser.parse(listing.body, maximumDepth: 8), entries.count == 2,
+              case let .object(down) = entries[0], case let .object(never) = entries[1] else {
+            Issue.record("not a two-rule listing: \(String(decoding: listing.body, as: UTF8.self))")
+            return
+        }
+        #expect(down["id"] == .string("down"))
+        #expect(down["fired"] == .integer(1))
+        #expect(down["remaining"] == .integer(2))
+        #expect(never["fired"] == .integer(0))
+        #expect(never["remaining"] == nil)
+
+        let putBack = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: listing.body))
+        #expect(putBack.status == 200, "\(String(decoding: putBack.body, as: UTF8.self))")
+        #expect(mock.faults.statistics.map(\.fired) == [0, 0])
+        #expect(mock.faults.rules.first?.count == 3)
         await control.close()
         await apns.close()
     }

@@ -77,10 +77,10 @@ struct ControlAPI: HTTPServerHandler {
                 services.replaceRegistry(registry)
                 responder.respond(Self.json(200, ConfigurationJSON.encodeKeys(registry.keys)))
             case ("GET", "/faults"):
-                responder.respond(Self.json(200, ConfigurationJSON.encodeFaults(faults.rules)))
+                responder.respond(Self.json(200, FaultRule.encodeListing(faults.rulesWithStatistics)))
             case ("PUT", "/faults"):
                 try faults.replaceAll(try ConfigurationJSON.decodeFaults(try ConfigurationJSON.parse(request.body)))
-                responder.respond(Self.json(200, ConfigurationJSON.encodeFaults(faults.rules)))
+                responder.respond(Self.json(200, FaultRule.encodeListing(faults.rulesWithStatistics)))
             case ("POST", "/faults"):
                 let rule = try FaultRule(json: try ConfigurationJSON.parse(request.body), path: "fault",
                                          defaultID: "fault-\(faults.rules.count + 1)")

@@ -64,12 +64,17 @@ public final class FaultEngine: Sendable {
 
     /// How often each rule has fired, in rule order.
     public var statistics: [FaultRuleStatistics] {
-        state.withLock { states in
-            states.map { entry in
-                FaultRuleStatistics(
-                    id: entry.rule.id, fired: entry.fired, remaining: entry.rule.count.map { max(0, $0 - entry.fired) })
-            }
-        }
+        state.withLock { states in states.map(Self.statistics(of:)) }
+    }
+
+    /// Each rule with how often it has fired, in rule order, read together under one lock
+    /// so that a listing never pairs a rule with another rule's counts.
+    public var rulesWithStatistics: [(rule: FaultRule, statistics: FaultRuleStatistics)] {
+        state.withLock { states in states.map { ($0.rule, Self.statistics(of: $0)) } }
+    }
+
+    private static func statistics(of entry: RuleState) -> FaultRuleStatistics {
+        FaultRuleStatistics(id: entry.rule.id, fired: entry.fired, remaining: entry.rule.count.map { max(0, $0 - entry.fired) })
     }
 
     /// The rule with this id, if any.

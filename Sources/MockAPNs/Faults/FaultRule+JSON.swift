@@ -10,7 +10,11 @@ enum FaultRuleKey {
     static let probability = "probability"
     static let count = "count"
     static let action = "action"
-    static let all = [id, note, match, probability, count, action]
+    /// Read-only counts in the control API's listing (``FaultRuleStatistics``); accepted and
+    /// ignored on the way in, so that a listing can be sent back with `PUT /faults`.
+    static let fired = "fired"
+    static let remaining = "remaining"
+    static let all = [id, note, match, probability, count, action, fired, remaining]
 }
 
 /// JSON field names of a rule's `match`.
@@ -93,13 +97,15 @@ extension FaultRule {
     }
 
     /// The rule's JSON form, which ``init(json:path:defaultID:)`` reads back.
-    public var jsonValue: JSONValue {
+    public var jsonValue: JSONValue { .object(jsonMembers) }
+
+    private var jsonMembers: [String: JSONValue] {
         var members: [String: JSONValue] = [FaultRuleKey.id: .string(id), FaultRuleKey.action: action.jsonValue]
         if !match.isAny { members[FaultRuleKey.match] = match.jsonValue }
         if let probability { members[FaultRuleKey.probability] = .double(probability) }
         if let count { members[FaultRuleKey.count] = .integer(Int64(count)) }
         if let note { members[FaultRuleKey.note] = .string(note) }
-        return .object(members)
+        return members
     }
 
     /// Decodes a list of rules, such as the `faults` array of the configuration file or a
@@ -125,13 +131,29 @@ extension FaultRule {
     public static func encodeList(_ rules: [FaultRule]) -> JSONValue {
         .array(rules.map(\.jsonValue))
     }
+
+    /// Rules as the control API lists them: each rule's JSON form plus its read-only
+    /// `fired` count and, for a rule with a count, `remaining`. ``decodeList(_:path:)``
+    /// reads it back, ignoring the two.
+    ///
+    /// ```json
+    /// [{"id":"apns-down","count":3,"fired":1,"remaining":2,"action":{"type":"unavailable","reason":"ServiceUnavailable"}}]
+    /// ```
+    public static func encodeListing(_ entries: [(rule: FaultRule, statistics: FaultRuleStatistics)]) -> JSONValue {
+        .array(entries.map { entry in
+            var members = entry.rule.jsonMembers
+            members[FaultRuleKey.fired] = .integer(Int64(entry.statistics.fired))
+            if let remaining = entry.statistics.remaining { members[FaultRuleKey.remaining] = .integer(Int64(remaining)) }
+            return .object(members)
+        })
+    }
 }
 
 extension FaultRuleStatistics {
     /// `{"id":"flaky","fired":2,"remaining":1}`; `remaining` is left out for rules without a count.
     public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = ["id": .string(id), "fired": .integer(Int64(fired))]
-        if let remaining { members["remaining"] = .integer(Int64(remaining)) }
+        var members: [String: JSONValue] = [FaultRuleKey.id: .string(id), FaultRuleKey.fired: .integer(Int64(fired))]
+        if let remaining { members[FaultRuleKey.remaining] = .integer(Int64(remaining)) }
         return .object(members)
     }
 }
