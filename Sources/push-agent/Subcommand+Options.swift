@@ -26,7 +26,7 @@ extension Subcommand {
     static func gateway(_ arguments: ParsedArguments) throws(CommandLineError) -> HermesGatewayConfiguration {
         let text = try required(arguments, "gateway")
         guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-            throw CommandLineError("--gateway must be an http(s) URL, such as http://127.0.0.1:8080/push")
+            throw CommandLineError("--gateway must be an http(s) URL, such as http://127.0.0.1:8088/push")
         }
         let secret = arguments.value("secret") ?? ProcessInfo.processInfo.environment["HERMES_PUSH_SECRET"]
         let authorization: HermesGatewayAuthorization

@@ -10,7 +10,7 @@ enum Subcommand: String, CaseIterable {
     static let storeOption = CommandLineOption.value(
         "store", "FILE", help: "The device store (default $HERMES_PUSH_STORE or ./push-devices.json).")
     static let gatewayOptions: [CommandLineOption] = [
-        .value("gateway", "URL", help: "The gateway's push URL, such as http://127.0.0.1:8080/push."),
+        .value("gateway", "URL", help: "The gateway's push URL, such as http://127.0.0.1:8088/push."),
         .value("secret", "TEXT", help: "Shared-secret HMAC mode (or set $HERMES_PUSH_SECRET)."),
         .flag("capability", help: "Capability mode: /register per device, refresh once after 403."),
         .value("attempts", "N", help: "Requests per push before giving up on 5xx/network errors (default 3)."),
