@@ -26,6 +26,23 @@ import Testing
         #expect(store.fileWriter?.lastError == nil)
     }
 
+    /// Durations too long for Dispatch's nanoseconds mean "no deadline", not an arithmetic
+    /// overflow in the initializer; flush and close still end the writer's wait for more.
+    @Test func durationsTooLongForDispatchDoNotTrapAndFlushStillWrites() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try CaptureFileWriter(path: path, maximumWait: .seconds(Int64.max), batchDelay: .seconds(Int64.max))
+        for sequence in 1...3 {
+            var record = CaptureFixtures.fullRecord()
+            record.sequence = UInt64(sequence)
+            writer.append(record)
+        }
+        writer.flush()
+        #expect(try CaptureFileReader(path: path).readAll().map(\.sequence) == [1, 2, 3])
+        writer.close()
+        #expect(writer.writtenRecordCount == 3)
+    }
+
     @Test func aTruncatedLastLineIsSkippedWithOneWarning() throws {
         let path = CaptureFixtures.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -235,6 +235,8 @@ extension CaptureFileWriter {
         /// As a `DispatchTime` interval, for the semaphore's timed wait.
         let maximumWait: DispatchTimeInterval
         let batchDelay: Duration
+        /// `batchDelay` as a Dispatch interval, for the writer's timed wait.
+        let batchInterval: DispatchTimeInterval
         let state = Mutex(State())
         let wakeWriter = DispatchSemaphore(value: 0)
         let writerExited = DispatchSemaphore(value: 0)
@@ -243,9 +245,19 @@ extension CaptureFileWriter {
             self.fd = fd
             self.path = path
             self.maximumPendingBytes = maximumPendingBytes
-            let (seconds, attoseconds) = maximumWait.components
-            self.maximumWait = .microseconds(Int(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+            self.maximumWait = Self.dispatchInterval(maximumWait)
             self.batchDelay = batchDelay
+            batchInterval = Self.dispatchInterval(batchDelay)
+        }
+
+        /// A non-negative `duration` in nanoseconds for Dispatch; one too long for that is
+        /// `.never` (wait without a deadline) rather than an arithmetic overflow.
+        static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+            let (seconds, attoseconds) = duration.components
+            let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            let (total, overflowedAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+            guard !overflowed, !overflowedAgain, let nanoseconds = Int(exactly: total) else { return .never }
+            return .nanoseconds(nanoseconds)
         }
 
         private enum Step {
@@ -322,9 +334,7 @@ extension CaptureFileWriter {
                 return true
             }
             guard lingering else { return }
-            let (seconds, attoseconds) = batchDelay.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            _ = wakeWriter.wait(timeout: .now() + .nanoseconds(nanoseconds))
+            _ = wakeWriter.wait(timeout: .now() + batchInterval)
             state.withLock { $0.writerLingering = false }
         }
 
