@@ -28,15 +28,26 @@ func standardOutput(_ text: String) {
 
 let certsVariable = "APNS_MOCK_CERTS"
 let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nENVIRONMENT:\n"
-    + "  \(certsVariable)  folder of the test keys and certificates the defaults use (default certs, in the current directory)\n")
+    + "  \(certsVariable)  folder of the test keys and certificates the defaults use (default: certs in the current\n"
+    + "                   directory if there is one, else the set built beside apns-mock)\n")
 
-let certsDirectory = ProcessInfo.processInfo.environment[certsVariable] ?? "certs"
+/// The test material the defaults read: the variable's folder, the checkout's `certs/` when
+/// run from the checkout, else the copy SwiftPM put beside the binary, so that
+/// `.build/release/apns-mock` starts from any directory.
+func defaultCertsDirectory() -> String {
+    if let directory = ProcessInfo.processInfo.environment[certsVariable] { return directory }
+    if FileManager.default.fileExists(atPath: "certs") { return "certs" }
+    return (try? MockTestCertificates.locateBundled().directory) ?? "certs"
+}
+
+let certsDirectory = defaultCertsDirectory()
 var configuration: MockConfiguration
 do {
     configuration = try MockConfiguration.makeDefault(certsDirectory: certsDirectory)
 } catch {
     parser.exitWithUsageError("\(error)\nThe defaults read the test keys and certificates in '\(certsDirectory)': "
-        + "run apns-mock from the checkout, or set \(certsVariable) to its certs folder.")
+        + "run apns-mock from the checkout, keep it beside the '…_MockAPNs.resources' folder it was built with, "
+        + "or set \(certsVariable) to a folder with a copy of certs/.")
 }
 do {
     if let path = arguments.value("config") {

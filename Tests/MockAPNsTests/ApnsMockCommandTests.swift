@@ -92,6 +92,41 @@ struct ApnsMockCommandTests {
         #expect(help.stdout.contains("APNS_MOCK_CERTS"), "\(help.stdout)")
     }
 
+    /// Started away from the checkout with no variable set, the defaults use the test
+    /// material SwiftPM copied beside the binary, and a push signed with the checkout's key
+    /// (the same files) is accepted.
+    @Test func awayFromTheCheckoutItUsesTheMaterialBuiltBesideIt() async throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("elsewhere-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let seen = try await onThread { () throws -> (ca: String?, curl: String, status: Int32) in
+            let process = try BackgroundProcess("/bin/sh", [
+                "-c", "cd \"$0\" && exec env -u APNS_MOCK_CERTS \"$1\" --port 0 --sandbox-port 0 --control-port 0",
+                empty.path, Self.executable.path,
+            ])
+            let banner = process.waitForOutput(containing: "topics", timeout: 20) ?? process.standardOutput
+            var urls: [String: String] = [:]
+            for line in banner.split(separator: "\n") {
+                let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+                if parts.count == 2 { urls[String(parts[0])] = String(parts[1]) }
+            }
+            guard let ca = urls["CA"], let sandbox = urls["sandbox"] else {
+                return (nil, banner + process.standardError, process.terminate())
+            }
+            let token = try Self.pyjwtToken()
+            let curl = try Self.run("curl", [
+                "-s", "-i", "--http2", "--cacert", ca, "-H", "authorization: bearer \(token)",
+                "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"hi"}}"#, "\(sandbox)/3/device/\(Self.device)",
+            ])
+            return (ca, curl.output, process.terminate())
+        }
+        let ca = try #require(seen.ca, "\(seen.curl)")
+        #expect(ca.hasSuffix("_MockAPNs.resources/TestCertificates/ca.pem"), "\(ca)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: ca)) == Data(contentsOf: URL(fileURLWithPath: "\(Self.certs)/ca.pem")))
+        #expect(seen.curl.hasPrefix("HTTP/2 200"), "\(seen.curl)")
+        #expect(seen.status == 0)
+    }
+
     @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() async throws {
         let seen = try await onThread { try Self.curlAndH2load() }
         #expect(seen.urls["CA"] == "\(Self.certs)/ca.pem")

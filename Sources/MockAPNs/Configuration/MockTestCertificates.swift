@@ -23,16 +23,60 @@ public struct MockTestCertificates: Sendable, Equatable {
         self.directory = directory
     }
 
-    /// The set shipped in MockAPNs' resource bundle.
+    /// The set shipped with MockAPNs, wherever ``locateBundled()`` finds it.
     ///
-    /// SwiftPM's resource accessor looks beside the running binary, then in the build
-    /// folder, and stops the process if neither holds the bundle (a test binary copied away
-    /// from its build): use ``init(directory:)`` with a copy of the files there.
+    /// If the files are in none of the places it looks, the paths point into the first of
+    /// them and starting a mock with them fails with an error naming the missing file; call
+    /// ``locateBundled()`` to get the places searched, or use ``init(directory:)``.
     public static var bundled: MockTestCertificates {
-        // `Bundle.module` finds the bundle beside the test or executable binary, or where
-        // SwiftPM built it; `.copy` keeps the folder's name inside the bundle.
-        let resources = Bundle.module.resourceURL ?? Bundle.module.bundleURL
-        return MockTestCertificates(directory: resources.appendingPathComponent("TestCertificates").path)
+        do {
+            return try locateBundled()
+        } catch {
+            return MockTestCertificates(directory: bundledCandidates()[0])
+        }
+    }
+
+    /// Finds the set shipped with MockAPNs: in the SwiftPM resource bundle beside the
+    /// running binary (a test runner or an executable in its build folder, or a binary
+    /// installed together with its `…_MockAPNs.resources` folder), else in the package's
+    /// source folder (`Sources/MockAPNs/TestCertificates`, present in a checkout and in a
+    /// dependent package's `.build/checkouts`).
+    ///
+    /// It never stops the process: SwiftPM's own `Bundle.module` does when its bundle is in
+    /// neither place it knows, as for a test binary copied away from its build.
+    ///
+    /// - Throws: ``MockTestCertificatesError/notFound(searched:)`` with every folder tried.
+    public static func locateBundled() throws(MockTestCertificatesError) -> MockTestCertificates {
+        try first(of: bundledCandidates())
+    }
+
+    /// The first of `candidates` that holds the material.
+    static func first(of candidates: [String]) throws(MockTestCertificatesError) -> MockTestCertificates {
+        for directory in candidates where FileManager.default.fileExists(atPath: ConfigurationPath.join(directory, "ca.pem")) {
+            return MockTestCertificates(directory: directory)
+        }
+        throw .notFound(searched: candidates)
+    }
+
+    /// The folders ``locateBundled()`` tries, in order.
+    ///
+    /// The bundle's name starts with the name the depending package gives this one, so it is
+    /// found by its `_MockAPNs` suffix rather than spelled out.
+    static func bundledCandidates(
+        binaryFolder: URL = Bundle.main.bundleURL, sourceFile: String = #filePath
+    ) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: binaryFolder.path)) ?? []
+        let bundles = entries.filter { $0.hasSuffix("_MockAPNs.resources") || $0.hasSuffix("_MockAPNs.bundle") }.sorted()
+        let beside = bundles.flatMap { name in
+            let bundle = binaryFolder.appendingPathComponent(name)
+            // Linux bundles are plain folders; an Apple bundle keeps its files in Contents/Resources.
+            return [bundle.appendingPathComponent("TestCertificates").path,
+                    bundle.appendingPathComponent("Contents/Resources/TestCertificates").path]
+        }
+        // This file is Sources/MockAPNs/Configuration/MockTestCertificates.swift.
+        let source = URL(fileURLWithPath: sourceFile).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TestCertificates").path
+        return beside + [source]
     }
 
     /// The CA that signed the server and client certificates: what a client trusts.

@@ -128,18 +128,25 @@ public final class MockAPNsServer: Sendable {
     ///
     /// - Parameters:
     ///   - certsDirectory: the test material; by default the set this package ships
-    ///     (``MockTestCertificates/bundled``), so a package depending on this one needs no files.
+    ///     (``MockTestCertificates/locateBundled()``), so a package depending on this one
+    ///     needs no files.
     ///   - configure: adjusts the configuration before start (TLS off, faults, devices).
     public static func startForTesting(
-        certsDirectory: String = MockTestCertificates.bundled.directory,
+        certsDirectory: String? = nil,
         configure: (inout MockConfiguration) -> Void = { _ in },
         now: (@Sendable () -> Date)? = nil
     ) throws(MockServerError) -> MockAPNsServer {
+        let directory: String
+        do {
+            directory = try certsDirectory ?? MockTestCertificates.locateBundled().directory
+        } catch {
+            throw MockServerError(context: "default test certificates", underlying: "\(error)")
+        }
         var configuration: MockConfiguration
         do {
-            configuration = try MockConfiguration.makeDefault(certsDirectory: certsDirectory)
+            configuration = try MockConfiguration.makeDefault(certsDirectory: directory)
         } catch {
-            throw MockServerError(context: "default configuration from \(certsDirectory)", underlying: "\(error)")
+            throw MockServerError(context: "default configuration from \(directory)", underlying: "\(error)")
         }
         configuration.server.productionPort = 0
         configuration.server.sandboxPort = 0
