@@ -62,6 +62,8 @@ import Testing
     let mock = try MockAPNsServer.startForTesting()
     defer { mock.stop() }
     let certificates = MockTestCertificates.bundled
+    // The copy SwiftPM built beside this test binary, not the dependency's checked-out sources.
+    #expect(certificates.directory.hasSuffix("_MockAPNs.resources/TestCertificates"), "\(certificates.directory)")
 
     var configuration = APNsClientConfiguration(authentication: try .token(
         p8Path: certificates.providerKeyPath(), keyID: MockConfiguration.defaultKeyIDs[0],
