@@ -202,13 +202,21 @@ public final class APNsClient: Sendable {
             case let .again(after: delay?):
                 // A Dispatch timer, not the loop's: it fires even if the loops stop meanwhile,
                 // and the next lease then reports `.shutDown` instead of the push going unanswered.
-                let (seconds, attoseconds) = delay.components
-                let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self, attempts] in
+                DispatchQueue.global().asyncAfter(deadline: Self.deadline(after: delay)) { [self, attempts] in
                     send(attempts, on: pool, completion: completion)
                 }
             }
         }
+    }
+
+    /// `delay` from now, saturating: a delay too long for Dispatch's nanoseconds waits forever
+    /// rather than wrapping around to a deadline in the past.
+    static func deadline(after delay: Duration) -> DispatchTime {
+        let (seconds, attoseconds) = delay.components
+        let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .distantFuture }
+        let (nanoseconds, sumOverflow) = whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
+        return sumOverflow ? .distantFuture : .now() + .nanoseconds(nanoseconds)
     }
 
     private func pool(for environment: APNsEnvironment) -> APNsConnectionPool {

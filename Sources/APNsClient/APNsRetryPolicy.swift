@@ -44,6 +44,8 @@ public struct APNsRetryPolicy: Sendable, Hashable {
         let full = min(cap, base * power(multiplier, exponent))
         guard full > 0 else { return .zero }
         let seconds = Double.random(in: (full / 2)...full, using: &generator)
+        // A cap past what Int64 nanoseconds hold (about 292 years) stands for "as long as allowed".
+        guard seconds * 1e9 < 9.2e18 else { return maximumBackoff }
         return .nanoseconds(Int64(seconds * 1e9))
     }
 

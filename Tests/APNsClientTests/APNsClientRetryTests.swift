@@ -1,4 +1,4 @@
-import APNsClient
+@testable import APNsClient
 import APNsCore
 import Foundation
 import HTTPTransport
@@ -146,5 +146,20 @@ struct APNsClientRetryTests {
             }
         }
         #expect(APNsRetryPolicy.none.backoff(afterAttempt: 1, using: &generator) == .zero)
+    }
+
+    /// A cap too long for nanoseconds is a valid policy: its waits saturate at the cap instead
+    /// of trapping, and the retry timer's deadline at "never" instead of wrapping into the past.
+    @Test func backoffsTooLongForNanosecondsSaturate() throws {
+        let policy = APNsRetryPolicy(
+            maximumAttempts: 3, initialBackoff: .seconds(Int64.max / 2), maximumBackoff: .seconds(Int64.max), multiplier: 2)
+        try policy.validate()
+        var generator = SystemRandomNumberGenerator()
+        #expect(policy.backoff(afterAttempt: 2, using: &generator) == .seconds(Int64.max))
+        #expect(APNsClient.deadline(after: .seconds(Int64.max)) == .distantFuture)
+        #expect(APNsClient.deadline(after: .seconds(9_300_000_000)) == .distantFuture)
+        let soon = APNsClient.deadline(after: .milliseconds(50)).uptimeNanoseconds
+        let now = DispatchTime.now().uptimeNanoseconds
+        #expect(soon > now && soon <= now + 50_000_000)
     }
 }
