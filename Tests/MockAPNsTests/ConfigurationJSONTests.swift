@@ -38,6 +38,37 @@ import Testing
         #expect(encoded.description == #"[{"bundleId":"com.example.app","environment":"production","state":"unregistered","token":"0a0b","unregisteredSince":"2024-05-01T12:00:00.500Z"}]"#)
     }
 
+    /// Times from 1970 to the end of 9999 are taken and kept to the millisecond; anything
+    /// else is a located error. Past `Int64` milliseconds, a time used to stop the mock when
+    /// it was listed or pushed to.
+    @Test(arguments: [
+        ("9223372036854775807", false), ("253402300800000", false), ("-1", false), (#""1969-12-31T23:59:59Z""#, false),
+        ("253402300799999", true), (#""9999-12-31T23:59:59.999Z""#, true), ("0", true),
+    ])
+    func unregisteredSinceIsBoundedTo1970Through9999(since: String, accepted: Bool) throws {
+        let text = #"[{"token":"0a0b","bundleId":"com.example.app","environment":"sandbox","state":"unregistered","unregisteredSince":"#
+            + since + "}]"
+        let json = try ConfigurationJSON.parse(Array(text.utf8))
+        guard accepted else {
+            #expect(throws: ConfigurationError(.invalidValue, path: "devices[0].unregisteredSince", "")) {
+                try ConfigurationJSON.decodeDevices(json)
+            }
+            return
+        }
+        let decoded = try ConfigurationJSON.decodeDevices(json)
+        #expect(try ConfigurationJSON.decodeDevices(try reparse(ConfigurationJSON.encodeDevices(decoded))) == decoded)
+    }
+
+    /// Through the Swift API any `Date` can be set; listing it clamps instead of trapping.
+    @Test func devicesUnregisteredBeyondInt64MillisecondsStillEncode() throws {
+        let token = try #require(DeviceToken("0a0b"))
+        for since in [Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -1e300)] {
+            let encoded = ConfigurationJSON.encodeDevices([token: RegisteredDevice(
+                token: token, bundleID: "com.example.app", environment: .sandbox, state: .unregistered(since: since))])
+            #expect(encoded.description.contains(#""unregisteredSince":""#))
+        }
+    }
+
     @Test func keysRoundTripWithoutKeyMaterial() throws {
         let keys: [String: APNsRegisteredKey] = [
             "ABC123DEFG": APNsRegisteredKey(publicKey: try Fixtures.publicKey("ABC123DEFG"), teamID: "TEAM000001"),

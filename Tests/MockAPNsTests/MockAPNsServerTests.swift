@@ -141,6 +141,30 @@ struct MockAPNsServerTests {
         await apns.close()
     }
 
+    /// A time past what the mock can count in milliseconds is a 400 naming the field, and
+    /// the mock goes on serving (it used to stop when the device list was written back).
+    @Test func anOutOfRangeUnregisteredTimeIsRefusedAndTheMockKeepsServing() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let apns = try Self.client(for: mock.productionURL, trust: nil)
+        let device = #"[{"token":"\#(String(repeating: "ab", count: 32))","bundleId":"com.example.app","#
+            + #""environment":"production","state":"unregistered","unregisteredSince":"#
+        let refused = try await control.send(HTTPClientRequest(
+            method: "PUT", path: "/devices", body: Array((device + "9223372036854775807}]").utf8)))
+        #expect(refused.status == 400)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("devices[0].unregisteredSince"))
+
+        let latest = try await control.send(HTTPClientRequest(
+            method: "PUT", path: "/devices", body: Array((device + #""9999-12-31T23:59:59.999Z"}]"#).utf8)))
+        #expect(latest.status == 200, "\(String(decoding: latest.body, as: UTF8.self))")
+        let gone = try await apns.send(Self.push(token: try Self.providerToken()))
+        #expect(gone.status == 410)
+        #expect(String(decoding: gone.body, as: UTF8.self) == #"{"reason":"Unregistered","timestamp":253402300799999}"#)
+        await control.close()
+        await apns.close()
+    }
+
     /// `GET /faults` says how often each rule fired and how many firings a counted rule
     /// has left; the listing can be sent back as it is, with fresh counts.
     @Test func theFaultListingCountsFiringsAndCanBePutBack() async throws {

@@ -5,19 +5,20 @@ import StrictJSON
 /// milliseconds since 1970 (the unit of APNs' 410 `timestamp`). Times are kept to the
 /// millisecond, so they survive an encode and decode unchanged.
 enum ConfigurationTime {
-    static let expected = "expected an ISO-8601 date-time such as \"2024-05-01T12:00:00Z\" or milliseconds since 1970"
+    static let expected = "expected an ISO-8601 date-time such as \"2024-05-01T12:00:00Z\" or milliseconds since 1970, "
+        + "from 1970 to 9999"
 
     static func decode(_ value: JSONValue, path: String) throws(ConfigurationError) -> Date {
         switch value {
-        case .integer(let milliseconds) where milliseconds >= 0:
+        case .integer(let milliseconds) where (0...EpochMilliseconds.latest).contains(milliseconds):
             return date(milliseconds: milliseconds)
         case .string(let text):
             let parsed = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
                 ?? (try? Date.ISO8601FormatStyle().parse(text))
-            guard let parsed else {
+            guard let parsed, case let milliseconds = milliseconds(parsed), (0...EpochMilliseconds.latest).contains(milliseconds) else {
                 throw ConfigurationError(.invalidValue, path: path, "\(expected), \(JSONField.found(value))")
             }
-            return date(milliseconds: milliseconds(parsed))
+            return date(milliseconds: milliseconds)
         default:
             throw ConfigurationError(.invalidValue, path: path, "\(expected), \(JSONField.found(value))")
         }
@@ -34,7 +35,8 @@ enum ConfigurationTime {
     }
 
     static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // To the nearest: a time decoded from milliseconds comes back a hair under them.
+        EpochMilliseconds.of(date, rounding: .toNearestOrAwayFromZero)
     }
 
     static func date(milliseconds: Int64) -> Date {

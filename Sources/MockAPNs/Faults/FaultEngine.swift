@@ -224,7 +224,7 @@ public final class FaultEngine: Sendable {
         case .delay(let delay):
             decision.delay += delay
         case .status(let status, let reason):
-            let timestamp = status == 410 ? Int64((now.timeIntervalSince1970 * 1000).rounded(.down)) : nil
+            let timestamp = status == 410 ? EpochMilliseconds.of(now, rounding: .down) : nil
             decision.response = .status(status, reason: reason, timestamp: timestamp)
         case .resetStream(let code):
             decision.response = .resetStream(code)

@@ -432,7 +432,7 @@ public struct PushValidator: Sendable {
         case .active:
             return
         case .unregistered(let since):
-            let milliseconds = Int64((since.timeIntervalSince1970 * 1000).rounded(.down))
+            let milliseconds = EpochMilliseconds.of(since, rounding: .down)
             throw PushRejection(.unregistered, "the device token is no longer active for the topic", timestamp: milliseconds)
         case .expired:
             throw PushRejection(.expiredToken, "the device token has expired")
