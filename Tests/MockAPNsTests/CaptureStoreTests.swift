@@ -41,6 +41,13 @@ import Testing
         #expect(sequences(CaptureFilter(since: base + 1)) == [2, 3, 4])
         #expect(sequences(CaptureFilter(until: base + 1)) == [1])
         #expect(sequences(CaptureFilter(since: base + 1, until: base + 3)) == [2, 3])
+        // Bounds past what microseconds hold (the control API takes any Int64 milliseconds)
+        // still order: far future is after every push, far past before.
+        let farFuture = Date(timeIntervalSince1970: Double(Int64.max) / 1000), farPast = Date(timeIntervalSince1970: -1e300)
+        #expect(sequences(CaptureFilter(since: farFuture)) == [])
+        #expect(sequences(CaptureFilter(until: farFuture)) == [1, 2, 3, 4])
+        #expect(sequences(CaptureFilter(since: farPast)) == [1, 2, 3, 4])
+        #expect(sequences(CaptureFilter(until: farPast)) == [])
         // Conditions are AND-ed.
         #expect(sequences(CaptureFilter(deviceToken: CaptureFixtures.token, outcome: .rejected)) == [4])
         #expect(store.count(matching: CaptureFilter(outcome: .rejected, since: base + 2)) == 1)

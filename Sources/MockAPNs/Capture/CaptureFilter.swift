@@ -68,8 +68,8 @@ public struct CaptureFilter: Sendable, Hashable {
         if let outcome, (outcome == .accepted) != view.isAccepted { return false }
         if let reason, !reason.wireValue.withBorrowedUTF8({ Self.equal($0, view.reason) }) { return false }
         if let apnsID, !apnsID.withBorrowedUTF8({ view.apnsID.equalsIgnoringASCIICase($0) }) { return false }
-        if let since, view.receivedAtMicroseconds < CaptureRecord.microseconds(since1970: since) { return false }
-        if let until, view.receivedAtMicroseconds >= CaptureRecord.microseconds(since1970: until) { return false }
+        if let since, view.receivedAtMicroseconds < CaptureRecord.clampedMicroseconds(since1970: since) { return false }
+        if let until, view.receivedAtMicroseconds >= CaptureRecord.clampedMicroseconds(since1970: until) { return false }
         return true
     }
 

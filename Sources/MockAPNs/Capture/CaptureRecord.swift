@@ -141,9 +141,16 @@ public struct CaptureRecord: Sendable, Hashable {
 
     /// A date in whole microseconds since 1970, rounded to nearest; 0 for a date that has none.
     static func microseconds(since1970 date: Date) -> Int64 {
+        let value = clampedMicroseconds(since1970: date)
+        // Beyond ±2^62 µs (±146,000 years) is no real arrival time.
+        return abs(value) == 1 << 62 ? 0 : value
+    }
+
+    /// A date in whole microseconds since 1970, rounded to nearest, held to ±2^62 µs so that
+    /// a bound far in the future stays after every arrival (and one far past, before).
+    static func clampedMicroseconds(since1970 date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        // Beyond ±2^62 µs (±146,000 years) is no real arrival time; avoid the trapping conversion.
-        guard value.isFinite, abs(value) < 4.6e18 else { return 0 }
-        return Int64(value)
+        if value.isNaN { return 0 }
+        return Int64(min(max(value, -0x1p62), 0x1p62))
     }
 }
