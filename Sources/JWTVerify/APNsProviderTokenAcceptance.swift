@@ -27,7 +27,7 @@ public struct APNsProviderTokenAcceptance: Sendable {
         return record.lintWarnings + [
             APNsTokenLintWarning(
                 kind: .issuedAtInFuture,
-                message: "iat is \(Int(futureBy.rounded(.up))) s ahead of the server clock; accepted as clock skew")
+                message: "iat is \(SecondsText.roundedUp(futureBy)) s ahead of the server clock; accepted as clock skew")
         ]
     }
 }

@@ -299,7 +299,8 @@ public final class APNsProviderTokenVerifier: Sendable {
     }
 
     private func futureMessage(issuedAt: Double, aheadBy: Double, now: Double) -> String {
-        var text = "iat is \(Int(aheadBy.rounded(.up))) s in the future; at most \(Int(configuration.futureIssuedAtTolerance)) s of clock skew is allowed"
+        var text = "iat is \(SecondsText.roundedUp(aheadBy)) s in the future; at most "
+            + "\(SecondsText.roundedUp(configuration.futureIssuedAtTolerance)) s of clock skew is allowed"
         if issuedAt > now * 100 { text += "; it looks like milliseconds, but iat is in seconds" }
         return text
     }

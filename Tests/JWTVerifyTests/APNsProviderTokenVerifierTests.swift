@@ -236,6 +236,38 @@ import Testing
         }
     }
 
+    /// A client controls `iat`: one 10^20 s ahead (20 digits, as a string or a number) is
+    /// refused with a message, where converting it to `Int` for the message used to trap.
+    @Test(arguments: [#""99999999999999999999""#, "99999999999999999999", "1e300", "9223372036854775807"])
+    func iatFarBeyondIntIsInvalidNotATrap(iat: String) throws {
+        let verifier = makeVerifier()
+        var connection = APNsConnectionTokenState(environment: .production)
+        let far = try TestKeys.mint(
+            headerJSON: #"{"alg":"ES256","kid":"ABC123DEFG"}"#, claimsJSON: #"{"iss":"DEF123GHIJ","iat":"# + iat + "}", key: key)
+        do {
+            _ = try verifier.verify(token: far, connection: &connection)
+            Issue.record("iat \(iat) was accepted")
+        } catch {
+            #expect(error.reason == "InvalidProviderToken", "\(error.message)")
+        }
+    }
+
+    /// With a tolerance that allows it, a far-future `iat` is accepted and its warning says by
+    /// how much without trapping.
+    @Test func aHugeToleratedFutureIatWarnsInFloatingPointNotation() throws {
+        let keys = [TestKeys.keyID: APNsRegisteredKey(publicKey: key.publicKey, teamID: TestKeys.teamID)]
+        var configuration = APNsProviderTokenVerifier.Configuration.makeDefault()
+        configuration.futureIssuedAtTolerance = .infinity
+        let verifier = APNsProviderTokenVerifier(keys: keys, configuration: configuration, now: clock.now)
+        var connection = APNsConnectionTokenState(environment: .production)
+        let far = try TestKeys.mint(
+            headerJSON: #"{"alg":"ES256","kid":"ABC123DEFG"}"#, claimsJSON: #"{"iss":"DEF123GHIJ","iat":"99999999999999999999"}"#, key: key)
+        let accepted = try verifier.verify(token: far, connection: &connection)
+        #expect(accepted.lintWarnings.map(\.message).contains { $0.hasPrefix("iat is 9.99") && $0.contains("e+19 s ahead") }, "\(accepted.lintWarnings)")
+        #expect(SecondsText.roundedUp(59.2) == "60")
+        #expect(SecondsText.roundedUp(-.infinity) == "-inf")
+    }
+
     // MARK: Leniency
 
     @Test(arguments: [
