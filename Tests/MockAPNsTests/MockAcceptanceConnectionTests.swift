@@ -201,6 +201,10 @@ print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
         #expect(report.frames[goAway].debug == #"{"reason":"Shutdown"}"#)
         #expect(report.frames[goAway].error == 0)
         #expect(report.closed_at != nil)
+        // The capture says what the connection did, as for a GOAWAY after a fatal rejection.
+        let record = try #require(mock.capture.records(matching: .all).first)
+        #expect(record.outcome.status == 200 && record.outcome.connectionAction == .goAway, "\(record.outcome)")
+        #expect(record.faults.contains { $0.hasPrefix("away:") }, "\(record.faults)")
         #expect(try await Acceptance.freshPushStatus(mock) == 200, "the rule fired once")
     }
 
@@ -212,6 +216,7 @@ print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
         #expect(report.closed_at != nil, "\(report.frames)")
         #expect(report.index("HeadersFrame", stream: 1) == nil)
         #expect(report.index("GoAwayFrame") == nil)
+        #expect(mock.capture.records(matching: .all).first?.outcome.connectionAction == .close)
         #expect(try await Acceptance.freshPushStatus(mock) == 200)
     }
 

@@ -69,22 +69,26 @@ final class APNsEndpoint: HTTPServerHandler {
         services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: started.duration(to: .now))
     }
 
-    /// The answer: validation's, unless a fault rule answers the stream instead.
+    /// The answer: validation's, unless a fault rule answers the stream instead, and what
+    /// the connection does after it (a fault's GOAWAY included, so the capture says so).
     ///
     /// A stream reset or a closed connection has no HTTP answer; its outcome has status 0.
     static func outcome(of validation: PushValidation, faults: FaultDecision, apnsID: String, uniqueID: String?) -> PushOutcome {
         if faults.connectionAction == .close {
             return PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .close)
         }
+        var outcome: PushOutcome
         switch faults.response {
         case nil:
-            return validation.outcome(apnsID: apnsID, uniqueID: uniqueID)
+            outcome = validation.outcome(apnsID: apnsID, uniqueID: uniqueID)
         case let .status(status, reason, timestamp):
-            return PushOutcome(status: status, reason: reason, apnsID: apnsID, uniqueID: uniqueID, timestamp: timestamp,
-                               connectionAction: .none)
+            outcome = PushOutcome(status: status, reason: reason, apnsID: apnsID, uniqueID: uniqueID, timestamp: timestamp,
+                                  connectionAction: .none)
         case .resetStream:
-            return PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .none)
+            outcome = PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .none)
         }
+        if case .goAway = faults.connectionAction { outcome.connectionAction = .goAway }
+        return outcome
     }
 
     /// Sends the answer (after any fault delay) and applies connection actions in APNs' order:
