@@ -75,6 +75,19 @@ import Testing
         #expect(rules[4].action == .unavailable(.serviceUnavailable))
     }
 
+    /// A default id never takes one the list gives explicitly.
+    @Test func defaultIDsSkipExplicitOnes() throws {
+        let rules = try FaultRule.decodeList(parse(#"""
+            [{"action":{"type":"resetStream"}},
+             {"action":{"type":"resetStream"}},
+             {"id":"fault-2","action":{"type":"resetStream"}},
+             {"action":{"type":"resetStream"}}]
+            """#))
+        #expect(rules.map(\.id) == ["fault-1", "fault-3", "fault-2", "fault-4"])
+        try expectError(#"[{"id":"a","action":{"type":"resetStream"}},{"id":"a","action":{"type":"resetStream"}}]"#,
+                        path: "faults[1].id", "duplicate fault rule id")
+    }
+
     @Test func errorsNameTheJSONPath() throws {
         let ok = #"{"action":{"type":"closeConnection"}}"#
         try expectError("[\(ok),\(ok),{\"action\":{\"type\":\"status\",\"status\":700,\"reason\":\"X\"}}]",

@@ -192,6 +192,17 @@ struct MockAPNsServerTests {
         #expect(never["fired"] == .integer(0))
         #expect(never["remaining"] == nil)
 
+        // A rule posted without an id gets a free one, even after a deletion freed a number.
+        let unnamed = Array(#"{"action":{"type":"delay","milliseconds":1}}"#.utf8)
+        var posted: [Int] = []
+        for _ in 0..<2 { posted.append(try await control.send(HTTPClientRequest(method: "POST", path: "/faults", body: unnamed)).status) }
+        #expect(mock.faults.rules.map(\.id) == ["down", "never", "fault-3", "fault-4"])
+        #expect(try await control.send(HTTPClientRequest(method: "DELETE", path: "/faults/fault-3")).status == 204)
+        let again = try await control.send(HTTPClientRequest(method: "POST", path: "/faults", body: unnamed))
+        #expect(posted == [201, 201] && again.status == 201, "\(String(decoding: again.body, as: UTF8.self))")
+        #expect(mock.faults.rules.map(\.id) == ["down", "never", "fault-4", "fault-5"])
+        try mock.faults.replaceAll(mock.faults.rules.filter { !$0.id.hasPrefix("fault-") })
+
         let putBack = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: listing.body))
         #expect(putBack.status == 200, "\(String(decoding: putBack.body, as: UTF8.self))")
         #expect(mock.faults.statistics.map(\.fired) == [0, 0])

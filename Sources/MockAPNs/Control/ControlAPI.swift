@@ -82,8 +82,12 @@ struct ControlAPI: HTTPServerHandler {
                 try faults.replaceAll(try ConfigurationJSON.decodeFaults(try ConfigurationJSON.parse(request.body)))
                 responder.respond(Self.json(200, FaultRule.encodeListing(faults.rulesWithStatistics)))
             case ("POST", "/faults"):
-                let rule = try FaultRule(json: try ConfigurationJSON.parse(request.body), path: "fault",
-                                         defaultID: "fault-\(faults.rules.count + 1)")
+                var rule = try FaultRule(json: try ConfigurationJSON.parse(request.body), path: "fault", defaultID: "")
+                if rule.id.isEmpty {
+                    // Counting from the rules held, past any id taken (a rule deleted earlier frees its number).
+                    let rules = faults.rules
+                    rule.id = FaultRule.defaultID(number: rules.count + 1, avoiding: Set(rules.map(\.id)))
+                }
                 try faults.add(rule)
                 responder.respond(Self.json(201, ConfigurationJSON.encodeFaults([rule])))
             case ("DELETE", "/faults"):

@@ -109,7 +109,8 @@ extension FaultRule {
     }
 
     /// Decodes a list of rules, such as the `faults` array of the configuration file or a
-    /// control-API request body. Rules without an id get `fault-1`, `fault-2`… by position.
+    /// control-API request body. Rules without an id get `fault-1`, `fault-2`… by position,
+    /// skipping any id the list gives explicitly.
     ///
     /// - Throws: ``ConfigurationError`` naming the element and field, or `.duplicateID`.
     public static func decodeList(_ json: JSONValue, path: String = "faults") throws(ConfigurationError) -> [FaultRule] {
@@ -117,14 +118,26 @@ extension FaultRule {
         var seen: Set<String> = []
         for (index, element) in try JSONField.array(json, path: path).enumerated() {
             let elementPath = JSONField.path(path, index)
-            let rule = try FaultRule(json: element, path: elementPath, defaultID: "fault-\(index + 1)")
-            guard seen.insert(rule.id).inserted else {
+            // No explicit id can be empty, so "" marks the rules that get a default below.
+            let rule = try FaultRule(json: element, path: elementPath, defaultID: "")
+            guard rule.id.isEmpty || seen.insert(rule.id).inserted else {
                 throw ConfigurationError(
                     .duplicateID, path: JSONField.path(elementPath, FaultRuleKey.id), "duplicate fault rule id \"\(rule.id)\"")
             }
             rules.append(rule)
         }
+        for index in rules.indices where rules[index].id.isEmpty {
+            rules[index].id = defaultID(number: index + 1, avoiding: seen)
+            seen.insert(rules[index].id)
+        }
         return rules
+    }
+
+    /// `fault-<number>`, or the first `fault-<n>` after it that `ids` does not hold.
+    static func defaultID(number: Int, avoiding ids: Set<String>) -> String {
+        var number = number
+        while ids.contains("fault-\(number)") { number += 1 }
+        return "fault-\(number)"
     }
 
     /// A list of rules as a JSON array.
