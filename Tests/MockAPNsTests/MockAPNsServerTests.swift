@@ -141,6 +141,32 @@ struct MockAPNsServerTests {
         await apns.close()
     }
 
+    /// A record's own `time` (ISO-8601 with microseconds) works as a `since`/`until` bound.
+    @Test func captureTimesWithFractionalSecondsFilterTheListing() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let apns = try Self.client(for: mock.productionURL, trust: nil)
+        for _ in 0..<2 {
+            _ = try await apns.send(Self.push(token: try Self.providerToken()))
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let listing = try await control.send(HTTPClientRequest(path: "/pushes"))
+        guard case let .object(body)? = try? JSONParser.parse(listing.body, maximumDepth: 16), case let .array(pushes)? = body["pushes"],
+              pushes.count == 2, case let .object(second) = pushes[1], case let .string(time)? = second["time"] else {
+            Issue.record("unexpected listing: \(String(decoding: listing.body, as: UTF8.self).prefix(300))")
+            return
+        }
+        #expect(time.contains("."), "\(time)")
+        for (bound, expected) in [("since", "{\"count\":1,"), ("until", "{\"count\":1,")] {
+            let answer = try await control.send(HTTPClientRequest(path: "/pushes?\(bound)=\(time)"))
+            #expect(answer.status == 200 && String(decoding: answer.body, as: UTF8.self).hasPrefix(expected),
+                    "\(bound)=\(time): \(String(decoding: answer.body, as: UTF8.self).prefix(200))")
+        }
+        await control.close()
+        await apns.close()
+    }
+
     /// A time past what the mock can count in milliseconds is a 400 naming the field, and
     /// the mock goes on serving (it used to stop when the device list was written back).
     @Test func anOutOfRangeUnregisteredTimeIsRefusedAndTheMockKeepsServing() async throws {

@@ -13,15 +13,20 @@ enum ConfigurationTime {
         case .integer(let milliseconds) where (0...EpochMilliseconds.latest).contains(milliseconds):
             return date(milliseconds: milliseconds)
         case .string(let text):
-            let parsed = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-                ?? (try? Date.ISO8601FormatStyle().parse(text))
-            guard let parsed, case let milliseconds = milliseconds(parsed), (0...EpochMilliseconds.latest).contains(milliseconds) else {
+            guard let parsed = date(iso8601: text), case let milliseconds = milliseconds(parsed), (0...EpochMilliseconds.latest).contains(milliseconds) else {
                 throw ConfigurationError(.invalidValue, path: path, "\(expected), \(JSONField.found(value))")
             }
             return date(milliseconds: milliseconds)
         default:
             throw ConfigurationError(.invalidValue, path: path, "\(expected), \(JSONField.found(value))")
         }
+    }
+
+    /// An ISO-8601 date-time with or without fractional seconds (the capture's `time` has
+    /// microseconds), or nil.
+    static func date(iso8601 text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 
     /// `2024-05-01T12:00:00.000Z`.

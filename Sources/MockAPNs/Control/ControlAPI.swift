@@ -143,7 +143,7 @@ struct ControlAPI: HTTPServerHandler {
     static func time(_ query: QueryParameters, _ name: String) throws -> Date? {
         guard let text = query[name] else { return nil }
         if let milliseconds = Int64(text) { return Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
-        if let date = ISO8601DateFormatter().date(from: text) { return date }
+        if let date = ConfigurationTime.date(iso8601: text) { return date }
         throw QueryError(description: "\(name): expected epoch milliseconds or an ISO-8601 time, found \"\(text)\"")
     }
 
