@@ -75,6 +75,17 @@ import Testing
             == [PushLintCode.backgroundPriority])
     }
 
+    /// Apple documents priority 5 or 10 for Live Activities and names no error for 1.
+    @Test func liveActivityAtPriority1IsALint() {
+        let update = #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"score":1}}}"#
+        let warnings = lints(update, type: .liveactivity, priority: "1")
+        #expect(codes(warnings) == [PushLintCode.liveActivityPriority])
+        #expect(warnings.first?.path == "apns-priority")
+        #expect(lints(update, type: .liveactivity, priority: "5").isEmpty)
+        #expect(lints(update, type: .liveactivity, priority: "10").isEmpty)
+        #expect(lints(ValidationFixtures.alertPayload, priority: "1").isEmpty)
+    }
+
     @Test func authorizationOnACertificateConnectionIsALint() throws {
         // Covered end to end in ValidationAuthTests; here the code's spelling.
         #expect(PushLintCode.authorizationIgnored == "header.authorization-ignored")
@@ -190,7 +201,7 @@ import Testing
     @Test func everyLintCodeIsDistinctAndNamespaced() {
         let all = [
             PushLintCode.pushTypeMissing, PushLintCode.expirationPast, PushLintCode.unknownAPNsHeader, PushLintCode.authorizationIgnored,
-            PushLintCode.backgroundPriority, PushLintCode.tokenIssuedAtString, PushLintCode.tokenIssuedAtFractional,
+            PushLintCode.backgroundPriority, PushLintCode.liveActivityPriority, PushLintCode.tokenIssuedAtString, PushLintCode.tokenIssuedAtFractional,
             PushLintCode.tokenIssuedAtFuture, PushLintCode.tokenTypeHeader, PushLintCode.tokenUnexpectedHeader,
             PushLintCode.tokenUnexpectedClaim, PushLintCode.payloadNotJSON, PushLintCode.payloadNotObject, PushLintCode.apsMissing,
             PushLintCode.apsNotObject, PushLintCode.apsUnknownKey, PushLintCode.apsBadgeType, PushLintCode.apsFieldType,

@@ -203,6 +203,12 @@ public struct PushValidator: Sendable {
             priority = parsed
         }
         details.priority = priority
+        if pushType == .liveactivity, priority == .prioritizingPowerSavings {
+            // Apple documents 5 or 10 for Live Activities but names no error for 1.
+            details.lintWarnings.append(PushLintWarning(
+                code: PushLintCode.liveActivityPriority, message: "a Live Activity push should use apns-priority 5 or 10, not 1",
+                path: APNsHeaderName.priority))
+        }
         guard pushType == .background, priority == .immediately else { return }
         let message = "a background push must use apns-priority 5 (or 1), not 10"
         if settings.rejectsImmediateBackgroundPushes { throw PushRejection(.badPriority, message) }
