@@ -23,6 +23,11 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var handshakeTimeout: Duration
     /// HTTP/2 flow-control window per stream and for the connection.
     public var initialWindowSize: Int
+    /// Whether HTTP/1.1 is served beside HTTP/2. When false the server speaks HTTP/2 only,
+    /// as APNs does: TLS offers only `h2` in ALPN, and a connection that does not open with
+    /// the HTTP/2 preface is refused by the HTTP/2 session (GOAWAY `PROTOCOL_ERROR`, then
+    /// close), never answered in HTTP/1.1.
+    public var acceptsHTTP1: Bool
 
     public static let defaultMaxConnections = 10_000
     public static let defaultMaxConcurrentStreams = 1_000
@@ -45,5 +50,6 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
         idleGoAwayDebugData = Array("idle timeout".utf8)
         handshakeTimeout = Self.defaultHandshakeTimeout
         initialWindowSize = Self.defaultInitialWindowSize
+        acceptsHTTP1 = true
     }
 }

@@ -14,7 +14,11 @@ final class ServerContext: Sendable {
     init(configuration: HTTPServerConfiguration, handler: any HTTPServerHandler, group: EventLoopGroup) throws(TransportError) {
         self.configuration = configuration
         self.handler = handler
-        tlsContext = try configuration.tls.map { (tls) throws(TransportError) in try TLSContext(configuration: tls, role: .server) }
+        tlsContext = try configuration.tls.map { (tls) throws(TransportError) in
+            var tls = tls
+            if !configuration.acceptsHTTP1 { tls.applicationProtocols.removeAll { $0 != "h2" } }
+            return try TLSContext(configuration: tls, role: .server)
+        }
         var registries: [ObjectIdentifier: ConnectionRegistry] = [:]
         for loop in group.loops { registries[ObjectIdentifier(loop)] = ConnectionRegistry() }
         self.registries = registries

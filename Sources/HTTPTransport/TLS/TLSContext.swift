@@ -79,7 +79,11 @@ final class TLSContext: @unchecked Sendable {
 
         switch role {
         case .server:
-            SSL_CTX_set_alpn_select_cb(pointer, selectApplicationProtocol, nil)
+            if configuration.applicationProtocols.contains("http/1.1") {
+                SSL_CTX_set_alpn_select_cb(pointer, selectApplicationProtocol, nil)
+            } else {
+                SSL_CTX_set_alpn_select_cb(pointer, selectHTTP2Only, nil)
+            }
         case .client:
             var wire: [UInt8] = []
             for name in configuration.applicationProtocols {
@@ -107,6 +111,23 @@ final class TLSContext: @unchecked Sendable {
         let entries = OpenSSLErrorQueue.drain()
         return entries.isEmpty ? "" : "(\(entries.map(\.description).joined(separator: "; ")))"
     }
+}
+
+/// Server-side ALPN of an HTTP/2-only server: `h2` if offered, else no ALPN at all.
+private func selectHTTP2Only(
+    _ ssl: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+    _ outLength: UnsafeMutablePointer<UInt8>?,
+    _ input: UnsafePointer<UInt8>?,
+    _ inputLength: UInt32,
+    _ argument: UnsafeMutableRawPointer?
+) -> Int32 {
+    let result = selectApplicationProtocol(ssl, out, outLength, input, inputLength, argument)
+    guard result == c_openssl_SSL_TLSEXT_ERR_OK(), let out, let chosen = out.pointee, let outLength,
+          UnsafeBufferPointer(start: chosen, count: Int(outLength.pointee)).elementsEqual("h2".utf8) else {
+        return c_openssl_SSL_TLSEXT_ERR_NOACK()
+    }
+    return result
 }
 
 /// Server-side ALPN: `h2` if offered, else `http/1.1`, else no ALPN at all.

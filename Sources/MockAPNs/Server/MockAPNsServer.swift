@@ -80,6 +80,7 @@ public final class MockAPNsServer: Sendable {
         listener.idleTimeout = settings.idleTimeout
         listener.idleGoAwayDebugData = APNsErrorResponse(reason: .idleTimeout).jsonBytes
         listener.maxBodySize = 64 * 1024  // Far above APNs' 5120-byte limit: PayloadTooLarge, not 413 from the transport.
+        listener.acceptsHTTP1 = false  // APNs speaks HTTP/2 only.
         if settings.tlsEnabled {
             var tls = TLSConfiguration.makeServerConfiguration(
                 certificateChainPath: settings.certificatePath, privateKeyPath: settings.privateKeyPath)
