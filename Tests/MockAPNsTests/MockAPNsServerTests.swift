@@ -141,6 +141,33 @@ struct MockAPNsServerTests {
         await apns.close()
     }
 
+    /// A body past the transport's 64 KiB is not read to its end, yet the push is judged in
+    /// APNs' order: method, path and credentials come first, then `PayloadTooLarge`; the
+    /// capture keeps what the headers said.
+    @Test func anOversizedBodyIsJudgedInValidationOrder() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let token = try Self.providerToken()
+        let huge = #"{"aps":{"alert":""# + String(repeating: "x", count: 70_000) + #""}}"#
+        func send(_ request: HTTPClientRequest) async throws -> (Int, String) {
+            let client = try Self.client(for: mock.productionURL, trust: nil)
+            let response = try await client.send(request)
+            await client.close()
+            return (response.status, String(decoding: response.body, as: UTF8.self))
+        }
+        var get = Self.push(token: token, body: huge)
+        get.method = "GET"
+        #expect(try await send(get) == (405, #"{"reason":"MethodNotAllowed"}"#))
+        #expect(try await send(Self.push(token: nil, body: huge)) == (403, #"{"reason":"MissingProviderToken"}"#))
+        #expect(try await send(Self.push(token: token, body: huge)) == (413, #"{"reason":"PayloadTooLarge"}"#))
+
+        let records = mock.capture.records(matching: .all)
+        #expect(records.map(\.outcome.reason) == [.methodNotAllowed, .missingProviderToken, .payloadTooLarge])
+        let tooLarge = try #require(records.last)
+        #expect(tooLarge.deviceToken?.hex == Self.deviceToken && tooLarge.topic == "com.example.app")
+        #expect(tooLarge.token?.fingerprint != nil && tooLarge.teamID == MockConfiguration.defaultTeamID, "\(String(describing: tooLarge.token))")
+    }
+
     /// A record's own `time` (ISO-8601 with microseconds) works as a `since`/`until` bound.
     @Test func captureTimesWithFractionalSecondsFilterTheListing() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }

@@ -18,6 +18,9 @@ public struct PushRequest: Sendable {
     public var connectionID: UInt64
     /// When it arrived.
     public var receivedAt: Date
+    /// Set when the body grew past this many bytes and the transport stopped reading it:
+    /// `body` is then empty, and the push is too large whatever else it held.
+    public var oversizedBodyLimit: Int?
 
     public init(
         method: String, path: String, headers: HTTPHeaders, body: [UInt8],

@@ -39,12 +39,7 @@ final class APNsEndpoint: HTTPServerHandler {
         let push = PushRequest(
             method: request.method, path: request.path, headers: request.headers, body: request.body,
             environment: environment, connectionID: connection.id, receivedAt: Date())
-        let box = connection[EndpointConnectionState.Key.self] ?? {
-            let box = EndpointConnectionState.Box(EndpointConnectionState(
-                auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate)))
-            connection[EndpointConnectionState.Key.self] = box
-            return box
-        }()
+        let box = state(of: connection)
 
         // Filled in place and then moved: a returned validation, or one read while still a
         // variable, was copied (a reference count per field of its details).
@@ -67,6 +62,15 @@ final class APNsEndpoint: HTTPServerHandler {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: fired)
         }
         services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: started.duration(to: .now))
+    }
+
+    /// The connection's auth and stream-limit state, made on first use.
+    private func state(of connection: HTTPConnection) -> EndpointConnectionState.Box {
+        if let box = connection[EndpointConnectionState.Key.self] { return box }
+        let box = EndpointConnectionState.Box(EndpointConnectionState(
+            auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate)))
+        connection[EndpointConnectionState.Key.self] = box
+        return box
     }
 
     /// The answer: validation's, unless a fault rule answers the stream instead, and what
@@ -135,20 +139,31 @@ final class APNsEndpoint: HTTPServerHandler {
         }
     }
 
-    /// A body far past any APNs limit never reaches validation; APNs' answer to it is still
-    /// 413 `PayloadTooLarge`, with `apns-id`, and the capture records it.
+    /// A body far past any APNs limit is not read to its end, but the push still goes
+    /// through validation in APNs' order: a wrong method, path, header or token is answered
+    /// as such, and anything that passes them gets 413 `PayloadTooLarge` (step 15). The
+    /// stream limit, the capture and the metrics see it as any push. Fault rules do not
+    /// apply: the transport answers it at once, before the body's end.
     func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
-        let push = PushRequest(
+        let connection = request.connection
+        var push = PushRequest(
             method: request.method, path: request.path, headers: request.headers, body: [],
-            environment: environment, connectionID: request.connection.id, receivedAt: Date())
-        let outcome = PushOutcome.rejected(
-            .payloadTooLarge, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
+            environment: environment, connectionID: connection.id, receivedAt: Date())
+        push.oversizedBodyLimit = limit
+        let box = state(of: connection)
+        var validation = PushValidation(details: PushDetails(), verdict: .accepted)
+        services.validator.validate(push, auth: &box.state.auth, into: &validation)
+        let outcome = validation.outcome(
+            apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
-        var details = PushDetails()
-        details.lintWarnings.append(PushLintWarning(
-            code: "payload.oversized", message: "the body grew past \(limit) bytes and was not read to its end"))
+        if let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &box.state) {
+            connection.setMaxConcurrentStreams(limit)
+        }
+        if outcome.connectionAction == .goAway, let reason = outcome.reason {
+            Self.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes, after: .zero, on: connection)
+        }
         for observer in services.observers {
-            observer.pushAnswered(push, details: details, outcome: outcome, faults: [])
+            observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: [])
         }
         services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
         return Self.response(for: outcome)

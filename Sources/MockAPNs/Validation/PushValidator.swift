@@ -136,7 +136,7 @@ public struct PushValidator: Sendable {
             auth: &auth, details: &details)                                                      // 12
         let bundleID = try checkTopicAllowed(topic, bundleID: topicBundleID, pushType: pushType, auth: auth) // 13
         let device = try checkDevice(deviceToken, bundleID: bundleID, environment: auth.environment) // 14
-        try checkPayload(request.body, pushType: pushType, inferType: explicitType == nil, details: &details) // 15
+        try checkPayload(request, pushType: pushType, inferType: explicitType == nil, details: &details) // 15
         try checkDeviceState(device)                                                            // 16
     }
 
@@ -397,7 +397,13 @@ public struct PushValidator: Sendable {
     /// parsed once with StrictJSON. Not JSON, or not an object: `PayloadEmpty` by default
     /// (there is nothing APNs could deliver), or a lint when the settings accept it. Then
     /// the `aps` rules, which only lint.
-    private func checkPayload(_ body: [UInt8], pushType: APNsPushType, inferType: Bool, details: inout PushDetails) throws(PushRejection) {
+    private func checkPayload(_ request: PushRequest, pushType: APNsPushType, inferType: Bool, details: inout PushDetails) throws(PushRejection) {
+        if let limit = request.oversizedBodyLimit {
+            throw PushRejection(
+                .payloadTooLarge,
+                "the body grew past \(limit) bytes and was not read to its end; a \(pushType) push allows \(pushType.maxPayloadSize)")
+        }
+        let body = request.body
         guard !body.isEmpty else { throw PushRejection(.payloadEmpty, "the body is empty") }
         guard body.count <= pushType.maxPayloadSize else {
             throw PushRejection(
