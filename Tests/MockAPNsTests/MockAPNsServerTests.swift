@@ -168,6 +168,38 @@ struct MockAPNsServerTests {
         #expect(tooLarge.token?.fingerprint != nil && tooLarge.teamID == MockConfiguration.defaultTeamID, "\(String(describing: tooLarge.token))")
     }
 
+    /// `PUT /devices` leaves unknown tokens accepted unless `acceptUnknownDevices=false` says
+    /// otherwise; `PUT /keys` holds key topics to the apps, as the configuration file does.
+    @Test func putDevicesCanTurnUnknownTokensAwayAndPutKeysChecksTopics() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let apns = try Self.client(for: mock.productionURL, trust: nil)
+        let token = try Self.providerToken()
+        let listed = String(repeating: "cd", count: 32)
+        let devices = Array(#"[{"token":"\#(listed)","bundleId":"com.example.app","environment":"production"}]"#.utf8)
+
+        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/devices", body: devices)).status == 200)
+        #expect(try await apns.send(Self.push(token: token)).status == 200, "still accepted: the flag was not asked for")
+        let strict = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptUnknownDevices=false", body: devices))
+        #expect(strict.status == 200)
+        let unknown = try await apns.send(Self.push(token: token))
+        #expect(unknown.status == 400 && String(decoding: unknown.body, as: UTF8.self) == #"{"reason":"BadDeviceToken"}"#)
+        #expect(try await apns.send(Self.push(token: token, device: listed)).status == 200)
+        let bad = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptUnknownDevices=maybe", body: devices))
+        #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("acceptUnknownDevices: expected true or false"))
+        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptUnknownDevices=true", body: devices)).status == 200)
+        #expect(try await apns.send(Self.push(token: token)).status == 200)
+
+        let pem = try String(contentsOfFile: Self.certs + "/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
+        let keys: JSONValue = [["keyId": "ABC123DEFG", "teamId": "TEAM000001", "publicKey": .string(pem), "topics": ["com.nonexistent.app"]]]
+        let stray = try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(keys.description.utf8)))
+        #expect(stray.status == 400 && String(decoding: stray.body, as: UTF8.self).contains("keys[0].topics[0]"),
+                "\(String(decoding: stray.body, as: UTF8.self))")
+        await control.close()
+        await apns.close()
+    }
+
     /// A record's own `time` (ISO-8601 with microseconds) works as a `since`/`until` bound.
     @Test func captureTimesWithFractionalSecondsFilterTheListing() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }

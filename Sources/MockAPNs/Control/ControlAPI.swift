@@ -67,13 +67,16 @@ struct ControlAPI: HTTPServerHandler {
                 var registry = services.validator.registry
                 registry.devices = try ConfigurationJSON.decodeDevices(try ConfigurationJSON.parse(request.body),
                                                                        bundleIDs: registry.bundleIDs)
+                // Left as it is unless asked: the zero-configuration mock keeps accepting other
+                // tokens when a test marks one device unregistered.
+                if let accept = try Self.bool(query, ConfigurationKey.acceptUnknownDevices) { registry.acceptsUnknownDevices = accept }
                 services.replaceRegistry(registry)
                 responder.respond(Self.json(200, ConfigurationJSON.encodeDevices(registry.devices)))
             case ("GET", "/keys"):
                 responder.respond(Self.json(200, ConfigurationJSON.encodeKeys(services.validator.registry.keys)))
             case ("PUT", "/keys"):
                 var registry = services.validator.registry
-                registry.keys = try ConfigurationJSON.decodeKeys(try ConfigurationJSON.parse(request.body))
+                registry.keys = try ConfigurationJSON.decodeKeys(try ConfigurationJSON.parse(request.body), bundleIDs: registry.bundleIDs)
                 services.replaceRegistry(registry)
                 responder.respond(Self.json(200, ConfigurationJSON.encodeKeys(registry.keys)))
             case ("GET", "/faults"):
@@ -145,6 +148,15 @@ struct ControlAPI: HTTPServerHandler {
         if let milliseconds = Int64(text) { return Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
         if let date = ConfigurationTime.date(iso8601: text) { return date }
         throw QueryError(description: "\(name): expected epoch milliseconds or an ISO-8601 time, found \"\(text)\"")
+    }
+
+    static func bool(_ query: QueryParameters, _ name: String) throws -> Bool? {
+        switch query[name] {
+        case nil: return nil
+        case "true": return true
+        case "false": return false
+        case let text?: throw QueryError(description: "\(name): expected true or false, found \"\(text)\"")
+        }
     }
 
     static func integer(_ query: QueryParameters, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
