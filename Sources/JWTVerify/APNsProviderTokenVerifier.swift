@@ -69,6 +69,9 @@ public final class APNsProviderTokenVerifier: Sendable {
     public let configuration: Configuration
     private let now: @Sendable () -> Date
     private let cache: VerifiedTokenCache
+    /// Marks the records this verifier made, so a connection's record from before the keys
+    /// were replaced is verified again.
+    private let keySet = VerifiedTokenRecord.KeySet()
 
     /// Creates a verifier.
     ///
@@ -144,7 +147,7 @@ public final class APNsProviderTokenVerifier: Sendable {
         // on this connection is checked first: one byte comparison, no hash, no lock.
         let record: VerifiedTokenRecord
         let wasCached: Bool
-        if let current = connection.currentRecord, current.matches(tokenBytes) {
+        if let current = connection.currentRecord, current.keySet === keySet, current.matches(tokenBytes) {
             record = current
             wasCached = true
         } else {
@@ -256,7 +259,7 @@ public final class APNsProviderTokenVerifier: Sendable {
         }
         return VerifiedTokenRecord(
             tokenBytes: Array(tokenBytes), keyID: keyID, key: key, issuedAt: issuedAt, token: token,
-            lintWarnings: warnings)
+            lintWarnings: warnings, keySet: keySet)
     }
 
     /// Reads `iat` as APNs does: an integer, a numeric string, or a fractional number.

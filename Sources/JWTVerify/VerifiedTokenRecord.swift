@@ -4,6 +4,11 @@
 /// Only facts that do not depend on time or connection are stored; expiry, environment,
 /// topic and connection rules are applied on every use.
 final class VerifiedTokenRecord: Sendable {
+    /// The keys a record was verified against: one per verifier, compared by identity. A
+    /// connection keeps its token's record across pushes, and after the keys are replaced
+    /// (a new verifier) that record must be verified again, not trusted.
+    final class KeySet: Sendable {}
+
     /// The exact token bytes, compared in full on every cache hit.
     let tokenBytes: [UInt8]
     let keyID: String
@@ -18,10 +23,11 @@ final class VerifiedTokenRecord: Sendable {
     let token: DecodedJWT
     /// Warnings that depend only on the token's content.
     let lintWarnings: [APNsTokenLintWarning]
+    let keySet: KeySet
 
     init(
         tokenBytes: [UInt8], keyID: String, key: APNsRegisteredKey, issuedAt: Double, token: DecodedJWT,
-        lintWarnings: [APNsTokenLintWarning]
+        lintWarnings: [APNsTokenLintWarning], keySet: KeySet
     ) {
         self.tokenBytes = tokenBytes
         self.keyID = keyID
@@ -31,6 +37,7 @@ final class VerifiedTokenRecord: Sendable {
         self.issuedAt = issuedAt
         self.token = token
         self.lintWarnings = lintWarnings
+        self.keySet = keySet
     }
 
     /// Whether `bytes` are exactly this record's token.

@@ -268,6 +268,29 @@ import Testing
         #expect(SecondsText.roundedUp(-.infinity) == "-inf")
     }
 
+    /// Replacing the keys (a new verifier) re-verifies the token a connection already
+    /// carries: a removed key or a narrowed scope is refused at once, and the same keys
+    /// accept it again without counting a token change.
+    @Test func aConnectionsTokenIsVerifiedAgainstReplacedKeys() throws {
+        var connection = APNsConnectionTokenState(environment: .sandbox)
+        let current = try token()
+        _ = try makeVerifier().verify(token: current, connection: &connection)
+
+        let same = APNsProviderTokenVerifier(
+            keys: [TestKeys.keyID: APNsRegisteredKey(publicKey: key.publicKey, teamID: TestKeys.teamID)], now: clock.now)
+        #expect(!(try same.verify(token: current, connection: &connection)).wasCached)
+        #expect(try same.verify(token: current, connection: &connection).wasCached)
+
+        var removed = connection
+        expectReason("InvalidProviderToken") { () throws(APNsProviderTokenError) in
+            try APNsProviderTokenVerifier(keys: [:], now: clock.now).verify(token: current, connection: &removed)
+        }
+        var narrowed = connection
+        expectReason("BadEnvironmentKeyIdInToken") { () throws(APNsProviderTokenError) in
+            try makeVerifier(scope: .production).verify(token: current, connection: &narrowed)
+        }
+    }
+
     // MARK: Leniency
 
     @Test(arguments: [

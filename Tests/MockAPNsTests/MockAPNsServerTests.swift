@@ -196,6 +196,13 @@ struct MockAPNsServerTests {
         let stray = try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(keys.description.utf8)))
         #expect(stray.status == 400 && String(decoding: stray.body, as: UTF8.self).contains("keys[0].topics[0]"),
                 "\(String(decoding: stray.body, as: UTF8.self))")
+
+        // A key taken away refuses its tokens at once, on a connection already using one too.
+        let otherKeyOnly: JSONValue = [["keyId": "XYZ987WXYZ", "teamId": "TEAM000001",
+                                        "publicKey": .string(try String(contentsOfFile: Self.certs + "/AuthKey_XYZ987WXYZ.pub.pem", encoding: .utf8))]]
+        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(otherKeyOnly.description.utf8))).status == 200)
+        let revoked = try await apns.send(Self.push(token: token))
+        #expect(revoked.status == 403 && String(decoding: revoked.body, as: UTF8.self) == #"{"reason":"InvalidProviderToken"}"#)
         await control.close()
         await apns.close()
     }
