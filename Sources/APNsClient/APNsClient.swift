@@ -24,7 +24,8 @@ import StrictJSON
 ///
 /// - Token authentication signs one provider token and reuses it on every connection until
 ///   `tokenRefreshInterval` passes; after `ExpiredProviderToken` it signs a new one at once,
-///   drops that connection and sends the push once more.
+///   drops that connection and sends the push once more. A connection changes tokens at
+///   most once per 20 minutes, as APNs requires; one that may not yet is replaced.
 /// - Pushes are retried only where Apple allows (5xx, 429 `TooManyRequests`, a connection
 ///   lost or going away before the answer), with jittered exponential backoff, bounded by
 ///   `APNsRetryPolicy`, always with the same `apns-id`.
@@ -67,6 +68,7 @@ public final class APNsClient: Sendable {
             tokens = nil
         }
         let group = group
+        let tokens = tokens
         func pool(_ destination: APNsDestination) -> APNsConnectionPool {
             var tls: TLSConfiguration?
             if destination.usesTLS {
@@ -88,7 +90,7 @@ public final class APNsClient: Sendable {
             return APNsConnectionPool(
                 destination: destination, transport: transport, group: group,
                 maximumConnections: configuration.maximumConnectionsPerEnvironment,
-                maximumStreams: configuration.maximumStreamsPerConnection)
+                maximumStreams: configuration.maximumStreamsPerConnection, tokens: tokens)
         }
         production = pool(configuration.production)
         sandbox = pool(configuration.sandbox)
@@ -119,8 +121,9 @@ public final class APNsClient: Sendable {
         var attempts = try APNsSendAttempts(notification, apnsID: ids.next(), policy: configuration.retryPolicy)
         let pool = self.pool(for: environment)
         while true {
-            let request = try attempts.begin(tokens: tokens)
-            let connection = try pool.lease()
+            let lease = try pool.lease()
+            let connection = lease.connection
+            let request = attempts.begin(token: lease.token)
             let result: Result<HTTPClientResponse, HTTPClientError>
             do {
                 result = .success(try await connection.client.send(request))
@@ -176,15 +179,15 @@ public final class APNsClient: Sendable {
     /// `attempts` is consumed: it moves on into the completion rather than being copied.
     private func send(_ attempts: consuming APNsSendAttempts, on pool: APNsConnectionPool,
                       completion: @escaping @Sendable (Result<APNsResponse, APNsClientError>) -> Void) {
-        let request: HTTPClientRequest
-        let connection: APNsPooledConnection
+        let lease: APNsConnectionPool.Lease
         do throws(APNsClientError) {
-            request = try attempts.begin(tokens: tokens)
-            connection = try pool.lease()
+            lease = try pool.lease()
         } catch {
             completion(.failure(error))
             return
         }
+        let connection = lease.connection
+        let request = attempts.begin(token: lease.token)
         connection.client.send(request) { [self, attempts] result in
             var attempts = attempts
             let next: APNsSendAttempts.Next

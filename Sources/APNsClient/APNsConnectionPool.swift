@@ -1,3 +1,4 @@
+import struct Foundation.Date
 import HTTPTransport
 import Synchronization
 
@@ -19,6 +20,9 @@ import Synchronization
 /// then stay on the thread it came from, with no hop between loops either way. Only when
 /// the pool is full and none of them is on that loop does it use another loop's
 /// connection. Pushes leased elsewhere (from tasks) use any connection.
+///
+/// With token authentication the pool also hands out the provider token, and keeps APNs'
+/// rule that a connection changes tokens at most once per 20 minutes (see `lease()`).
 final class APNsConnectionPool: Sendable {
     private struct State {
         var connections: [APNsPooledConnection] = []
@@ -36,10 +40,20 @@ final class APNsConnectionPool: Sendable {
     private let group: EventLoopGroup
     private let maximumConnections: Int
     private let maximumStreams: Int
+    /// Nil with certificate authentication.
+    private let tokens: APNsProviderTokenSource?
     private let state = Mutex(State())
 
+    /// A connection leased for one attempt, and the provider token the attempt must carry on it.
+    struct Lease {
+        let connection: APNsPooledConnection
+        /// Nil with certificate authentication.
+        let token: APNsProviderTokenSource.Token?
+    }
+
     init(destination: APNsDestination, transport: HTTP2ClientConfiguration, group: EventLoopGroup,
-         maximumConnections: Int, maximumStreams: Int) {
+         maximumConnections: Int, maximumStreams: Int, tokens: APNsProviderTokenSource?) {
+        self.tokens = tokens
         self.destination = destination
         self.transport = transport
         self.group = group
@@ -47,13 +61,35 @@ final class APNsConnectionPool: Sendable {
         self.maximumStreams = maximumStreams
     }
 
-    /// A connection for one push; the caller must `release` it.
-    func lease() throws(APNsClientError) -> APNsPooledConnection {
+    /// A connection for one push and the provider token to send on it; the caller must
+    /// `release` the connection.
+    ///
+    /// APNs lets a connection change its token at most once per 20 minutes, so a connection
+    /// whose token is older than the current one changes to it only if APNs accepted its own
+    /// at least 20 minutes ago. Any other such connection leaves the pool (its pushes in
+    /// flight finish; it is closed when idle), and new connections start with the current
+    /// token. This covers both a scheduled refresh and a token dropped after
+    /// `ExpiredProviderToken`.
+    ///
+    /// - Throws: `.shutDown`, `.tokenSigningFailed`, or `.transport` when no connection could be opened.
+    func lease() throws(APNsClientError) -> Lease {
         var toClose: [APNsPooledConnection] = []
         defer { for connection in toClose { close(connection) } }
-        let result: Result<APNsPooledConnection, APNsClientError> = state.withLock { state in
+        let result: Result<Lease, APNsClientError> = state.withLock { state in
             guard !state.isShutDown else { return .failure(.shutDown) }
+            // Taken under the pool's lock, so tokens reach the connections in the order they
+            // were signed: one taken earlier cannot arrive after a newer one and move a
+            // connection back. (The token source never takes the pool's lock: no deadlock.)
+            let token: APNsProviderTokenSource.Token?
+            do throws(APNsClientError) {
+                token = try tokens?.current()
+            } catch {
+                return .failure(error)
+            }
             toClose = Self.removeUnusable(&state)
+            if let token, let tokens {
+                toClose += Self.prepare(for: token, now: tokens.now, in: &state)
+            }
             let here = group.loops.count > 1 ? group.currentLoop : nil
             var (best, leastBusy, local) = choose(among: state.connections, on: here)
             // A loop opens at most its share of the pool: a burst on one loop before APNs
@@ -81,17 +117,24 @@ final class APNsConnectionPool: Sendable {
             }
             chosen.inFlight += 1
             chosen.lastActivity = .now
-            return .success(chosen)
+            // Every connection left carries this token or none yet (`prepare`).
+            chosen.tokenGeneration = token?.generation
+            return .success(Lease(connection: chosen, token: token))
         }
         return try result.get()
     }
 
     /// Ends a push's use of `connection`; `retire` takes it out of the pool (after
-    /// ExpiredProviderToken, say) even if it still works.
-    func release(_ connection: APNsPooledConnection, retire: Bool = false) {
+    /// ExpiredProviderToken, say) even if it still works. `acceptedToken` is the generation
+    /// of the provider token of a push APNs accepted: the first acceptance of a token on a
+    /// connection starts its 20 minutes.
+    func release(_ connection: APNsPooledConnection, retire: Bool = false, acceptedToken: Int? = nil) {
         let closeNow = state.withLock { state -> Bool in
             connection.inFlight -= 1
             connection.lastActivity = .now
+            if let acceptedToken, connection.tokenAcceptedSince == nil, connection.tokenGeneration == acceptedToken {
+                connection.tokenAcceptedSince = tokens?.now()
+            }
             if retire || !connection.isUsable { Self.retire(connection, in: &state) }
             return connection.isRetired && connection.inFlight == 0
         }
@@ -174,6 +217,32 @@ final class APNsConnectionPool: Sendable {
         for connection in state.connections where !connection.isUsable {
             retire(connection, in: &state)
             if connection.inFlight == 0 { idle.append(connection) }
+        }
+        return idle
+    }
+
+    /// Readies the pool's connections for `token`. One that carries an older token changes
+    /// to it if APNs accepted its own at least 20 minutes ago; any other leaves the pool, as
+    /// changing sooner is `TooManyProviderTokenUpdates` and tokens never go back, so it could
+    /// not be used again. Returns those that left with no push in flight, to be closed.
+    private static func prepare(
+        for token: APNsProviderTokenSource.Token, now: () -> Date, in state: inout State
+    ) -> [APNsPooledConnection] {
+        var idle: [APNsPooledConnection] = []
+        var date: Date?
+        for connection in state.connections {
+            guard let generation = connection.tokenGeneration, generation != token.generation else { continue }
+            let current = date ?? now()
+            date = current
+            // No acceptance yet (its first push still in flight, say) counts as too recent.
+            if let since = connection.tokenAcceptedSince,
+               current.timeIntervalSince(since) >= APNsProviderTokenSource.minimumTokenChangeInterval {
+                connection.tokenGeneration = token.generation
+                connection.tokenAcceptedSince = nil
+            } else {
+                retire(connection, in: &state)
+                if connection.inFlight == 0 { idle.append(connection) }
+            }
         }
         return idle
     }

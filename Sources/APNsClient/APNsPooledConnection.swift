@@ -1,3 +1,4 @@
+import struct Foundation.Date
 import HTTPTransport
 
 /// One connection of an `APNsConnectionPool` with the pool's bookkeeping.
@@ -14,6 +15,12 @@ final class APNsPooledConnection: @unchecked Sendable {
     var isRetired = false
     /// A PING is under way.
     var isPinging = false
+    /// The generation of the provider token pushes on this connection carry; nil before the first.
+    var tokenGeneration: Int?
+    /// When APNs first accepted a push with that token here, by the client's clock (at the
+    /// answer, so never before APNs' own moment): it counts 20 minutes from then before the
+    /// connection may change tokens. Nil until then.
+    var tokenAcceptedSince: Date?
 
     init(client: HTTP2Client, id: Int) {
         self.client = client

@@ -4,6 +4,9 @@ import Synchronization
 
 /// The provider token every connection of a client sends: signed once, reused until the
 /// refresh interval passes, and replaced at once after APNs calls it expired.
+///
+/// Which connection may carry a new token is the pool's decision (`APNsConnectionPool.lease()`):
+/// APNs allows a connection one token change per 20 minutes.
 final class APNsProviderTokenSource: Sendable {
     /// One signed token; `generation` tells a token from the one that replaced it.
     struct Token: Sendable {
@@ -12,10 +15,15 @@ final class APNsProviderTokenSource: Sendable {
         var generation: Int
     }
 
+    /// The least time, in seconds, a connection must carry one token before APNs lets it
+    /// change to another: sooner is `429 TooManyProviderTokenUpdates`.
+    static let minimumTokenChangeInterval: TimeInterval = 20 * 60
+
     private let signer: JWTSigner
     private let teamID: String
     private let refreshInterval: TimeInterval
-    private let now: @Sendable () -> Date
+    /// The clock tokens are dated by; the pool times each connection's token changes by it too.
+    let now: @Sendable () -> Date
     private struct State {
         var token: Token?
         var generation = 0

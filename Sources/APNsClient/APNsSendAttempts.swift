@@ -19,11 +19,12 @@ struct APNsSendAttempts: Sendable {
     private let policy: APNsRetryPolicy
     private let notification: APNsNotification
     private let path: String
-    /// Attempts counted against the policy: a resend after an expired provider token or an
-    /// unprocessed stream does not count.
+    /// Attempts counted against the policy: a resend after an expired provider token, a
+    /// connection's too early token change or an unprocessed stream does not count.
     private var attempt = 0
     private var token: APNsProviderTokenSource.Token?
     private var refreshedExpiredToken = false
+    private var resentAfterTooManyTokenUpdates = false
     private var unprocessedResends = 0
 
     /// The attempts for `notification`, checked for sending; `apnsID` when it has none.
@@ -36,20 +37,19 @@ struct APNsSendAttempts: Sendable {
         path = "/3/device/" + notification.deviceToken
     }
 
-    /// Starts the next attempt: the request with the current provider token, if any.
+    /// Starts the next attempt: the request with `token`, the provider token its leased
+    /// connection carries (nil with certificate authentication).
     ///
     /// The headers are built here, token first, rather than once with the token replaced
     /// on each attempt: nearly every push has one attempt, and replacing means a search.
-    mutating func begin(tokens: APNsProviderTokenSource?) throws(APNsClientError) -> HTTPClientRequest {
+    mutating func begin(token: APNsProviderTokenSource.Token?) -> HTTPClientRequest {
         attempt += 1
-        token = nil
+        self.token = token
         var headers = HTTPHeaders()
         // The token and every field below: built once, never reallocated.
         headers.reserveCapacity(7)
-        if let tokens {
-            let current = try tokens.current()
-            token = current
-            headers.add(name: APNsHeaderName.authorization, value: current.bearer)
+        if let token {
+            headers.add(name: APNsHeaderName.authorization, value: token.bearer)
         }
         Self.add(notification, apnsID: apnsID, to: &headers)
         return HTTPClientRequest(method: "POST", path: path, headers: headers, body: notification.payload)
@@ -68,7 +68,7 @@ struct APNsSendAttempts: Sendable {
         switch result {
         case let .success(response):
             if response.status == 200 {
-                pool.release(connection)
+                pool.release(connection, acceptedToken: token?.generation)
                 return .delivered(APNsResponse(apnsID: response.headers[APNsHeaderName.id] ?? apnsID,
                                                uniqueID: response.headers[APNsHeaderName.uniqueID], status: 200, attempts: attempt))
             }
@@ -79,6 +79,17 @@ struct APNsSendAttempts: Sendable {
                 pool.release(connection, retire: true)
                 tokens.invalidate(generation: token.generation)
                 refreshedExpiredToken = true
+                attempt -= 1
+                return .again(after: nil)
+            }
+            if rejection.reason == .tooManyProviderTokenUpdates {
+                // About the connection, not the push: it changed tokens sooner than APNs
+                // allows and is refused until 20 minutes pass (the pool keeps that from
+                // happening; this is the fallback). Leave it, and send the push once more, with
+                // the same apns-id, on another connection.
+                pool.release(connection, retire: true)
+                guard !resentAfterTooManyTokenUpdates else { throw .rejected(rejection) }
+                resentAfterTooManyTokenUpdates = true
                 attempt -= 1
                 return .again(after: nil)
             }

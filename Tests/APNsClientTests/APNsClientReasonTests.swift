@@ -200,8 +200,9 @@ struct APNsClientReasonTests {
             case let .failure(.rejected(rejection)):
                 #expect(rejection.reason == reason && rejection.status == status, "\(reason)")
                 #expect(rejection.isRetryable == (status >= 500 || reason == .tooManyRequests), "\(reason)")
-                // ExpiredProviderToken is sent once more with a fresh token, whatever the policy.
-                let attempts = reason == .expiredProviderToken ? 2 : 1
+                // ExpiredProviderToken is sent once more with a fresh token, and
+                // TooManyProviderTokenUpdates once more on another connection, whatever the policy.
+                let attempts = [.expiredProviderToken, .tooManyProviderTokenUpdates].contains(reason) ? 2 : 1
                 #expect(mock.capture.records(matching: CaptureFilter(apnsID: rejection.apnsID)).count == attempts,
                         "\(reason): \(attempts) attempt(s) under APNsRetryPolicy.none")
             case .failure(.retriesExhausted):

@@ -88,6 +88,152 @@ struct APNsClientTokenTests {
         await client.shutdown()
     }
 
+    /// Sends `notifications` at once, each from its own task, and returns every outcome.
+    static func sendAll(
+        _ client: APNsClient, _ notifications: [APNsNotification], via path: ClientFixtures.SendPath
+    ) async -> [Result<APNsResponse, APNsClientError>] {
+        await withTaskGroup(of: Result<APNsResponse, APNsClientError>.self) { group in
+            for notification in notifications {
+                group.addTask { await ClientFixtures.outcome(client, notification, .sandbox, via: path) }
+            }
+            var outcomes: [Result<APNsResponse, APNsClientError>] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+    }
+
+    /// Every push the mock answered `TooManyProviderTokenUpdates`.
+    static func tooSoonTokenChanges(_ mock: MockAPNsServer) -> [CaptureRecord] {
+        mock.capture.records().filter { $0.outcome.reason == .tooManyProviderTokenUpdates }
+    }
+
+    /// Two pushes at once on a client allowed one stream per connection: while the first waits
+    /// for its delayed answer, the second needs a connection of its own.
+    static func openTwoConnections(_ client: APNsClient, _ mock: MockAPNsServer, via path: ClientFixtures.SendPath) async throws {
+        // Long enough for the second task to start on a loaded machine.
+        try mock.faults.add(FaultRule(id: "slow", count: 2, action: .delay(.seconds(1))))
+        let outcomes = await sendAll(client, [ClientFixtures.notification(), ClientFixtures.notification()], via: path)
+        #expect(outcomes.allSatisfy { (try? $0.get()) != nil }, "\(outcomes)")
+        mock.faults.removeAll()
+    }
+
+    /// The audit's case: two pooled connections, one `ExpiredProviderToken`. The fresh token
+    /// must not go on the other connection, which took the old one moments ago (APNs allows a
+    /// connection one token change per 20 minutes).
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func afterExpiredProviderTokenNoOtherConnectionChangesTokensTooSoon(path: ClientFixtures.SendPath) async throws {
+        let clock = ManualClock()
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs, now: clock.reader)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        // Two connections, as the gateway keeps one per event loop: one push per connection
+        // makes two pushes at once open the second.
+        configuration.maximumStreamsPerConnection = 1
+        configuration.maximumConnectionsPerEnvironment = 2
+        configuration.retryPolicy = .none
+        let client = try APNsClient(configuration: configuration, now: clock.reader)
+        try await Self.openTwoConnections(client, mock, via: path)
+        try #require(client.connectionsOpened(to: .sandbox) == 2)
+
+        let device = String(repeating: "cd", count: 32)
+        try mock.faults.add(FaultRule(
+            id: "ept-once", match: FaultMatch(deviceToken: DeviceToken(device)), count: 1,
+            action: .status(403, reason: .expiredProviderToken)))
+        let refreshed = try await ClientFixtures.send(client, ClientFixtures.notification(device: device), .sandbox, via: path)
+        #expect(Self.tokens(mock, apnsID: refreshed.apnsID).map(\.status) == [403, 200])
+        #expect(client.providerTokensSigned == 2)
+
+        // One at a time (each would take the pool's first connection) and in a burst (all of them).
+        var outcomes: [Result<APNsResponse, APNsClientError>] = []
+        for _ in 0..<10 { outcomes.append(await ClientFixtures.outcome(client, ClientFixtures.notification(), via: path)) }
+        outcomes += await Self.sendAll(client, Array(repeating: ClientFixtures.notification(), count: 20), via: path)
+        let failures = outcomes.filter { (try? $0.get()) == nil }
+        #expect(failures.isEmpty, "\(failures.count) of \(outcomes.count) failed, such as \(failures.first.map { "\($0)" } ?? "")")
+        #expect(Self.tooSoonTokenChanges(mock).isEmpty, "no connection changed its token sooner than 20 minutes")
+        #expect(client.providerTokensSigned == 2, "one fresh token, reused on the new connections")
+        await client.shutdown()
+    }
+
+    /// A scheduled refresh: a connection that has carried the old token for 20 minutes or more
+    /// changes to the new one; one opened late in the old token's life is replaced instead.
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func aRefreshChangesTokensOnlyOnConnectionsThatHaveCarriedTheOldOneForTwentyMinutes(
+        path: ClientFixtures.SendPath
+    ) async throws {
+        let clock = ManualClock()
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs, now: clock.reader)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.tokenRefreshInterval = .seconds(30 * 60)
+        // One push per connection, so that two at once use two connections whatever APNs allows.
+        configuration.maximumStreamsPerConnection = 1
+        configuration.retryPolicy = .none
+        let client = try APNsClient(configuration: configuration, now: clock.reader)
+        let first = try await ClientFixtures.send(client, ClientFixtures.notification(), .sandbox, via: path)
+        let early = try #require(mock.capture.records(matching: CaptureFilter(apnsID: first.apnsID)).first?.connectionID)
+
+        // Minute 25: a second connection takes the first token.
+        clock.advance(by: 25 * 60)
+        try await Self.openTwoConnections(client, mock, via: path)
+        try #require(client.connectionsOpened(to: .sandbox) == 2)
+
+        // Minute 35: the second token is due. The first connection has carried the first
+        // token for 35 minutes, the second for 10.
+        clock.advance(by: 10 * 60)
+        let sequenceBefore = mock.capture.records().map(\.sequence).max() ?? 0
+        try mock.faults.add(FaultRule(id: "slow", count: 2, action: .delay(.seconds(1))))
+        var outcomes = await Self.sendAll(client, [ClientFixtures.notification(), ClientFixtures.notification()], via: path)
+        for _ in 0..<4 { outcomes.append(await ClientFixtures.outcome(client, ClientFixtures.notification(), via: path)) }
+        let failures = outcomes.filter { (try? $0.get()) == nil }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(Self.tooSoonTokenChanges(mock).isEmpty, "no connection changed its token sooner than 20 minutes")
+        #expect(client.providerTokensSigned == 2)
+        let afterRefresh = mock.capture.records().filter { $0.sequence > sequenceBefore }
+        #expect(afterRefresh.contains { $0.connectionID == early && $0.outcome.status == 200 },
+                "the connection that carried the old token for 35 minutes changed to the new one")
+        await client.shutdown()
+    }
+
+    /// Defence in depth: should a connection nonetheless be refused for changing tokens too
+    /// soon, the push is not at fault. The connection is left and the push sent once more.
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func tooManyProviderTokenUpdatesLeavesTheConnectionAndSendsThePushOnceMoreOnAnother(
+        path: ClientFixtures.SendPath
+    ) async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.retryPolicy = .none
+        let client = try APNsClient(configuration: configuration)
+        _ = try await ClientFixtures.send(client, ClientFixtures.notification(), .sandbox, via: path)
+
+        try mock.faults.add(FaultRule(id: "tmptu-once", count: 1, action: .status(429, reason: .tooManyProviderTokenUpdates)))
+        let apnsID = UUID().uuidString.lowercased()
+        let response = try await ClientFixtures.send(client, ClientFixtures.notification(apnsID: apnsID), .sandbox, via: path)
+        #expect(response.apnsID == apnsID)
+        #expect(response.attempts == 1, "sending on another connection is not a retry")
+        let records = mock.capture.records(matching: CaptureFilter(apnsID: apnsID))
+        #expect(records.map(\.outcome.status) == [429, 200], "the same apns-id both times")
+        try #require(records.count == 2)
+        #expect(records[0].connectionID != records[1].connectionID)
+
+        // The refused connection is left: the next push goes on the new one.
+        let next = try await ClientFixtures.send(client, ClientFixtures.notification(), .sandbox, via: path)
+        #expect(mock.capture.records(matching: CaptureFilter(apnsID: next.apnsID)).map(\.connectionID) == [records[1].connectionID])
+        #expect(client.connectionsOpened(to: .sandbox) == 2)
+
+        // A server that refuses every connection so gets one resend per push, not a loop.
+        try mock.faults.replaceAll([FaultRule(id: "tmptu", action: .status(429, reason: .tooManyProviderTokenUpdates))])
+        let result = await ClientFixtures.outcome(client, ClientFixtures.notification(), via: path)
+        guard case let .failure(.rejected(rejection)) = result else {
+            Issue.record("expected TooManyProviderTokenUpdates, got \(result)")
+            return
+        }
+        #expect(rejection.reason == .tooManyProviderTokenUpdates)
+        #expect(mock.capture.records(matching: CaptureFilter(apnsID: rejection.apnsID)).count == 2)
+        await client.shutdown()
+    }
+
     @Test func refreshIntervalsOutsideApplesWindowAreRefused() throws {
         var configuration = APNsClientConfiguration(
             authentication: .token(signingKey: try ClientFixtures.signingKey(), keyID: ClientFixtures.keyID, teamID: ClientFixtures.teamID))
