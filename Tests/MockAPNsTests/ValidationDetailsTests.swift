@@ -75,6 +75,20 @@ import Testing
         #expect(result.message?.contains("NOPE000000") == true)
     }
 
+    /// Rejected before the token is verified (a malformed device token, step 2), the push
+    /// still shows which token it carried, never its signature.
+    @Test func aTokenOnAPushRejectedEarlyIsShownToo() {
+        var request = ValidationFixtures.request(token: token)
+        request.path = "/3/device/not-hex"
+        var auth = ConnectionAuthState(environment: .sandbox)
+        let result = validator.validate(request, auth: &auth)
+        #expect(result.reason == .badDeviceToken)
+        #expect(result.details.tokenHeader == ["alg": "ES256", "kid": .string(ValidationFixtures.keyID)])
+        #expect(result.details.tokenClaims != nil && result.details.tokenFingerprint != nil)
+        #expect(!String(describing: result.details).contains(String(token.split(separator: ".")[2])))
+        #expect(!auth.hasSeenValidToken, "decoded for the capture, not verified")
+    }
+
     @Test func aMalformedTokenPathIsKeptRaw() {
         var request = ValidationFixtures.request(token: token)
         request.path = "/3/device/not-hex"

@@ -106,6 +106,20 @@ public struct PushValidator: Sendable {
             let isFatal = settings.goAwayReasons.contains(error.reason)
             validation.verdict = .rejected(reason: error.reason, timestamp: error.timestamp, isFatal: isFatal)
             validation.message = error.message
+            describeUnverifiedToken(request, auth: &auth, details: &validation.details)
+        }
+    }
+
+    /// A push rejected before step 12 still shows the capture which token it carried (decoded
+    /// header and claims, fingerprint), as a rejected token does.
+    private func describeUnverifiedToken(_ request: PushRequest, auth: inout ConnectionAuthState, details: inout PushDetails) {
+        guard details.tokenHeader == nil, auth.certificate == nil,
+              let authorization = PushHeaderFields(request.headers).authorization,
+              let token = BearerToken.token(in: authorization) else { return }
+        if details.tokenFingerprint == nil { details.tokenFingerprint = fingerprint(of: token, auth: &auth) }
+        if let decoded = try? DecodedJWT(parsing: String(token)) {
+            details.tokenHeader = .object(decoded.header.fields)
+            details.tokenClaims = .object(decoded.claims.fields)
         }
     }
 
@@ -326,10 +340,7 @@ public struct PushValidator: Sendable {
             details.encodedToken.bytes = encodedToken(details, auth: &auth)
             for warning in accepted.lintWarnings { details.lintWarnings.append(PushLintWarning(warning)) }
         } catch {
-            if let token, let decoded = try? DecodedJWT(parsing: String(token)) {
-                details.tokenHeader = .object(decoded.header.fields)
-                details.tokenClaims = .object(decoded.claims.fields)
-            }
+            // The header and claims are decoded for the capture once validation gives up.
             throw PushRejection(APNsReason(error), error.message)
         }
     }
