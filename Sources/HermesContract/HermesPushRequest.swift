@@ -15,7 +15,8 @@ import StrictJSON
 /// let body = request.encodedBody()
 /// ```
 public struct HermesPushRequest: Sendable, Hashable {
-    /// The largest body the gateway reads; real requests are about 400 bytes.
+    /// The contract's body limit, and the gateway's default one; real requests are about
+    /// 400 bytes. A gateway configured for more passes its own limit to ``init(body:maximumBodySize:)``.
     public static let maximumBodySize = 4_096
     /// The longest `capability` accepted.
     public static let maximumCapabilityLength = 512
@@ -113,9 +114,15 @@ public struct HermesPushRequest: Sendable, Hashable {
     /// the type's fixed copy (anything else would be content leaving the agent);
     /// `thread_id`, when present and non-empty, must equal `session_id`; `hmac` must be 64
     /// lowercase hex digits. Unknown members are ignored: they never reach APNs.
-    public init(body bytes: [UInt8]) throws(HermesRequestError) {
-        guard bytes.count <= Self.maximumBodySize else {
-            throw .invalidValue(field: "body", reason: "is larger than \(Self.maximumBodySize) bytes")
+    ///
+    /// - Parameters:
+    ///   - bytes: the request body.
+    ///   - maximumBodySize: the largest body accepted; a gateway passes the limit it was
+    ///     configured with, so the one its transport enforces is the one that applies.
+    /// - Throws: ``HermesRequestError`` naming the first member that breaks the contract.
+    public init(body bytes: [UInt8], maximumBodySize: Int = HermesPushRequest.maximumBodySize) throws(HermesRequestError) {
+        guard bytes.count <= maximumBodySize else {
+            throw .invalidValue(field: "body", reason: "is larger than \(maximumBodySize) bytes")
         }
         // Values are checked in their bytes (the gateway reads one body per push), and a
         // String is made only of what the request keeps as sent; the fixed ones (`apns_env`,

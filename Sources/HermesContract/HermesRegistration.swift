@@ -12,9 +12,16 @@ public enum HermesRegistration {
     }
 
     /// Reads the device token from a request body; it must be hex.
-    public static func deviceToken(fromRequestBody bytes: [UInt8]) throws(HermesRequestError) -> DeviceToken {
-        guard bytes.count <= HermesPushRequest.maximumBodySize else {
-            throw .invalidValue(field: "body", reason: "is larger than \(HermesPushRequest.maximumBodySize) bytes")
+    ///
+    /// - Parameters:
+    ///   - bytes: the request body.
+    ///   - maximumBodySize: the largest body accepted (the gateway's configured limit).
+    /// - Throws: ``HermesRequestError`` when the body is not `{"device_token":"<hex>"}`.
+    public static func deviceToken(
+        fromRequestBody bytes: [UInt8], maximumBodySize: Int = HermesPushRequest.maximumBodySize
+    ) throws(HermesRequestError) -> DeviceToken {
+        guard bytes.count <= maximumBodySize else {
+            throw .invalidValue(field: "body", reason: "is larger than \(maximumBodySize) bytes")
         }
         let text = try HermesFields(bytes: bytes).requiredString("device_token")
         guard text.utf8.count <= 256, let token = DeviceToken(text) else {

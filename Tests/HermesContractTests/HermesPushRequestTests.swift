@@ -42,6 +42,25 @@ import Testing
         #expect(parsed.canonicalBytes == request.canonicalBytes)
     }
 
+    @Test func theBodyLimitDefaultsToTheContractsAndTheCallerMayRaiseIt() throws {
+        var request = HermesPushRequest(deviceToken: Self.token, environment: .sandbox, type: .approval, sessionID: "s")
+        request.hmac = String(repeating: "0f", count: 32)
+        // An unknown member (ignored by the contract) pads the body past 4096 bytes.
+        let body = Array(request.encodedBody().dropLast()) + Array(#","pad":""#.utf8)
+            + Array(repeating: UInt8(ascii: "x"), count: 4_500) + Array(#""}"#.utf8)
+        #expect(throws: HermesRequestError.invalidValue(field: "body", reason: "is larger than 4096 bytes")) {
+            try HermesPushRequest(body: body)
+        }
+        #expect(try HermesPushRequest(body: body, maximumBodySize: 8_192) == request)
+        #expect(throws: HermesRequestError.invalidValue(field: "body", reason: "is larger than 4096 bytes")) {
+            try HermesPushRequest(body: body, maximumBodySize: 4_096)
+        }
+        let registration = Array(HermesRegistration.requestBody(deviceToken: "abcd").dropLast()) + Array(#","pad":""#.utf8)
+            + Array(repeating: UInt8(ascii: "x"), count: 4_500) + Array(#""}"#.utf8)
+        #expect(throws: HermesRequestError.self) { try HermesRegistration.deviceToken(fromRequestBody: registration) }
+        #expect(try HermesRegistration.deviceToken(fromRequestBody: registration, maximumBodySize: 8_192).hex == "abcd")
+    }
+
     @Test func keepsTheSendersTokenSpellingForTheHMAC() throws {
         var request = HermesPushRequest(deviceToken: Self.token.uppercased(), environment: .sandbox, type: .approval, sessionID: "s")
         request.capability = "cap"

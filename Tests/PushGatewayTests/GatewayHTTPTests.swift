@@ -187,6 +187,34 @@ struct GatewayHTTPTests {
         #expect(delivery.requests.isEmpty)
     }
 
+    @Test func theConfiguredBodyLimitIsTheOneThatApplies() async throws {
+        let delivery = FakeDelivery()
+        var configuration = GatewayFixture.configuration()
+        configuration.maximumBodySize = 8_192
+        let gateway = try GatewayFixture.start(configuration, delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+
+        // A valid push padded with an unknown member (ignored, outside the HMAC) to a size
+        // between the contract's default limit and the configured one.
+        func padded(_ body: [UInt8], to size: Int) -> [UInt8] {
+            let opening = Array(#","pad":""#.utf8)
+            let filler = size - body.count - opening.count - 1
+            return Array(body.dropLast()) + opening + Array(repeating: UInt8(ascii: "x"), count: filler) + Array(#""}"#.utf8)
+        }
+        let push = padded(try GatewayFixture.pushRequest().encodedBody(), to: 5_000)
+        #expect(push.count == 5_000 && push.count > HermesPushRequest.maximumBodySize)
+        let accepted = try await client.send(GatewayFixture.post("/push", push))
+        #expect(accepted.status == 200, "\(accepted.text)")
+        let registration = padded(HermesRegistration.requestBody(deviceToken: GatewayFixture.deviceToken), to: 5_000)
+        let registered = try await client.send(GatewayFixture.post("/register", registration))
+        #expect(registered.status == 200, "\(registered.text)")
+        let tooLarge = try await client.send(GatewayFixture.post("/push", padded(try GatewayFixture.pushRequest().encodedBody(), to: 8_193)))
+        #expect(tooLarge.status == 413 && tooLarge.errorCode == "body_too_large", "\(tooLarge.text)")
+        await client.close()
+        await gateway.shutdown()
+        #expect(delivery.requests.count == 1)
+    }
+
     @Test(arguments: [
         (APNsDeliveryResult.rejected(status: 410, reason: .unregistered, timestamp: 1_700_000_000_000), 410, "device_token_inactive"),
         (.rejected(status: 410, reason: .expiredToken, timestamp: nil), 410, "device_token_inactive"),

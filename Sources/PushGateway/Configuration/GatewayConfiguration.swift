@@ -39,7 +39,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var totalRateLimit: GatewayRateLimit
     /// How many times one push is tried against APNs (5xx, 429 and lost connections only).
     public var apnsAttempts: Int
-    /// Largest request body read; bigger ones get 413.
+    /// Largest request body read (256 to 65536, default 4096): bigger ones get 413 from the
+    /// transport, and `/push` and `/register` validate against this limit too, not the
+    /// contract's default.
     public var maximumBodySize: Int
     /// Event-loop threads, each serving HTTP and running its own APNs connections: a push
     /// is forwarded on a connection on the loop its request came in on, so it never changes

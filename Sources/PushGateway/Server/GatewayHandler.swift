@@ -14,6 +14,9 @@ struct GatewayHandler: HTTPServerHandler {
     let metrics: GatewayMetrics
     let logger: Logger
     let topic: String
+    /// The configured body limit: the transport refuses bigger bodies with 413, and the
+    /// contract's parser must not refuse smaller ones with its own default.
+    let maximumBodySize: Int
     let ids: APNsIDGenerator
     /// UNIX seconds, for `apns-expiration`.
     let wallClock: @Sendable () -> Int64
@@ -54,7 +57,7 @@ struct GatewayHandler: HTTPServerHandler {
         let started = ContinuousClock.now
         let push: HermesPushRequest
         do {
-            push = try HermesPushRequest(body: request.body)
+            push = try HermesPushRequest(body: request.body, maximumBodySize: maximumBodySize)
         } catch .missingAuthorization {
             refuse(responder, .push, code: .missingAuthorization, message: "send `hmac` or `capability`", metadata: [:])
             return
@@ -127,7 +130,7 @@ struct GatewayHandler: HTTPServerHandler {
         }
         let token: DeviceToken
         do {
-            token = try HermesRegistration.deviceToken(fromRequestBody: request.body)
+            token = try HermesRegistration.deviceToken(fromRequestBody: request.body, maximumBodySize: maximumBodySize)
         } catch {
             refuse(responder, .register, code: .invalidRequest, message: error.description, metadata: Self.logFields(of: error))
             return

@@ -48,7 +48,8 @@ public final class PushGatewayServer: Sendable {
         let handler = GatewayHandler(
             authorizer: PushAuthorizer(modes: configuration.authModes, secrets: secrets),
             limiter: GatewayRateLimiter(perDevice: configuration.perDeviceRateLimit, total: configuration.totalRateLimit, now: rateClock),
-            delivery: delivery, metrics: metrics, logger: logger, topic: configuration.topic, ids: APNsIDGenerator(),
+            delivery: delivery, metrics: metrics, logger: logger, topic: configuration.topic,
+            maximumBodySize: configuration.maximumBodySize, ids: APNsIDGenerator(),
             wallClock: wallClock)
         var listener = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
         listener.maxBodySize = configuration.maximumBodySize
