@@ -33,7 +33,9 @@ struct HermesFields {
         do {
             value = try JSONParser.parse(bytes, maximumDepth: 8)
         } catch {
-            throw .malformedJSON(error.description)
+            // The problem and its offset only: the parser's message may quote the body (a
+            // repeated key), and this error goes back to the sender in the gateway's answer.
+            throw .malformedJSON("\(error.problem) at byte \(error.offset)")
         }
         guard case .object(let members) = value else { throw .notAnObject }
         storage = .parsed(members)

@@ -1,7 +1,12 @@
 /// Why a plugin request to the gateway is malformed. The gateway answers these with 400
 /// and `{"error":"invalid_request","message":…}`; the plugin gives up on them.
+///
+/// - Important: ``description`` is what the gateway answers with, so no case carries text
+///   from the request: fields are named by the contract's own names, values by the rule
+///   they break.
 public enum HermesRequestError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The body is not JSON.
+    /// The body is not JSON; the detail says what is wrong and at which byte, and never
+    /// quotes the body (the gateway sends it back in its answer).
     case malformedJSON(String)
     /// The body is JSON but not an object.
     case notAnObject

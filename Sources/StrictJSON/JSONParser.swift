@@ -10,8 +10,17 @@
 public struct JSONParser: ~Copyable {
     /// Why a document was rejected, and the byte offset where that was found.
     public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        public let message: String
+        /// What is wrong, in the parser's own words only: never text from the document, so
+        /// a server may hand it back to whoever sent the document (`"duplicate key"`).
+        public let problem: String
+        /// The document's text that ``message`` quotes (the repeated key), if any.
+        public let quoted: String?
+        /// The byte offset where the problem was found.
         public let offset: Int
+
+        /// ``problem``, with the quoted text when there is some (`duplicate key "alg"`): for
+        /// the document's own author, such as an operator reading a config file error.
+        public var message: String { quoted.map { "\(problem) \"\($0)\"" } ?? problem }
         public var description: String { "\(message) at byte \(offset)" }
     }
 
@@ -46,8 +55,8 @@ public struct JSONParser: ~Copyable {
         try bytes.withUnsafeBufferPointer { buffer throws(Failure) in try parse(buffer, maximumDepth: maximumDepth) }
     }
 
-    func failure(_ message: String) -> Failure {
-        Failure(message: message, offset: position)
+    func failure(_ problem: String, quoting quoted: String? = nil) -> Failure {
+        Failure(problem: problem, quoted: quoted, offset: position)
     }
 
     @inline(__always)
@@ -109,7 +118,7 @@ public struct JSONParser: ~Copyable {
             // alive in every captured push.
             if members.isEmpty { members.reserveCapacity(3) }
             guard members.updateValue(value, forKey: key) == nil else {
-                throw failure("duplicate key \"\(key)\"")
+                throw failure("duplicate key", quoting: key)
             }
             skipWhitespace()
             guard position < input.count else { throw failure("unterminated object") }

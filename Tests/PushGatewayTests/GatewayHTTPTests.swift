@@ -162,6 +162,83 @@ struct GatewayHTTPTests {
         #expect(delivery.requests.isEmpty)
     }
 
+    @Test func errorMessagesNeverRepeatTextFromTheRequest() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let client = try GatewayFixture.client(for: gateway.url)
+        let hostile = "ann@example.com rm -rf /home/ann"
+        let quoted = "\"\(hostile)\""
+        let request = try GatewayFixture.pushRequest()
+        let valid: [(key: String, json: String)] = [
+            ("device_token", "\"\(request.deviceToken)\""), ("apns_env", #""sandbox""#), ("type", #""approval""#),
+            ("session_id", #""sess-1""#), ("title", #""Approval needed""#), ("body", #""Hermes needs your approval""#),
+            ("thread_id", #""sess-1""#), ("hmac", "\"\(request.hmac ?? "")\""),
+        ]
+        func object(_ members: [(key: String, json: String)]) -> [UInt8] {
+            Array(("{" + members.map { "\"\($0.key)\":\($0.json)" }.joined(separator: ",") + "}").utf8)
+        }
+        func with(_ key: String, _ json: String) -> [UInt8] {
+            object(valid.map { $0.key == key ? ($0.key, json) : $0 })
+        }
+        func without(_ key: String, adding extra: [(key: String, json: String)] = []) -> [UInt8] {
+            object(valid.filter { $0.key != key } + extra)
+        }
+        let escapedKey = #"ann@example.com rm -rf /home/an\u006e"#
+
+        var pushes: [(String, [UInt8])] = [
+            ("duplicate unknown key", object(valid + [(hostile, "1"), (hostile, "2")])),
+            ("duplicate key spelled with an escape", object(valid + [(escapedKey, "1"), (escapedKey, "2")])),
+            ("duplicate contract key", object(valid + [("session_id", quoted)])),
+            ("bare word", object(valid + [("x", hostile)])),
+            ("invalid literal", object(valid + [(hostile, "nul")])),
+            ("number out of range", object(valid + [(hostile, "1e999")])),
+            ("invalid escape", object(valid + [("x", #""ann@example.com rm -rf /home/ann\q""#)])),
+            ("lone surrogate", object(valid + [(hostile, #""\ud800""#)])),
+            ("invalid UTF-8", object(valid + [("x", quoted)]).dropLast(3) + [0xFF, 0x22, 0x7D]),
+            ("control character", object(valid + [("x", "\"\(hostile)\u{01}\"")])),
+            ("too deep", object(valid + [(hostile, String(repeating: "[", count: 9) + quoted + String(repeating: "]", count: 9))])),
+            ("unterminated string", Array(object(valid + [("x", quoted)]).dropLast(2))),
+            ("trailing content", object(valid) + Array(hostile.utf8)),
+            ("not an object", Array("[\(quoted)]".utf8)),
+            ("a string", Array(quoted.utf8)),
+            ("missing field", without("title", adding: [(hostile, quoted)])),
+            ("missing authorization", without("hmac", adding: [(hostile, quoted)])),
+            ("capability never issued", without("hmac", adding: [("capability", quoted)])),
+            ("capability too long", without("hmac", adding: [("capability", "\"" + String(repeating: hostile, count: 20) + "\"")])),
+        ]
+        for (key, _) in valid {
+            pushes.append(("\(key) of another type", with(key, "{\(quoted):\(quoted)}")))
+            pushes.append(("\(key) invalid", with(key, quoted)))
+        }
+        let registrations: [(String, [UInt8])] = [
+            ("register: duplicate key", object([("device_token", "\"abcd\""), (hostile, "1"), (hostile, "2")])),
+            ("register: invalid token", object([("device_token", quoted)])),
+            ("register: token of another type", object([("device_token", "[\(quoted)]")])),
+            ("register: bare word", object([("device_token", hostile)])),
+            ("register: missing token", object([(hostile, quoted)])),
+        ]
+        var answers: [(String, HTTPClientResponse)] = []
+        for (name, body) in pushes { answers.append((name, try await client.send(GatewayFixture.post("/push", body)))) }
+        for (name, body) in registrations { answers.append((name, try await client.send(GatewayFixture.post("/register", body)))) }
+        answers.append(("unknown path", try await client.send(GatewayFixture.post("/ann@example.com", object(valid)))))
+        answers.append(("wrong method", try await client.send(HTTPClientRequest(path: "/push?ann@example.com"))))
+        await client.close()
+        await gateway.shutdown()
+
+        for (name, response) in answers {
+            #expect((400..<500).contains(response.status), "\(name): \(response.status) \(response.text)")
+            #expect(response.errorCode != nil, "\(name): \(response.text)")
+            let message = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["message"] as? String
+            for fragment in ["ann@example.com", "rm -rf", "home/ann", "home\\/ann"] {
+                #expect(!response.text.contains(fragment), "\(name): \(response.text)")
+                #expect(message?.contains(fragment) != true, "\(name): \(message ?? "")")
+            }
+        }
+        let duplicate = try #require(answers.first { $0.0 == "duplicate unknown key" }?.1)
+        #expect(duplicate.text.contains("duplicate key at byte"), "names the problem and where: \(duplicate.text)")
+        #expect(delivery.requests.isEmpty)
+    }
+
     @Test func bodiesOverTheLimitAnswer413AndUnknownRoutes404Or405() async throws {
         let delivery = FakeDelivery()
         let gateway = try GatewayFixture.start(delivery: delivery)

@@ -59,6 +59,17 @@ import Testing
         }
     }
 
+    @Test func theProblemNeverQuotesTheDocumentButTheMessageMayForItsAuthor() throws {
+        let document = Array(#"{"a":1,"ann@example.com rm -rf /home/ann":2,"ann@example.com rm -rf /home/ann":3}"#.utf8)
+        var caught: JSONParser.Failure?
+        do { _ = try JSONParser.parse(document) } catch { caught = error }
+        let failure = try #require(caught)
+        #expect(failure.problem == "duplicate key")
+        #expect(failure.quoted == "ann@example.com rm -rf /home/ann")
+        #expect(failure.message == #"duplicate key "ann@example.com rm -rf /home/ann""#)
+        #expect(failure.description.hasSuffix(" at byte \(failure.offset)"))
+    }
+
     @Test func limitsNesting() throws {
         #expect(throws: JSONParser.Failure.self) {
             try parse(String(repeating: "[", count: 40) + String(repeating: "]", count: 40))

@@ -14,7 +14,7 @@ enum ReferenceHermesContract {
         do {
             value = try JSONParser.parse(bytes, maximumDepth: 8)
         } catch {
-            throw .malformedJSON(error.description)
+            throw .malformedJSON("\(error.problem) at byte \(error.offset)")
         }
         guard case .object(let members) = value else { throw .notAnObject }
         func optionalString(_ field: String) throws(HermesRequestError) -> String? {
