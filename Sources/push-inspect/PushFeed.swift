@@ -81,19 +81,14 @@ struct PushFeed {
     }
 
     private mutating func report(_ warning: CaptureReadWarning, file: String) {
-        if warning.kind == .truncatedLastLine {
-            // What a crash mid-write leaves: expected, so a warning and no error status.
-            terminal.err("warning: \(file):\(warning.lineNumber): skipped a truncated last line (\(warning.message))")
-        } else {
-            inputError("\(file):\(warning.lineNumber): \(warning.kind.rawValue): \(warning.message)")
-        }
+        if SkippedLine.report(warning, file: file, terminal: terminal) == .error { inputErrors += 1 }
     }
 
     private mutating func followCapture(_ file: String, _ body: (PushInput) -> Void) async {
-        let terminal = self.terminal
-        let follower = CaptureFileFollower(path: file) { warning in
-            terminal.err("warning: \(file):\(warning.lineNumber): \(warning.kind.rawValue): \(warning.message)")
-        }
+        // The follower reports from inside its iterator, so the count is kept apart and
+        // added once following ends; the rule is the same as for reading.
+        let errors = SkippedLineErrors(file: file, terminal: terminal)
+        let follower = CaptureFileFollower(path: file) { errors.report($0) }
         let watch = idleTimeout.map { IdleWatch(timeout: $0) }
         defer { watch?.stop() }
         do {
@@ -104,6 +99,7 @@ struct PushFeed {
         } catch {
             inputError("\(file): \(error)")
         }
+        inputErrors += errors.count
     }
 
     private mutating func readControlAPI(_ url: String, _ body: (PushInput) -> Void) async {
@@ -151,6 +147,55 @@ struct PushFeed {
                 continue
             }
             body(push)
+        }
+    }
+}
+
+/// How a skipped capture line is reported, read or followed alike, by the capture format's
+/// rules (docs/capture-format.md): what the format tells readers to skip (a record of
+/// another version, a line over the length limit, the partial last line a crash leaves) is
+/// a warning; a complete line that is not a record is damage, an input error (exit 2).
+enum SkippedLine {
+    enum Severity { case warning, error }
+
+    static func severity(of kind: CaptureReadWarning.Kind) -> Severity {
+        // Kinds are open: one this version does not know is treated as damage.
+        [.truncatedLastLine, .unsupportedVersion, .lineTooLong].contains(kind) ? .warning : .error
+    }
+
+    /// Writes the line about `warning` to standard error and returns its severity.
+    static func report(_ warning: CaptureReadWarning, file: String, terminal: Terminal) -> Severity {
+        let severity = severity(of: warning.kind)
+        let place = "\(file):\(warning.lineNumber)"
+        switch (severity, warning.kind) {
+        case (.warning, .truncatedLastLine):
+            terminal.err("warning: \(place): skipped a truncated last line (\(warning.message))")
+        case (.warning, _):
+            terminal.err("warning: \(place): skipped: \(warning.kind.rawValue): \(warning.message)")
+        case (.error, _):
+            terminal.err("error: \(place): \(warning.kind.rawValue): \(warning.message)")
+        }
+        return severity
+    }
+}
+
+/// Counts the errors among the lines a follower skipped; the follower calls it from its
+/// iterator, which may run on any thread.
+final class SkippedLineErrors: Sendable {
+    private let file: String
+    private let terminal: Terminal
+    private let errors = Atomic<Int>(0)
+
+    init(file: String, terminal: Terminal) {
+        self.file = file
+        self.terminal = terminal
+    }
+
+    var count: Int { errors.load(ordering: .relaxed) }
+
+    func report(_ warning: CaptureReadWarning) {
+        if SkippedLine.report(warning, file: file, terminal: terminal) == .error {
+            errors.add(1, ordering: .relaxed)
         }
     }
 }

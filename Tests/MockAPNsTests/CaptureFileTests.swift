@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockAPNs
+import Synchronization
 import Testing
 
 @Suite struct CaptureFileTests {
@@ -86,6 +87,21 @@ import Testing
         #expect(reader.warnings.first?.lineNumber == 2)
     }
 
+    @Test func recordsOfAnotherVersionAreSkippedAsSuchAndDamageAsMalformed() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var first = CaptureFixtures.fullRecord()
+        first.sequence = 1
+        let line = String(decoding: CaptureRecordEncoder.line(first), as: UTF8.self)
+        let future = line.replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":2,"#)
+        try Data((line + future + "garbage\n" + line).utf8).write(to: URL(fileURLWithPath: path))
+
+        let reader = try CaptureFileReader(path: path)
+        #expect(try reader.readAll().count == 2)
+        #expect(reader.warnings.map(\.kind) == [.unsupportedVersion, .malformedLine])
+        #expect(reader.warnings.map(\.lineNumber) == [2, 3])
+    }
+
     @Test func readingHandlesLinesSpanningReadsAndOverLongLines() throws {
         let path = CaptureFixtures.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -136,4 +152,33 @@ import Testing
         }
         #expect(try await iterator.next()?.sequence == 2)
     }
+
+    @Test func aFollowerThatStopsReportsTheLineItHeldBackAsTruncated() async throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var first = CaptureFixtures.fullRecord()
+        first.sequence = 1
+        var second = CaptureFixtures.fullRecord()
+        second.sequence = 2
+        try Data(CaptureRecordEncoder.line(first) + CaptureRecordEncoder.line(second).prefix(40)).write(to: URL(fileURLWithPath: path))
+        let warnings = WarningLog()
+        let follower = CaptureFileFollower(path: path, pollInterval: .milliseconds(10)) { warning in warnings.append(warning) }
+        let following = Task {
+            var sequences: [UInt64] = []
+            for try await record in follower { sequences.append(record.sequence) }
+            return sequences
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(warnings.kinds.isEmpty, "a line still being written is held back, not reported")
+        following.cancel()
+        #expect(try await following.value == [1])
+        #expect(warnings.kinds == [.truncatedLastLine])
+    }
+}
+
+/// The warnings a follower reported, from whichever thread it ran on.
+private final class WarningLog: Sendable {
+    private let warnings = Mutex<[CaptureReadWarning]>([])
+    func append(_ warning: CaptureReadWarning) { warnings.withLock { $0.append(warning) } }
+    var kinds: [CaptureReadWarning.Kind] { warnings.withLock { $0.map(\.kind) } }
 }

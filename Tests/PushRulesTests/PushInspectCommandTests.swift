@@ -216,6 +216,30 @@ struct PushInspectFollowTests {
         #expect(process.standardOutput.contains("checked 2 pushes: 1 passed, 1 failed"))
     }
 
+    /// The capture format's rules, whether the file is read or followed: what readers are
+    /// told to skip (another version, an over-long line, a crash's partial last line) is a
+    /// warning; a complete line that is not a record is an input error, exit 2.
+    @Test(arguments: [false, true])
+    func skippedLinesAreJudgedAlikeReadOrFollowed(follow: Bool) async throws {
+        let good = P.hermesLine(seq: 1, type: .approval), later = P.hermesLine(seq: 2, type: .error)
+        let future = good.replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":2,"#)
+        let huge = #"{"v":1,"pad":""# + String(repeating: "x", count: 16 << 20) + #""}"#
+        let cases: [(name: String, text: String, status: Int32, line: String, passed: Int)] = [
+            ("garbage", good + "\n{not json}\n" + later + "\n", 2, "error: %@:2: malformed-line: not JSON", 2),
+            ("future", good + "\n" + future + "\n" + later + "\n", 0, "warning: %@:2: skipped: unsupported-version", 2),
+            ("huge", good + "\n" + huge + "\n" + later + "\n", 0, "warning: %@:2: skipped: line-too-long", 2),
+            ("truncated", good + "\n" + later.prefix(60), 0, "warning: %@:2: skipped a truncated last line", 1),
+        ]
+        for (name, text, status, line, passed) in cases {
+            let file = try P.file(text)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let result = try await P.run(["check", "--profile", "hermes"] + (follow ? ["--follow", "--timeout", "1"] : []) + [file])
+            #expect(result.status == status, "\(name): \(result.stderr)")
+            #expect(result.stderr.contains(line.replacingOccurrences(of: "%@", with: file)), "\(name): \(result.stderr)")
+            #expect(result.stdout.contains("checked \(passed) push"), "\(name): \(result.stdout)")
+        }
+    }
+
     @Test func followStopsAfterTheQuietTimeout() async throws {
         let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
         let result = try await P.run(["check", "--profile", "hermes", "--follow", "--timeout", "1", capture])

@@ -1,10 +1,26 @@
 /// Why one line of a capture file is not a record this version can read.
 public struct CaptureDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Whether the line is damaged or written by another version of the format.
+    /// New kinds may be added, so match with `==`, not exhaustively.
+    public struct Kind: RawRepresentable, Sendable, Hashable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// Not a version-1 record: not JSON, or a field missing or of the wrong type.
+        public static let malformed = Kind(rawValue: "malformed")
+        /// A record whose `"v"` is not the version this reader knows: readers skip it
+        /// (a new version may change what a field means), but it is not damage.
+        public static let unsupportedVersion = Kind(rawValue: "unsupported-version")
+    }
+
+    /// Which kind of problem this is.
+    public let kind: Kind
     /// What was wrong, naming the field.
     public let message: String
 
     /// Creates an error with a message naming the field.
-    public init(_ message: String) {
+    public init(_ message: String, kind: Kind = .malformed) {
+        self.kind = kind
         self.message = message
     }
 

@@ -3,7 +3,10 @@
 ///
 /// It checks for new data every `pollInterval` once it has caught up (a file offers no
 /// portable change notification). A partial last line is held back until its newline
-/// arrives, so a line being written is never reported as damaged.
+/// arrives, so a line being written is never reported as damaged; when following stops
+/// (the task is cancelled) with one still held back, it is reported as
+/// ``CaptureReadWarning/Kind/truncatedLastLine``, exactly as ``CaptureFileReader`` reports
+/// it at the end of a file.
 ///
 /// ```swift
 /// for try await record in CaptureFileFollower(path: "pushes.jsonl") { print(record.sequence) }
@@ -24,7 +27,8 @@ public struct CaptureFileFollower: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - path: the capture file.
     ///   - pollInterval: the pause between checks once the end of the file is reached.
-    ///   - onWarning: called for each complete line that is skipped.
+    ///   - onWarning: called for each line that is skipped, and for a partial last line
+    ///     still held back when following stops.
     public init(
         path: String, pollInterval: Duration = defaultPollInterval,
         onWarning: @escaping @Sendable (CaptureReadWarning) -> Void = { _ in }
@@ -52,7 +56,8 @@ public struct CaptureFileFollower: AsyncSequence, Sendable {
             self.onWarning = onWarning
         }
 
-        /// The next record, waiting for one to be written if need be.
+        /// The next record, waiting for one to be written if need be; nil once the task is
+        /// cancelled.
         ///
         /// - Throws: `CaptureFileError` if the file cannot be opened or read.
         public mutating func next() async throws -> CaptureRecord? {
@@ -60,18 +65,26 @@ public struct CaptureFileFollower: AsyncSequence, Sendable {
             self.reader = reader
             while !Task.isCancelled {
                 let record = try reader.nextAvailable()
-                while reportedWarnings < reader.warnings.count {
-                    onWarning(reader.warnings[reportedWarnings])
-                    reportedWarnings += 1
-                }
+                reportWarnings(of: reader)
                 if let record { return record }
                 do {
                     try await Task.sleep(for: pollInterval)
                 } catch {
-                    return nil
+                    break
                 }
             }
+            // Stopped: a line still partial will not be completed for this reader, so it is
+            // the file's last line as far as the reader is concerned.
+            reader.finish()
+            reportWarnings(of: reader)
             return nil
+        }
+
+        private mutating func reportWarnings(of reader: CaptureFileReader) {
+            while reportedWarnings < reader.warnings.count {
+                onWarning(reader.warnings[reportedWarnings])
+                reportedWarnings += 1
+            }
         }
     }
 }

@@ -5,9 +5,10 @@ import Glibc
 /// Reads a capture file record by record in constant memory: one read buffer and at most
 /// one line, however long the file.
 ///
-/// Lines that are not version-1 records are skipped and reported in ``warnings``; so is a
-/// last line without its newline, which is what a crash mid-write leaves. Only failing
-/// system calls throw.
+/// Lines that are not version-1 records are skipped and reported in ``warnings``, by kind
+/// (damaged, another format version, too long); so is a last line without its newline,
+/// which is what a crash mid-write leaves. Only failing system calls throw: which kinds
+/// are errors is the caller's call (push-inspect: only damaged complete lines).
 ///
 /// ```swift
 /// let reader = try CaptureFileReader(path: "pushes.jsonl")
@@ -61,16 +62,23 @@ public final class CaptureFileReader {
     /// - Throws: `CaptureFileError` if reading fails.
     public func next() throws(CaptureFileError) -> CaptureRecord? {
         if let record = try nextAvailable() { return record }
-        if !carry.isEmpty || skippingLongLine {
-            warnings.append(CaptureReadWarning(
-                kind: .truncatedLastLine, lineNumber: lineNumber + 1, byteOffset: lineStart,
-                message: "the file ends in the middle of a line (\(offset - lineStart) bytes), as a crash mid-write leaves it"))
-            lineNumber += 1
-            carry.removeAll()
-            skippingLongLine = false
-            lineStart = offset
-        }
+        finish()
         return nil
+    }
+
+    /// Ends reading where ``nextAvailable()`` stopped: a partial last line it holds back is
+    /// reported as ``CaptureReadWarning/Kind/truncatedLastLine`` and dropped, as ``next()``
+    /// does at the end of the file. ``CaptureFileFollower`` calls it when following stops,
+    /// because the line will not be completed for this reader any more.
+    public func finish() {
+        guard !carry.isEmpty || skippingLongLine else { return }
+        warnings.append(CaptureReadWarning(
+            kind: .truncatedLastLine, lineNumber: lineNumber + 1, byteOffset: lineStart,
+            message: "the file ends in the middle of a line (\(offset - lineStart) bytes), as a crash mid-write leaves it"))
+        lineNumber += 1
+        carry.removeAll()
+        skippingLongLine = false
+        lineStart = offset
     }
 
     /// The next record whose line is complete, or nil when there is none yet. A partial last
@@ -171,7 +179,8 @@ public final class CaptureFileReader {
             return try CaptureRecordDecoder.decode(line)
         } catch {
             warnings.append(CaptureReadWarning(
-                kind: .malformedLine, lineNumber: lineNumber, byteOffset: lineStart, message: error.message))
+                kind: error.kind == .unsupportedVersion ? .unsupportedVersion : .malformedLine,
+                lineNumber: lineNumber, byteOffset: lineStart, message: error.message))
             return nil
         }
     }

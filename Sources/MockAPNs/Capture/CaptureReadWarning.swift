@@ -12,6 +12,9 @@ public struct CaptureReadWarning: Sendable, Hashable, CustomStringConvertible {
         public static let malformedLine = Kind(rawValue: "malformed-line")
         /// A line longer than the reader's limit.
         public static let lineTooLong = Kind(rawValue: "line-too-long")
+        /// A record of another format version (its `"v"` is not 1): skipped, because a new
+        /// version may change what a field means.
+        public static let unsupportedVersion = Kind(rawValue: "unsupported-version")
     }
 
     public var kind: Kind

@@ -31,7 +31,8 @@ enum CaptureRecordDecoder {
         let fields = Fields(object: object)
         let version = try fields.integer(Key.version)
         guard version == CaptureFormat.version else {
-            throw CaptureDecodingError("unsupported format version \(version); this reader knows \(CaptureFormat.version)")
+            throw CaptureDecodingError(
+                "unsupported format version \(version); this reader knows \(CaptureFormat.version)", kind: .unsupportedVersion)
         }
         let timeText = try fields.string(Key.time)
         guard let time = CaptureTimestamp.parse(timeText) else {
