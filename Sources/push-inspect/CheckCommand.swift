@@ -9,8 +9,8 @@ enum CheckCommand {
     static let parser = CommandLineParser(
         command: "push-inspect check",
         overview: "Check pushes against rule profiles and policy files.",
-        usage: "push-inspect check [--profile NAME]... [--policy FILE]... [--json] [--junit FILE] [--quiet] [--show-values] "
-            + "[FILE... | --from URL [--wait N --timeout S]]",
+        usage: "push-inspect check [--profile NAME]... [--policy FILE]... [--no-apple] [--json] [--junit FILE] [--quiet] "
+            + "[--show-values] [--now SECONDS] [FILE... | --from URL [--wait N --timeout S]] [--follow]",
         options: [
             .value("profile", "NAME", help: "Built-in rules: \(BuiltInProfile.allCases.map(\.rawValue).joined(separator: ", ")).",
                    repeatable: true),
@@ -19,7 +19,7 @@ enum CheckCommand {
             .value("junit", "FILE", help: "Write a JUnit XML report: one test case per push per rule."),
             .flag("show-values", help: "Print the offending values (they may be what must not leak)."),
             .value("now", "SECONDS", help: "The time expirations are compared with for pushes without one (default: now)."),
-        ] + InspectOptions.input,
+        ] + InspectOptions.followableInput,
         acceptsPositional: true)
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) async throws(CommandLineError) -> Int32 {

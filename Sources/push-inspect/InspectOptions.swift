@@ -3,11 +3,23 @@ import PushRules
 
 /// The options every command shares, and building the push feed from them.
 enum InspectOptions {
-    static let input: [CommandLineOption] = [
-        .value("from", "URL", help: "Read from a live apns-mock's control API (http://127.0.0.1:2199)."),
-        .value("wait", "N", help: "With --from: wait until N pushes were captured."),
+    /// The input options of `check` and `show`, which print each push as it comes and so
+    /// can follow files as they grow.
+    static let followableInput: [CommandLineOption] = [
+        from, wait,
         .value("timeout", "S", help: "With --wait: give up after S seconds (default 30). With --follow: stop after S quiet seconds."),
         .flag("follow", help: "Keep reading capture files as they grow (stop with Ctrl-C or --timeout)."),
+    ] + common
+
+    /// The input options of `stats`: no `--follow`, because its counts are of a finished
+    /// capture and nothing would be shown until the follow ended.
+    static let input: [CommandLineOption] = [
+        from, wait, .value("timeout", "S", help: "With --wait: give up after S seconds (default 30)."),
+    ] + common
+
+    private static let from = CommandLineOption.value("from", "URL", help: "Read from a live apns-mock's control API (http://127.0.0.1:2199).")
+    private static let wait = CommandLineOption.value("wait", "N", help: "With --from: wait until N pushes were captured.")
+    private static let common: [CommandLineOption] = [
         .flag("payload", help: "The files are bare payloads, not capture files (implied by the header flags)."),
         .value("push-type", "TYPE", help: "apns-push-type of a bare payload."),
         .value("topic", "TOPIC", help: "apns-topic of a bare payload."),

@@ -9,8 +9,8 @@ enum ShowCommand {
     static let parser = CommandLineParser(
         command: "push-inspect show",
         overview: "Show captured pushes as a table: time, device token, topic, type, title and body, outcome.",
-        usage: "push-inspect show [--json] [FILE... | --from URL [--wait N --timeout S]]",
-        options: InspectOptions.input, acceptsPositional: true)
+        usage: "push-inspect show [--json] [FILE... | --from URL [--wait N --timeout S]] [--follow]",
+        options: InspectOptions.followableInput, acceptsPositional: true)
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) async throws(CommandLineError) -> Int32 {
         var feed = try InspectOptions.feed(arguments, terminal: terminal)

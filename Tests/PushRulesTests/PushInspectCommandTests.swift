@@ -146,6 +146,22 @@ struct PushInspectCommandTests {
         #expect(error.status == 2 && error.stderr.contains("\(broken): allowedKeys: must be an array"))
     }
 
+    @Test func onlyCheckAndShowFollowAsTheirHelpSays() async throws {
+        let file = try Self.goodFile()
+        let stats = try await P.run(["stats", "--follow", "--timeout", "1", file])
+        #expect(stats.status == 2)
+        #expect(stats.stderr.contains("Error: unknown option '--follow'"), "\(stats.stderr)")
+        #expect(stats.stdout.isEmpty)
+        let statsHelp = try await P.run(["help", "stats"])
+        #expect(statsHelp.status == 0 && !statsHelp.stdout.contains("--follow"), "\(statsHelp.stdout)")
+        for command in ["check", "show"] {
+            let help = try await P.run(["help", command])
+            let usage = help.stdout.split(separator: "\n").first { $0.hasPrefix("USAGE:") } ?? ""
+            #expect(usage.hasSuffix("[--follow]"), "\(command): \(usage)")
+            #expect(help.stdout.contains("  --follow "), "\(command)")
+        }
+    }
+
     @Test func showAndStats() async throws {
         let lines = [P.hermesLine(seq: 1, type: .approval),
                      P.captureLine(seq: 2, headers: [("apns-topic", "com.other")], payload: #"{"aps":{"alert":"x"}}"#,
