@@ -5,7 +5,7 @@ import StrictJSON
 /// because of a request header.
 enum AppleHeaderRules {
     static func all(now: Int64?) -> [any PushRule] {
-        [pushType, priority, backgroundPriority, topicSuffix, collapseID, expiration(now: now)]
+        [pushType, priority, backgroundPriority, liveActivityPriority, topicSuffix, collapseID, expiration(now: now)]
     }
 
     /// `apns-push-type` is present and one APNs knows.
@@ -45,6 +45,18 @@ enum AppleHeaderRules {
                     ? "a background push needs apns-priority 5; absent means 10"
                     : "a background push needs apns-priority 5",
                 value: String(priority)))
+        }
+    }
+
+    /// Live Activity pushes go at priority 5 or 10, as Apple documents (the mock accepts 1
+    /// with a lint, since Apple names no error for it).
+    static let liveActivityPriority = FunctionRule(
+        id: "apple.liveactivity-priority", scope: RuleScope(pushTypes: [APNsPushType.liveactivity.rawValue])
+    ) { push, findings in
+        if push.headers.priority == APNsPriority.prioritizingPowerSavings.rawValue {
+            findings.append(Finding(
+                rule: "apple.liveactivity-priority", path: .header(APNsHeaderName.priority),
+                message: "a Live Activity push needs apns-priority 5 or 10", value: String(APNsPriority.prioritizingPowerSavings.rawValue)))
         }
     }
 
