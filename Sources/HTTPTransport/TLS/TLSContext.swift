@@ -79,11 +79,9 @@ final class TLSContext: @unchecked Sendable {
 
         switch role {
         case .server:
-            if configuration.applicationProtocols.contains("http/1.1") {
-                SSL_CTX_set_alpn_select_cb(pointer, selectApplicationProtocol, nil)
-            } else {
-                SSL_CTX_set_alpn_select_cb(pointer, selectHTTP2Only, nil)
-            }
+            // The callback's argument says whether http/1.1 may be chosen: any non-nil marker.
+            let offersHTTP1 = configuration.applicationProtocols.contains("http/1.1")
+            SSL_CTX_set_alpn_select_cb(pointer, selectApplicationProtocol, offersHTTP1 ? UnsafeMutableRawPointer(bitPattern: 1) : nil)
         case .client:
             var wire: [UInt8] = []
             for name in configuration.applicationProtocols {
@@ -113,24 +111,8 @@ final class TLSContext: @unchecked Sendable {
     }
 }
 
-/// Server-side ALPN of an HTTP/2-only server: `h2` if offered, else no ALPN at all.
-private func selectHTTP2Only(
-    _ ssl: OpaquePointer?,
-    _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
-    _ outLength: UnsafeMutablePointer<UInt8>?,
-    _ input: UnsafePointer<UInt8>?,
-    _ inputLength: UInt32,
-    _ argument: UnsafeMutableRawPointer?
-) -> Int32 {
-    let result = selectApplicationProtocol(ssl, out, outLength, input, inputLength, argument)
-    guard result == c_openssl_SSL_TLSEXT_ERR_OK(), let out, let chosen = out.pointee, let outLength,
-          UnsafeBufferPointer(start: chosen, count: Int(outLength.pointee)).elementsEqual("h2".utf8) else {
-        return c_openssl_SSL_TLSEXT_ERR_NOACK()
-    }
-    return result
-}
-
-/// Server-side ALPN: `h2` if offered, else `http/1.1`, else no ALPN at all.
+/// Server-side ALPN: `h2` if offered, else `http/1.1` (unless `argument` is nil: an
+/// HTTP/2-only server), else no ALPN at all.
 ///
 /// Declining rather than failing the handshake matters: real APNs clients offer no
 /// ALPN and speak HTTP/2 by prior knowledge, which the connection then sniffs.
@@ -156,7 +138,7 @@ private func selectApplicationProtocol(
             outLength.pointee = UInt8(length)
             return c_openssl_SSL_TLSEXT_ERR_OK()
         }
-        if name.elementsEqual("http/1.1".utf8) { http1 = (input + start, UInt8(length)) }
+        if argument != nil, name.elementsEqual("http/1.1".utf8) { http1 = (input + start, UInt8(length)) }
         index = start + length
     }
     if let http1 {
