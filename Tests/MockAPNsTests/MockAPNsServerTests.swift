@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import JWTVerify
 import MockAPNs
+import PushTestSupport
 import StrictJSON
 import Testing
 
@@ -205,6 +206,19 @@ struct MockAPNsServerTests {
         #expect(revoked.status == 403 && String(decoding: revoked.body, as: UTF8.self) == #"{"reason":"InvalidProviderToken"}"#)
         await control.close()
         await apns.close()
+    }
+
+    /// A client that drops its connection during `/pushes/wait` ends the wait at once,
+    /// rather than leaving it to its timeout (up to ten minutes, checked on every push).
+    @Test func aWaitEndsWhenItsClientGoesAway() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let waiting = Task { try await control.send(HTTPClientRequest(path: "/pushes/wait?count=1000000&timeout=600")) }
+        #expect(await pollUntil(timeout: .seconds(5)) { mock.capture.pendingWaitCount == 1 })
+        await control.close()
+        #expect(await pollUntil(timeout: .seconds(5)) { mock.capture.pendingWaitCount == 0 }, "the wait outlived its client")
+        _ = await waiting.result
     }
 
     /// A record's own `time` (ISO-8601 with microseconds) works as a `since`/`until` bound.

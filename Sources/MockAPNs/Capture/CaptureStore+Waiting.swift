@@ -3,7 +3,8 @@ extension CaptureStore {
     /// ``clear()`` (records already in the ring count), or until `timeout` passes.
     ///
     /// It suspends without polling: each ``record(_:)`` checks the pending waits. Any number
-    /// of tasks may wait at once. Cancelling the waiting task ends the wait at once.
+    /// of tasks may wait at once; they share one copy of each record they match, and each
+    /// holds at most `count` of them. Cancelling the waiting task ends the wait at once.
     ///
     /// - Parameters:
     ///   - filter: which records count; all by default.

@@ -203,11 +203,15 @@ extension CaptureStore {
             // Mutate through `values` in place: iterating the dictionary while assigning to
             // it would copy it on every record.
             var satisfied: [UInt64] = []
+            // One copy (the entry's bytes are reused once the ring wraps), shared by every
+            // waiter it matches: a copy each grew the mock by gigabytes under many waits.
+            var shared: CaptureEntry?
             var index = waiters.startIndex
             while index != waiters.endIndex {
                 if waiters.values[index].ending == nil, waiters.values[index].filter.matches(entry) {
-                    // A copy: the entry's bytes are reused once the ring wraps.
-                    waiters.values[index].matches.append(CaptureEntry(entry))
+                    let copy = shared ?? CaptureEntry(entry)
+                    shared = copy
+                    waiters.values[index].matches.append(copy)
                     if waiters.values[index].matches.count >= waiters.values[index].count {
                         satisfied.append(waiters.keys[index])
                     }

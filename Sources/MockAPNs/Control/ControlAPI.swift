@@ -23,9 +23,14 @@ struct ControlAPI: HTTPServerHandler {
     let faults: FaultEngine
     let metrics: PushMetrics
     let services: MockServices
+    let waits = ControlWaits()
 
     /// The longest `/pushes/wait` may hold a request.
     static let maximumWait = Duration.seconds(600)
+
+    func connectionClosed(_ connection: HTTPConnection) {
+        waits.cancelAll(connection: connection.id)
+    }
 
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
         let (path, query) = QueryParameters.split(request.path)
@@ -53,7 +58,7 @@ struct ControlAPI: HTTPServerHandler {
                 let count = try Self.integer(query, "count", in: 1...1_000_000) ?? 1
                 let seconds = try Self.number(query, "timeout", in: 0...Double(Self.maximumWait.components.seconds)) ?? 30
                 let capture = capture
-                Task {
+                waits.start(connection: request.connection.id) {
                     let result = await capture.wait(for: filter, count: count, timeout: .milliseconds(Int64(seconds * 1000)))
                     responder.respond(Self.pushes(result.records, status: result.isSatisfied ? 200 : 408,
                                                   extra: ["satisfied": .bool(result.isSatisfied)]))
