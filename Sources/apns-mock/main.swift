@@ -1,6 +1,7 @@
 import CLISupport
 import Foundation
 import MockAPNs
+import Synchronization
 
 let version = "0.2.0"
 let parser = CommandLineParser(
@@ -105,6 +106,38 @@ for sig in [SIGINT, SIGTERM] {
     source.resume()
     sources.append(source)
 }
+/// Why capture lines were lost, for the log.
+nonisolated func captureLoss(_ file: CaptureFileWriter) -> String {
+    file.lastError.map { "\($0)" } ?? "\(file.path) fell too far behind"
+}
+
+/// Says, once a second while it grows, how many capture lines the file has lost (a full
+/// disk, a failed write): a CI run must not pass unnoticed on a capture with holes in it.
+/// Off the main actor, so its handler may run on a global queue.
+nonisolated func reportCaptureLoss(of file: CaptureFileWriter, to logger: Logger) -> any DispatchSourceTimer {
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    let reported = Mutex(0)
+    timer.schedule(deadline: .now() + 1, repeating: 1)
+    timer.setEventHandler {
+        let dropped = file.droppedRecordCount
+        let isNew = reported.withLock { last -> Bool in
+            guard last != dropped else { return false }
+            last = dropped
+            return true
+        }
+        if isNew { logger.error("capture file: \(dropped) line(s) lost so far: \(captureLoss(file))") }
+    }
+    timer.resume()
+    return timer
+}
+
+let captureWatch = mock.capture.fileWriter.map { reportCaptureLoss(of: $0, to: logger) }
+
 stop.wait()
+captureWatch?.cancel()
 mock.stop()
+if let file = mock.capture.fileWriter, file.droppedRecordCount > 0 {
+    logger.error("stopped; \(file.droppedRecordCount) capture line(s) could not be written: \(captureLoss(file))")
+    exit(1)
+}
 logger.info("stopped; capture flushed")

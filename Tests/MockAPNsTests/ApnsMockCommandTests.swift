@@ -127,6 +127,31 @@ struct ApnsMockCommandTests {
         #expect(seen.status == 0)
     }
 
+    /// Capture lines the file loses (here every one: /dev/full) are logged as they happen,
+    /// counted in /metrics, and make the exit status 1 instead of "capture flushed".
+    @Test func lostCaptureLinesAreLoggedCountedAndFailTheExit() async throws {
+        let seen = try await onThread { () throws -> (metrics: String, status: Int32, log: String) in
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", "/dev/full"])
+            guard let sandbox = mock.urls["sandbox"], let control = mock.urls["control"] else {
+                return ("", mock.stop(), "no URLs in the banner: \(mock.urls)")
+            }
+            let token = try Self.pyjwtToken()
+            for _ in 0..<3 {
+                _ = try Self.run("curl", ["-s", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(token)",
+                                          "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"hi"}}"#,
+                                          "\(sandbox)/3/device/\(Self.device)"])
+            }
+            Thread.sleep(forTimeInterval: 1.5)  // The loss is reported once a second.
+            let metrics = try Self.run("curl", ["-s", "\(control)/metrics"]).output
+            let status = mock.stop()
+            return (metrics, status, mock.takeLog().joined(separator: "\n"))
+        }
+        #expect(seen.metrics.contains(#"apns_mock_capture_file_lines_total{result="dropped"} 3"#), "\(seen.metrics)")
+        #expect(seen.log.contains("capture file: 3 line(s) lost so far: cannot write /dev/full"), "\(seen.log)")
+        #expect(seen.log.contains("stopped; 3 capture line(s) could not be written"), "\(seen.log)")
+        #expect(seen.status == 1)
+    }
+
     @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() async throws {
         let seen = try await onThread { try Self.curlAndH2load() }
         #expect(seen.urls["CA"] == "\(Self.certs)/ca.pem")

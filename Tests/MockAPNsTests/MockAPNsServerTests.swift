@@ -208,6 +208,29 @@ struct MockAPNsServerTests {
         await apns.close()
     }
 
+    /// `/metrics` agrees with the capture: a push a fault reset or cut off is rejected with
+    /// no reason (status 0 in the capture), not accepted; a delayed answer's latency includes
+    /// the delay.
+    @Test func metricsCountUnansweredPushesAsRejectedAndDelaysInTheLatency() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let token = try Self.providerToken()
+        for action in [FaultAction.resetStream(.cancel), .closeConnection, .delay(.milliseconds(600))] {
+            try mock.faults.replaceAll([FaultRule(id: "once", count: 1, action: action)])
+            let apns = try Self.client(for: mock.productionURL, trust: nil)
+            _ = try? await apns.send(Self.push(token: token))
+            await apns.close()
+        }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let text = String(decoding: try await control.send(HTTPClientRequest(path: "/metrics")).body, as: UTF8.self)
+        await control.close()
+        #expect(text.contains(#"apns_mock_pushes_total{environment="production",outcome="accepted",reason=""} 1"#), "\(text)")
+        #expect(text.contains(#"apns_mock_pushes_total{environment="production",outcome="rejected",reason=""} 2"#), "\(text)")
+        #expect(text.contains(#"apns_mock_push_latency_seconds_bucket{le="0.5"} 2"#), "the delayed push is past 0.5 s: \(text)")
+        #expect(text.contains(#"apns_mock_push_latency_seconds_bucket{le="1.0"} 3"#), "\(text)")
+        #expect(mock.capture.records(matching: CaptureFilter(outcome: .rejected)).count == 2)
+    }
+
     /// A client that drops its connection during `/pushes/wait` ends the wait at once,
     /// rather than leaving it to its timeout (up to ten minutes, checked on every push).
     @Test func aWaitEndsWhenItsClientGoesAway() async throws {

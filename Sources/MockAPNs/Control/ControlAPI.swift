@@ -39,8 +39,11 @@ struct ControlAPI: HTTPServerHandler {
             case ("GET", "/healthz"):
                 responder.respond(Self.json(200, .object(["status": "ok"])))
             case ("GET", "/metrics"):
-                responder.respond(HTTPResponse(status: 200, text: metrics.prometheusText(),
-                                               contentType: "text/plain; version=0.0.4; charset=utf-8"))
+                var text = metrics.prometheusText()
+                if let file = capture.fileWriter {
+                    text += PushMetrics.captureFileText(written: file.writtenRecordCount, dropped: file.droppedRecordCount)
+                }
+                responder.respond(HTTPResponse(status: 200, text: text, contentType: "text/plain; version=0.0.4; charset=utf-8"))
             case ("GET", "/pushes"):
                 let filter = try Self.filter(from: query)
                 let limit = try Self.integer(query, "limit", in: 1...1_000_000)

@@ -15,8 +15,9 @@ public final class PushMetrics: Sendable {
     private static let environments = APNsEnvironment.allCases
 
     private struct Counts {
-        /// [environment][0 = accepted, 1... = rejected by known reason index + 1, last = unknown reason]
-        var outcomes = PushMetrics.environments.map { _ in [Int](repeating: 0, count: PushMetrics.reasons.count + 2) }
+        /// [environment][0 = accepted, 1... = rejected by known reason index + 1, then unknown
+        /// reason, then unanswered (a fault reset the stream or closed the connection)]
+        var outcomes = PushMetrics.environments.map { _ in [Int](repeating: 0, count: PushMetrics.reasons.count + 3) }
         var latency = LatencyHistogram(bounds: PushMetrics.latencyBuckets)
         var openConnections = 0
         var acceptedConnections = 0
@@ -26,10 +27,15 @@ public final class PushMetrics: Sendable {
 
     public init() {}
 
-    /// Counts one answered push and how long the mock took to answer it.
-    public func recordPush(environment: APNsEnvironment, reason: APNsReason?, latency: Duration) {
+    /// Counts one push and how long the mock took to answer it.
+    ///
+    /// - Parameters:
+    ///   - reason: the rejection's reason; nil for an accepted push, or one not answered.
+    ///   - answered: false when a fault rule reset the stream or closed the connection
+    ///     instead of answering: counted as rejected with no reason, as the capture has it.
+    public func recordPush(environment: APNsEnvironment, reason: APNsReason?, answered: Bool = true, latency: Duration) {
         let row = Self.environments.firstIndex(of: environment) ?? 0
-        let column = reason.map { (Self.reasons.firstIndex(of: $0) ?? Self.reasons.count) + 1 } ?? 0
+        let column = answered ? reason.map { (Self.reasons.firstIndex(of: $0) ?? Self.reasons.count) + 1 } ?? 0 : Self.reasons.count + 2
         counts.withLock { counts in
             counts.outcomes[row][column] += 1
             counts.latency.record(latency)
@@ -73,6 +79,9 @@ public final class PushMetrics: Sendable {
             if row[Self.reasons.count + 1] > 0 {
                 text += "apns_mock_pushes_total{\(labels),outcome=\"rejected\",reason=\"other\"} \(row[Self.reasons.count + 1])\n"
             }
+            if row[Self.reasons.count + 2] > 0 {
+                text += "apns_mock_pushes_total{\(labels),outcome=\"rejected\",reason=\"\"} \(row[Self.reasons.count + 2])\n"
+            }
         }
         text += "# HELP apns_mock_connections_open Connections open now on the APNs listeners.\n"
         text += "# TYPE apns_mock_connections_open gauge\n"
@@ -81,7 +90,16 @@ public final class PushMetrics: Sendable {
         text += "# TYPE apns_mock_connections_total counter\n"
         text += "apns_mock_connections_total \(snapshot.acceptedConnections)\n"
         text += snapshot.latency.prometheusText(
-            name: "apns_mock_push_latency_seconds", help: "Time from a complete request to its answer.")
+            name: "apns_mock_push_latency_seconds", help: "Time from a complete request to its answer, fault delays included.")
         return text
+    }
+
+    /// The capture file's lines by what became of them, in the same format: a dropped line
+    /// (a failed write, a full disk) is lost from the file, so CI can alert on it.
+    public static func captureFileText(written: Int, dropped: Int) -> String {
+        "# HELP apns_mock_capture_file_lines_total Capture file lines written, or dropped (a failed write, or a disk too far behind).\n"
+            + "# TYPE apns_mock_capture_file_lines_total counter\n"
+            + "apns_mock_capture_file_lines_total{result=\"written\"} \(written)\n"
+            + "apns_mock_capture_file_lines_total{result=\"dropped\"} \(dropped)\n"
     }
 }

@@ -61,7 +61,10 @@ final class APNsEndpoint: HTTPServerHandler {
         for observer in services.observers {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: fired)
         }
-        services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: started.duration(to: .now))
+        // A delay rule's answer goes out later; its latency is what the client waits.
+        services.metrics.recordPush(
+            environment: environment, reason: outcome.reason, answered: outcome.status != 0,
+            latency: started.duration(to: .now) + faults.delay)
     }
 
     /// The connection's auth and stream-limit state, made on first use.
