@@ -283,6 +283,7 @@ enum CaptureFixtures {
         record.payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
         record.token?.header = ["alg": "ES256"]
         record.token?.claims = ["iss": "DEF123GHIJ"]
+        record.faults = ["slow: delay 500 ms", "fault-3: reset stream CANCEL"]  // as APNsEndpoint writes them
         let line = String(decoding: CaptureRecordEncoder.line(record).dropLast(), as: UTF8.self)
         let example = try #require(try documentedExample())
         #expect(example == line)
