@@ -26,7 +26,8 @@ enum ControlAPIRecord {
         let headers = PushHeaders(
             pushType: sent[APNsHeaderName.pushType] ?? string("push_type"),
             topic: sent[APNsHeaderName.topic] ?? string("topic"),
-            priority: sent[APNsHeaderName.priority].flatMap { Int($0) } ?? integer("priority").map { Int($0) },
+            // Not the record's `priority`, which is 10 when no header was sent.
+            priority: sent[APNsHeaderName.priority].flatMap { Int($0) },
             expiration: sent[APNsHeaderName.expiration].flatMap { Int64($0) } ?? integer("expiration"),
             collapseID: sent[APNsHeaderName.collapseID] ?? string("collapse_id"),
             apnsID: sent[APNsHeaderName.id],

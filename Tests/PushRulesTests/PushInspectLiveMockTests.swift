@@ -21,8 +21,9 @@ struct PushInspectLiveMockTests {
         return try HTTP2Client(configuration: configuration)
     }
 
-    /// Sends the four contract pushes and one whose body leaks a command, as the gateway would.
-    static func sendHermesPushes(to mock: MockAPNsServer) async throws {
+    /// Sends the four contract pushes and one whose body leaks a command, as the gateway would;
+    /// `omitting` leaves a header out of all of them.
+    static func sendHermesPushes(to mock: MockAPNsServer, omitting omitted: String? = nil) async throws {
         let key = try ES256PrivateKey(contentsOfFile: "\(P.certs)/AuthKey_ABC123DEFG.p8")
         let token = try JWTSigner(key: key, keyID: "ABC123DEFG").makeProviderToken(teamID: "TEAM000001", issuedAt: Date())
         let client = try client(for: mock.sandboxURL, trust: mock.trustRootsPath)
@@ -34,11 +35,12 @@ struct PushInspectLiveMockTests {
                 body = Array(String(decoding: body, as: UTF8.self)
                     .replacingOccurrences(of: "Hermes finished the turn", with: "sudo rm -rf /").utf8)
             }
-            let headers: HTTPHeaders = [
+            var headers: HTTPHeaders = [
                 "authorization": "bearer \(token)", "apns-topic": "com.example.app", "apns-push-type": "alert",
                 "apns-priority": "10", "apns-expiration": String(notification.expiration(sentAt: now)),
                 "apns-collapse-id": notification.collapseID, "apns-id": UUID().uuidString.lowercased(),
             ]
+            if let omitted { headers.remove(name: omitted) }
             let response = try await client.send(HTTPClientRequest(method: "POST", path: "/3/device/\(device)", headers: headers, body: body))
             #expect(response.status == 200)
         }
@@ -85,5 +87,25 @@ struct PushInspectLiveMockTests {
         let unreachable = try await P.run(["check", "--from", "http://127.0.0.1:1"])
         #expect(unreachable.status == 2 && unreachable.stderr.contains("cannot reach the control API"))
         #expect(try await P.run(["check", "--from", "ftp://x"]).status == 2)
+    }
+
+    /// The mock captures `"priority":10` for a push sent without `apns-priority` (APNs' default);
+    /// the hermes profile still sees that the header was not sent, in a file and live.
+    @Test func aPushWithoutAPNsPriorityFailsHermesThoughTheMockSettledOnTen() async throws {
+        let capture = NSTemporaryDirectory() + "push-inspect-live-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs) { $0.server.captureFilePath = capture }
+        defer { mock.stop() }
+        try await Self.sendHermesPushes(to: mock, omitting: "apns-priority")
+        #expect(mock.capture.records().allSatisfy { $0.priority == .immediately && $0.headers["apns-priority"] == nil })
+        mock.capture.flush()
+
+        let fromFile = try await P.run(["check", "--profile", "hermes", "--no-apple", capture])
+        let fromMock = try await P.run(["check", "--profile", "hermes", "--no-apple", "--from", mock.controlURL])
+        for (name, result) in [("file", fromFile), ("control API", fromMock)] {
+            #expect(result.status == 1, "\(name): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("checked 5 pushes: 0 passed, 5 failed"), "\(name): \(result.stdout)")
+            #expect(result.stdout.contains("hermes.headers header:apns-priority: apns-priority must be set"), "\(name): \(result.stdout)")
+        }
     }
 }
