@@ -339,4 +339,45 @@ struct MockAPNsServerTests {
         await control.close()
         await apns.close()
     }
+
+    /// A query parameter an endpoint does not read is a 400 naming it and what the endpoint
+    /// reads: a misspelt filter must not let a wait be satisfied by another device's push,
+    /// nor a misspelt flag leave the registry as it was while answering 200.
+    @Test func unknownQueryParametersAreRefusedOnEveryEndpoint() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let apns = try Self.client(for: mock.productionURL, trust: nil)
+        let token = try Self.providerToken()
+        #expect(try await apns.send(Self.push(token: token)).status == 200)
+        func body(_ response: HTTPClientResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+        let wait = try await control.send(HTTPClientRequest(path: "/pushes/wait?count=1&timeout=5&devicetoken=\(String(repeating: "ff", count: 32))"))
+        #expect(wait.status == 400 && wait.headers["content-type"] == "application/json", "\(wait.status) \(body(wait))")
+        #expect(body(wait) == #"{"error":"unknown query parameter \"devicetoken\"; expected one of count, timeout, "#
+            + #"device_token, topic, outcome, reason, apns_id, since, until"}"# + "\n")
+
+        let devices = Array(#"[{"token":"\#(String(repeating: "cd", count: 32))","bundleId":"com.example.app","environment":"production"}]"#.utf8)
+        let put = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptunknowndevices=false", body: devices))
+        #expect(put.status == 400 && body(put).contains(#"unknown query parameter \"acceptunknowndevices\"; expected one of acceptUnknownDevices"#),
+                "\(body(put))")
+        #expect(mock.registry.devices.isEmpty, "a refused PUT changes nothing")
+        #expect(try await apns.send(Self.push(token: token)).status == 200)
+
+        let listing = try await control.send(HTTPClientRequest(path: "/pushes?limit=1&outcom=rejected"))
+        #expect(listing.status == 400 && body(listing).contains("; expected one of device_token, topic, outcome, reason, apns_id, since, until, limit"))
+
+        let endpoints: [(String, String)] = [
+            ("GET", "/healthz"), ("GET", "/metrics"), ("DELETE", "/pushes"), ("GET", "/devices"), ("GET", "/keys"), ("PUT", "/keys"),
+            ("GET", "/faults"), ("PUT", "/faults"), ("POST", "/faults"), ("DELETE", "/faults"), ("DELETE", "/faults/none"),
+        ]
+        for (method, path) in endpoints {
+            let answer = try await control.send(HTTPClientRequest(method: method, path: path + "?x=1", body: Array("[]".utf8)))
+            #expect(answer.status == 400 && body(answer) == #"{"error":"unknown query parameter \"x\"; \#(method) \#(path) takes none"}"# + "\n",
+                    "\(method) \(path): \(answer.status) \(body(answer))")
+        }
+        #expect(mock.capture.count == 2, "DELETE /pushes?x=1 cleared nothing")
+        await control.close()
+        await apns.close()
+    }
 }

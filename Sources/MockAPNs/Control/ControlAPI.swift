@@ -35,6 +35,7 @@ struct ControlAPI: HTTPServerHandler {
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
         let (path, query) = QueryParameters.split(request.path)
         do {
+            try Self.checkParameterNames(query, method: request.method, path: path)
             switch (request.method, path) {
             case ("GET", "/healthz"):
                 responder.respond(Self.json(200, .object(["status": "ok"])))
@@ -46,7 +47,7 @@ struct ControlAPI: HTTPServerHandler {
                 responder.respond(HTTPResponse(status: 200, text: text, contentType: "text/plain; version=0.0.4; charset=utf-8"))
             case ("GET", "/pushes"):
                 let filter = try Self.filter(from: query)
-                let limit = try Self.integer(query, "limit", in: 1...1_000_000)
+                let limit = try Self.integer(query, ControlQueryKey.limit, in: 1...1_000_000)
                 // The ring's lines as they are, without building records from them.
                 let entries = capture.entries(matching: filter, limit: limit)
                 responder.respond(Self.pushes(count: entries.count, extra: [:]) { body in
@@ -58,8 +59,8 @@ struct ControlAPI: HTTPServerHandler {
                 })
             case ("GET", "/pushes/wait"):
                 let filter = try Self.filter(from: query)
-                let count = try Self.integer(query, "count", in: 1...1_000_000) ?? 1
-                let seconds = try Self.number(query, "timeout", in: 0...Double(Self.maximumWait.components.seconds)) ?? 30
+                let count = try Self.integer(query, ControlQueryKey.count, in: 1...1_000_000) ?? 1
+                let seconds = try Self.number(query, ControlQueryKey.timeout, in: 0...Double(Self.maximumWait.components.seconds)) ?? 30
                 let capture = capture
                 waits.start(connection: request.connection.id) {
                     let result = await capture.wait(for: filter, count: count, timeout: .milliseconds(Int64(seconds * 1000)))
@@ -77,7 +78,7 @@ struct ControlAPI: HTTPServerHandler {
                                                                        bundleIDs: registry.bundleIDs)
                 // Left as it is unless asked: the zero-configuration mock keeps accepting other
                 // tokens when a test marks one device unregistered.
-                if let accept = try Self.bool(query, ConfigurationKey.acceptUnknownDevices) { registry.acceptsUnknownDevices = accept }
+                if let accept = try Self.bool(query, ControlQueryKey.acceptUnknownDevices) { registry.acceptsUnknownDevices = accept }
                 services.replaceRegistry(registry)
                 responder.respond(Self.json(200, ConfigurationJSON.encodeDevices(registry.devices)))
             case ("GET", "/keys"):
@@ -129,24 +130,51 @@ struct ControlAPI: HTTPServerHandler {
         var description: String
     }
 
+    /// The query parameters an endpoint reads; nil when `method` and `path` are no endpoint
+    /// (answered 404 or 405).
+    static func acceptedParameters(method: String, path: String) -> [String]? {
+        switch (method, path) {
+        case ("GET", "/pushes"): ControlQueryKey.filters + [ControlQueryKey.limit]
+        case ("GET", "/pushes/wait"): [ControlQueryKey.count, ControlQueryKey.timeout] + ControlQueryKey.filters
+        case ("PUT", "/devices"): [ControlQueryKey.acceptUnknownDevices]
+        case ("GET", "/healthz"), ("GET", "/metrics"), ("DELETE", "/pushes"), ("GET", "/devices"), ("GET", "/keys"), ("PUT", "/keys"),
+             ("GET", "/faults"), ("PUT", "/faults"), ("POST", "/faults"), ("DELETE", "/faults"):
+            []
+        case let ("DELETE", path) where path.hasPrefix("/faults/"): []
+        default: nil
+        }
+    }
+
+    /// Refuses a query parameter the endpoint does not read: a misspelt filter would
+    /// otherwise widen a listing or a wait, and a misspelt flag change nothing, in silence.
+    static func checkParameterNames(_ query: QueryParameters, method: String, path: String) throws {
+        guard let accepted = acceptedParameters(method: method, path: path),
+            let unknown = query.names.first(where: { !accepted.contains($0) })
+        else { return }
+        let expected = accepted.isEmpty ? "\(method) \(path) takes none" : "expected one of \(accepted.joined(separator: ", "))"
+        throw QueryError(description: "unknown query parameter \(JSONValue.string(unknown)); \(expected)")
+    }
+
     static func filter(from query: QueryParameters) throws -> CaptureFilter {
         var filter = CaptureFilter.all
-        if let text = query["device_token"] {
-            guard let token = DeviceToken(text) else { throw QueryError(description: "device_token: expected hex digits, found \"\(text)\"") }
+        if let text = query[ControlQueryKey.deviceToken] {
+            guard let token = DeviceToken(text) else {
+                throw QueryError(description: "\(ControlQueryKey.deviceToken): expected hex digits, found \"\(text)\"")
+            }
             filter.deviceToken = token
         }
-        filter.topic = query["topic"]
-        if let outcome = query["outcome"] {
+        filter.topic = query[ControlQueryKey.topic]
+        if let outcome = query[ControlQueryKey.outcome] {
             switch outcome {
             case "accepted": filter.outcome = .accepted
             case "rejected": filter.outcome = .rejected
-            default: throw QueryError(description: "outcome: expected \"accepted\" or \"rejected\", found \"\(outcome)\"")
+            default: throw QueryError(description: "\(ControlQueryKey.outcome): expected \"accepted\" or \"rejected\", found \"\(outcome)\"")
             }
         }
-        if let reason = query["reason"] { filter.reason = APNsReason(wireValue: reason) }
-        filter.apnsID = query["apns_id"]
-        filter.since = try time(query, "since")
-        filter.until = try time(query, "until")
+        if let reason = query[ControlQueryKey.reason] { filter.reason = APNsReason(wireValue: reason) }
+        filter.apnsID = query[ControlQueryKey.apnsID]
+        filter.since = try time(query, ControlQueryKey.since)
+        filter.until = try time(query, ControlQueryKey.until)
         return filter
     }
 
