@@ -162,6 +162,23 @@ struct PushInspectCommandTests {
         }
     }
 
+    /// Titles, bodies and the other text columns are the sender's: `show` escapes control
+    /// characters in them as `check` does in values (JSON string escapes), so a push can
+    /// neither forge table rows nor send the terminal escape sequences.
+    @Test func showEscapesControlCharacters() async throws {
+        let forged = #"{"aps":{"alert":{"title":"\u001b[2J\u001b]0;pwned\u0007","body":"hi\n2026-11-30 10:00:00  forged"}}}"#
+        let lines = [P.captureLine(seq: 1, headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")], payload: forged),
+                     P.captureLine(seq: 2, headers: [("apns-topic", "com.example.app")], payload: #"{"aps":{"alert":"x"}}"#,
+                                   status: 400, reason: "BadDeviceToken\r\u{1B}[32m")]
+        let file = try P.file(lines.joined(separator: "\n") + "\n")
+        let show = try await P.run(["show", file])
+        #expect(show.status == 0)
+        #expect(show.stdout.split(separator: "\n").count == 3, "a header and two rows: \(show.stdout)")
+        #expect(!show.stdout.utf8.contains { $0 < 0x20 && $0 != UInt8(ascii: "\n") }, "\(show.stdout.debugDescription)")
+        #expect(show.stdout.contains(#"\u001b[2J\u001b]0;pwned\u0007 — hi\n2026-11-30"#), "\(show.stdout)")
+        #expect(show.stdout.contains(#"400 BadDeviceToken\r\u001b[32m"#), "\(show.stdout)")
+    }
+
     @Test func showAndStats() async throws {
         let lines = [P.hermesLine(seq: 1, type: .approval),
                      P.captureLine(seq: 2, headers: [("apns-topic", "com.other")], payload: #"{"aps":{"alert":"x"}}"#,
