@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import HTTPTransport
 import Synchronization
@@ -10,7 +11,7 @@ import StrictJSON
 /// payloads and `.apns` files.
 struct PushFeed {
     var files: [String]
-    var from: String?
+    var from: ControlEndpoint?
     var wait: Int?
     var timeout: Int
     var follow: Bool
@@ -102,11 +103,8 @@ struct PushFeed {
         inputErrors += errors.count
     }
 
-    private mutating func readControlAPI(_ url: String, _ body: (PushInput) -> Void) async {
-        guard let endpoint = ControlEndpoint(url) else {
-            inputError("--from expects http://HOST:PORT (the mock's control API), got '\(url)'")
-            return
-        }
+    private mutating func readControlAPI(_ endpoint: ControlEndpoint, _ body: (PushInput) -> Void) async {
+        let url = endpoint.url
         var path = endpoint.basePath + "/pushes"
         if let wait { path += "/wait?count=\(wait)&timeout=\(timeout)" }
         let client: HTTP2Client
@@ -200,20 +198,36 @@ final class SkippedLineErrors: Sendable {
     }
 }
 
-/// `http://host:port[/prefix]`, the control API's address.
+/// `http://host:port[/prefix]`, the control API's base URL (a prefix is kept, for a proxy).
 struct ControlEndpoint {
+    var url: String
     var host: String
     var port: Int
     var basePath: String
 
-    init?(_ url: String) {
-        guard url.hasPrefix("http://") else { return nil }
+    /// The control API's paths push-inspect adds to the base URL itself.
+    static let endpointPaths = ["/pushes", "/pushes/wait"]
+
+    /// Parses `--from`'s value.
+    ///
+    /// - Throws: `CommandLineError` (a usage error) for anything but `http://HOST:PORT` with an
+    ///   optional prefix, and for a URL that names an endpoint (`…/pushes`) or has a query.
+    init(_ url: String) throws(CommandLineError) {
+        let expected = "--from takes the control API's base URL, such as http://127.0.0.1:2199"
+        guard url.hasPrefix("http://") else { throw CommandLineError("\(expected): got '\(url)'") }
+        self.url = url
         var rest = url.dropFirst("http://".count)
         var basePath = ""
         if let slash = rest.firstIndex(of: "/") {
             basePath = String(rest[slash...])
             while basePath.hasSuffix("/") { basePath.removeLast() }
             rest = rest[..<slash]
+        }
+        if let named = Self.endpointPaths.first(where: { basePath.hasSuffix($0) }) {
+            throw CommandLineError("\(expected), not an endpoint: got '\(url)'; drop '\(named)'")
+        }
+        if url.contains("?") || url.contains("#") {
+            throw CommandLineError("\(expected), without a query: got '\(url)'")
         }
         let host: Substring, portText: Substring
         if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
@@ -223,9 +237,11 @@ struct ControlEndpoint {
             host = rest[..<colon]
             portText = rest[rest.index(after: colon)...]
         } else {
-            return nil
+            throw CommandLineError("\(expected): got '\(url)' (no port)")
         }
-        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else { return nil }
+        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else {
+            throw CommandLineError("\(expected): got '\(url)'")
+        }
         self.host = String(host)
         self.port = port
         self.basePath = basePath

@@ -179,6 +179,19 @@ struct PushInspectCommandTests {
         #expect(show.stdout.contains(#"400 BadDeviceToken\r\u001b[32m"#), "\(show.stdout)")
     }
 
+    @Test func fromTakesTheControlAPIsBaseURL() async throws {
+        for url in ["http://127.0.0.1:2199/pushes", "http://127.0.0.1:2199/pushes/", "http://127.0.0.1:2199/prefix/pushes/wait"] {
+            let result = try await P.run(["check", "--from", url])
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix(
+                "Error: --from takes the control API's base URL, such as http://127.0.0.1:2199, not an endpoint: got '\(url)'"),
+                    "\(result.stderr)")
+            #expect(result.stderr.contains("\nUsage: push-inspect check"), "\(result.stderr)")
+        }
+        let scheme = try await P.run(["show", "--from", "ftp://x"])
+        #expect(scheme.status == 2 && scheme.stderr.hasPrefix("Error: --from takes the control API's base URL"), "\(scheme.stderr)")
+    }
+
     @Test func showAndStats() async throws {
         let lines = [P.hermesLine(seq: 1, type: .approval),
                      P.captureLine(seq: 2, headers: [("apns-topic", "com.other")], payload: #"{"aps":{"alert":"x"}}"#,
