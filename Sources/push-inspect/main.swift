@@ -36,7 +36,13 @@ case "--version":
     exit(0)
 case "help":
     let parsers = ["check": CheckCommand.parser, "show": ShowCommand.parser, "stats": StatsCommand.parser]
-    if argv.count > 1, let parser = parsers[argv[1]] { terminal.out(parser.helpText) } else { terminal.out(topHelp) }
+    guard argv.count > 1 else {
+        terminal.out(topHelp)
+        exit(0)
+    }
+    guard let parser = parsers[argv[1]] else { usageError("unknown subcommand '\(argv[1])'; expected check, show or stats") }
+    guard argv.count == 2 else { usageError("help takes one subcommand, got \(argv.count - 1) arguments") }
+    terminal.out(parser.helpText)
     exit(0)
 default:
     break

@@ -192,6 +192,17 @@ struct PushInspectCommandTests {
         #expect(scheme.status == 2 && scheme.stderr.hasPrefix("Error: --from takes the control API's base URL"), "\(scheme.stderr)")
     }
 
+    @Test func helpForAnUnknownSubcommandIsAUsageError() async throws {
+        let unknown = try await P.run(["help", "nope"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stdout.isEmpty)
+        #expect(unknown.stderr.hasPrefix("Error: unknown subcommand 'nope'; expected check, show or stats\nUsage: "), "\(unknown.stderr)")
+        let known = try await P.run(["help", "show"])
+        #expect(known.status == 0 && known.stdout.hasPrefix("OVERVIEW: Show captured pushes"))
+        let top = try await P.run(["help"])
+        #expect(top.status == 0 && top.stdout.contains("SUBCOMMANDS:"))
+    }
+
     @Test func showAndStats() async throws {
         let lines = [P.hermesLine(seq: 1, type: .approval),
                      P.captureLine(seq: 2, headers: [("apns-topic", "com.other")], payload: #"{"aps":{"alert":"x"}}"#,
