@@ -86,19 +86,22 @@ struct PushFeed {
     }
 
     private mutating func followCapture(_ file: String, _ body: (PushInput) -> Void) async {
+        // Standard input is followed as a file (redirected from one) or until its writer
+        // closes it (a pipe), as tail -f does.
+        let name = file == "-" ? "<stdin>" : file
         // The follower reports from inside its iterator, so the count is kept apart and
         // added once following ends; the rule is the same as for reading.
-        let errors = SkippedLineErrors(file: file, terminal: terminal)
-        let follower = CaptureFileFollower(path: file) { errors.report($0) }
+        let errors = SkippedLineErrors(file: name, terminal: terminal)
+        let follower = CaptureFileFollower(path: file == "-" ? "/dev/stdin" : file) { errors.report($0) }
         let watch = idleTimeout.map { IdleWatch(timeout: $0) }
         defer { watch?.stop() }
         do {
             for try await record in follower {
                 watch?.touch()
-                body(PushInput(record: record, sourceName: file))
+                body(PushInput(record: record, sourceName: name))
             }
         } catch {
-            inputError("\(file): \(error)")
+            inputError("\(name): \(error)")
         }
         inputErrors += errors.count
     }

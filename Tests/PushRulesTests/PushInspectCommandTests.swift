@@ -297,6 +297,22 @@ struct PushInspectFollowTests {
         }
     }
 
+    /// `-` is standard input with `--follow` too: a file given as standard input is followed
+    /// like any file, and a pipe is read as lines arrive until its writer closes it.
+    @Test func followReadsStandardInput() async throws {
+        let lines = P.hermesLine(seq: 1, type: .approval) + "\n" + P.hermesLine(seq: 2, type: .error) + "\n"
+        let redirected = try await P.run(["check", "--profile", "hermes", "--follow", "--timeout", "1", "-"], input: lines)
+        #expect(redirected.status == 0, "\(redirected.stderr)")
+        #expect(redirected.stdout.contains("checked 2 pushes: 2 passed, 0 failed"), "\(redirected.stdout)")
+
+        let file = try P.file(lines)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let piped = try await SpawnedProcess.runDetached(
+            "/bin/sh", ["-c", "cat \"$1\" | \"$2\" show --follow -", "sh", file, P.executable.path], timeout: 60)
+        #expect(piped.status == 0 && !piped.timedOut, "\(piped.stderr)")
+        #expect(piped.stdout.contains("Approval needed") && piped.stdout.contains("Hermes hit an error"), "\(piped.stdout)")
+    }
+
     @Test func followStopsAfterTheQuietTimeout() async throws {
         let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
         let result = try await P.run(["check", "--profile", "hermes", "--follow", "--timeout", "1", capture])

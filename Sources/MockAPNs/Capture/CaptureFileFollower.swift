@@ -1,5 +1,7 @@
 /// Follows a capture file as it grows, like `tail -f`: an async sequence of every record
-/// already in the file and then each new one, until the consuming task is cancelled.
+/// already in the file and then each new one, until the consuming task is cancelled. A pipe
+/// (standard input, `/dev/stdin`, say) is followed until its writer closes it, as `tail -f`
+/// does: that end is final.
 ///
 /// It checks for new data every `pollInterval` once it has caught up (a file offers no
 /// portable change notification). A partial last line is held back until its newline
@@ -57,24 +59,25 @@ public struct CaptureFileFollower: AsyncSequence, Sendable {
         }
 
         /// The next record, waiting for one to be written if need be; nil once the task is
-        /// cancelled.
+        /// cancelled, or a pipe's writer has closed it.
         ///
         /// - Throws: `CaptureFileError` if the file cannot be opened or read.
         public mutating func next() async throws -> CaptureRecord? {
-            let reader = try self.reader ?? CaptureFileReader(path: path)
+            let reader = try self.reader ?? CaptureFileReader(path: path, nonBlocking: true)
             self.reader = reader
             while !Task.isCancelled {
                 let record = try reader.nextAvailable()
                 reportWarnings(of: reader)
                 if let record { return record }
+                if reader.isAtEndOfStream { break }
                 do {
                     try await Task.sleep(for: pollInterval)
                 } catch {
                     break
                 }
             }
-            // Stopped: a line still partial will not be completed for this reader, so it is
-            // the file's last line as far as the reader is concerned.
+            // Stopped (or the pipe closed): a line still partial will not be completed for this
+            // reader, so it is the file's last line as far as the reader is concerned.
             reader.finish()
             reportWarnings(of: reader)
             return nil

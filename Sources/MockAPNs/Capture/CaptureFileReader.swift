@@ -25,8 +25,13 @@ public final class CaptureFileReader {
     public let path: String
     /// Lines skipped so far, in file order.
     public private(set) var warnings: [CaptureReadWarning] = []
+    /// Whether the end of a pipe, socket or terminal (standard input, say) has been read.
+    /// Unlike a regular file's end, that one is final: no more lines will come.
+    public private(set) var isAtEndOfStream = false
 
     private let fd: Int32
+    /// Set for a pipe, socket or terminal, which ``CaptureFileFollower`` reads without blocking.
+    private let isStream: Bool
     private let maximumLineLength: Int
     private var chunk: [UInt8]
     private var chunkStart = 0
@@ -43,11 +48,27 @@ public final class CaptureFileReader {
     /// Opens a capture file for reading.
     ///
     /// - Throws: `CaptureFileError` if it cannot be opened.
-    public init(path: String, maximumLineLength: Int = defaultMaximumLineLength) throws(CaptureFileError) {
+    public convenience init(path: String, maximumLineLength: Int = defaultMaximumLineLength) throws(CaptureFileError) {
+        try self.init(path: path, maximumLineLength: maximumLineLength, nonBlocking: false)
+    }
+
+    /// Opens a capture file; with `nonBlocking`, a pipe, socket or terminal is read without
+    /// waiting (``nextAvailable()`` returns nil until data arrives), so that a follower can
+    /// poll it and stop when its task is cancelled.
+    init(path: String, maximumLineLength: Int = defaultMaximumLineLength, nonBlocking: Bool) throws(CaptureFileError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CaptureFileError(operation: "open", path: path, code: errno) }
+        var status = stat()
+        let isStream = fstat(fd, &status) == 0 && [S_IFIFO, S_IFSOCK, S_IFCHR].contains(status.st_mode & S_IFMT)
+        // Only this open file description is changed: `open` made a new one, even for /dev/stdin.
+        if nonBlocking, isStream, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0 {
+            let code = errno
+            _ = close(fd)
+            throw CaptureFileError(operation: "fcntl", path: path, code: code)
+        }
         self.fd = fd
         self.path = path
+        self.isStream = isStream
         self.maximumLineLength = max(1, maximumLineLength)
         chunk = [UInt8](repeating: 0, count: Self.chunkSize)
     }
@@ -104,7 +125,8 @@ public final class CaptureFileReader {
         return records
     }
 
-    /// Reads the next chunk; false at the end of the file.
+    /// Reads the next chunk; false at the end of the file, or when a stream read without
+    /// blocking has nothing yet.
     private func fill() throws(CaptureFileError) -> Bool {
         let count = chunk.withUnsafeMutableBytes { buffer -> Int in
             while true {
@@ -113,9 +135,13 @@ public final class CaptureFileReader {
                 return result
             }
         }
-        guard count >= 0 else { throw CaptureFileError(operation: "read", path: path, code: errno) }
+        guard count >= 0 else {
+            if errno == EAGAIN || errno == EWOULDBLOCK { return false }
+            throw CaptureFileError(operation: "read", path: path, code: errno)
+        }
         chunkStart = 0
         chunkEnd = count
+        if count == 0, isStream { isAtEndOfStream = true }
         return count > 0
     }
 
