@@ -102,6 +102,27 @@ import Testing
         #expect(reader.warnings.map(\.lineNumber) == [2, 3])
     }
 
+    /// The format is one record per line: an empty line (or a lone CR) between records is a
+    /// line that is not a record, and so is `"seq":0` (seq is 1 or more). The newline that
+    /// ends the last line starts no line of its own.
+    @Test func emptyLinesAndSequenceZeroAreMalformed() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var first = CaptureFixtures.fullRecord()
+        first.sequence = 1
+        let line = String(decoding: CaptureRecordEncoder.line(first), as: UTF8.self)
+        let zero = line.replacingOccurrences(of: #""seq":1,"#, with: #""seq":0,"#)
+        #expect(zero != line)
+        try Data((line + "\n" + "\r\n" + zero + line).utf8).write(to: URL(fileURLWithPath: path))
+
+        let reader = try CaptureFileReader(path: path)
+        #expect(try reader.readAll().count == 2)
+        #expect(reader.warnings.map(\.kind) == [.malformedLine, .malformedLine, .malformedLine])
+        #expect(reader.warnings.map(\.lineNumber) == [2, 3, 4])
+        #expect(reader.warnings.first?.message == "an empty line; the format holds one record per line", "\(reader.warnings)")
+        #expect(reader.warnings.last?.message == #""seq" must be 1 or more, found 0"#, "\(reader.warnings)")
+    }
+
     @Test func readingHandlesLinesSpanningReadsAndOverLongLines() throws {
         let path = CaptureFixtures.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -286,6 +286,9 @@ struct PushInspectFollowTests {
             ("future", good + "\n" + future + "\n" + later + "\n", 0, "warning: %@:2: skipped: unsupported-version", 2),
             ("huge", good + "\n" + huge + "\n" + later + "\n", 0, "warning: %@:2: skipped: line-too-long", 2),
             ("truncated", good + "\n" + later.prefix(60), 0, "warning: %@:2: skipped a truncated last line", 1),
+            ("blank", good + "\n\n" + later + "\n", 2, "error: %@:2: malformed-line: an empty line", 2),
+            ("seq 0", good + "\n" + later.replacingOccurrences(of: #""seq":2,"#, with: #""seq":0,"#) + "\n", 2,
+             #"error: %@:2: malformed-line: "seq" must be 1 or more, found 0"#, 1),
         ]
         for (name, text, status, line, passed) in cases {
             let file = try P.file(text)

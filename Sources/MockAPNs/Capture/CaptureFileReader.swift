@@ -199,8 +199,14 @@ public final class CaptureFileReader {
                 message: "longer than \(maximumLineLength) bytes"))
             return nil
         }
-        // Blank lines carry nothing; tolerate them (and a CR from an editor) silently.
-        if line.isEmpty || (line.count == 1 && line[0] == UInt8(ascii: "\r")) { return nil }
+        // Not a record, as the format says of any complete line that is not one (the newline
+        // that ends the last line starts no line of its own, so a file's end is fine).
+        if line.isEmpty || (line.count == 1 && line[0] == UInt8(ascii: "\r")) {
+            warnings.append(CaptureReadWarning(
+                kind: .malformedLine, lineNumber: lineNumber, byteOffset: lineStart,
+                message: "an empty line; the format holds one record per line"))
+            return nil
+        }
         do {
             return try CaptureRecordDecoder.decode(line)
         } catch {

@@ -58,6 +58,8 @@ enum CaptureRecordDecoder {
             }
             return priority
         }
+        let sequence = try fields.unsigned(Key.sequence)
+        guard sequence >= 1 else { throw CaptureDecodingError("\"\(Key.sequence)\" must be 1 or more, found \(sequence)") }
         let (payload, parsedPayload) = try decodePayload(fields.value(Key.payload))
         let outcome = PushOutcome(
             status: try fields.int(Key.status), reason: try fields.optionalString(Key.reason).map(APNsReason.init(wireValue:)),
@@ -65,7 +67,7 @@ enum CaptureRecordDecoder {
             timestamp: try fields.optionalInteger(Key.timestamp),
             connectionAction: try decodeConnectionAction(fields.optionalString(Key.connectionAction)))
         return CaptureRecord(
-            sequence: try fields.unsigned(Key.sequence), receivedAtMicroseconds: time, environment: environment,
+            sequence: sequence, receivedAtMicroseconds: time, environment: environment,
             connectionID: try fields.unsigned(Key.connection), method: try fields.string(Key.method),
             path: try fields.string(Key.path), headers: try decodeHeaders(fields.value(Key.headers)),
             token: try fields.optionalValue(Key.token).map(decodeToken), deviceToken: deviceToken,
