@@ -64,6 +64,9 @@ do {
     for spec in arguments.all("auth-key") { try configuration.addKey(commandLineSpec: spec) }
     for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
     if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
+    // Checked once the flags are applied: `--port 4200 --sandbox-port 4200` is the same usage
+    // error as the clash in a file (which `load` checks on its own).
+    try configuration.validate()
 } catch let error as CommandLineError {
     parser.exitWithUsageError(error.message)
 } catch {

@@ -206,4 +206,23 @@ struct ApnsMockCommandTests {
         #expect(result.status == 2)
         #expect(result.output.hasPrefix("Error: --port expects an integer from 0 to 65535, got 'http'"))
     }
+
+    /// A port clash is the same usage error (exit 2) whether the flags or the file make it:
+    /// the configuration is checked after the flags are applied, before anything listens.
+    @Test func portClashesFromFlagsAreUsageErrorsAsFromTheFile() async throws {
+        let flags = try await onThread {
+            try Self.run(Self.executable.path, ["--port", "4200", "--sandbox-port", "4200", "--control-port", "0"])
+        }
+        #expect(flags.status == 2, "\(flags.output)")
+        #expect(flags.output.hasPrefix("Error: server.sandboxPort: port 4200 is already used by productionPort\nUsage: apns-mock"),
+                "\(flags.output)")
+
+        let file = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try #"{"server":{"productionPort":4200,"sandboxPort":4200,"controlPort":0}}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let config = try await onThread { try Self.run(Self.executable.path, ["--config", file]) }
+        #expect(config.status == 2, "\(config.output)")
+        #expect(config.output.hasPrefix("Error: \(file): server.sandboxPort: port 4200 is already used by productionPort\nUsage: apns-mock"),
+                "\(config.output)")
+    }
 }
