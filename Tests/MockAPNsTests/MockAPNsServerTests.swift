@@ -380,4 +380,27 @@ struct MockAPNsServerTests {
         await control.close()
         await apns.close()
     }
+
+    /// A known path with a method it does not answer is a 405 naming the methods in `allow`,
+    /// `/faults/{id}` (which answers only DELETE) included; an unknown path is a 404.
+    @Test func wrongMethodsAre405WithAnAllowHeader() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        try mock.faults.add(FaultRule(id: "down", action: .unavailable(.serviceUnavailable)))
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let cases: [(method: String, path: String, allow: String)] = [
+            ("GET", "/faults/down", "DELETE"), ("PUT", "/faults/down", "DELETE"), ("POST", "/faults/nope", "DELETE"),
+            ("POST", "/pushes", "GET, DELETE"), ("DELETE", "/devices", "GET, PUT"), ("PATCH", "/faults", "GET, PUT, POST, DELETE"),
+        ]
+        for (method, path, allow) in cases {
+            let answer = try await control.send(HTTPClientRequest(method: method, path: path))
+            #expect(answer.status == 405 && answer.headers["allow"] == allow, "\(method) \(path): \(answer.status) \(answer.headers)")
+            #expect(String(decoding: answer.body, as: UTF8.self)
+                == #"{"error":"\#(method) is not allowed on \#(path); it answers \#(allow)"}"# + "\n", "\(method) \(path)")
+        }
+        #expect(mock.faults.rules.map(\.id) == ["down"])
+        let missing = try await control.send(HTTPClientRequest(path: "/faultz"))
+        #expect(missing.status == 404 && missing.headers["allow"] == nil)
+        await control.close()
+    }
 }

@@ -17,7 +17,10 @@ import StrictJSON
 /// | DELETE | /pushes | clears the capture |
 /// | GET, PUT | /devices | the registry's devices |
 /// | GET, PUT | /keys | the registry's provider keys (no key material) |
-/// | GET, PUT, POST, DELETE | /faults, /faults/{id} | fault rules |
+/// | GET, PUT, POST, DELETE | /faults | fault rules |
+/// | DELETE | /faults/{id} | removes one rule |
+///
+/// Another method on one of these paths is a 405 with an `allow` header; another path, a 404.
 struct ControlAPI: HTTPServerHandler {
     let capture: CaptureStore
     let faults: FaultEngine
@@ -112,10 +115,15 @@ struct ControlAPI: HTTPServerHandler {
                 } else {
                     responder.respond(HTTPResponse(status: 204))
                 }
-            case (_, "/healthz"), (_, "/metrics"), (_, "/pushes"), (_, "/pushes/wait"), (_, "/devices"), (_, "/keys"), (_, "/faults"):
-                responder.respond(Self.error(405, "\(request.method) is not allowed on \(path)"))
             default:
-                responder.respond(Self.error(404, "no such control endpoint: \(path)"))
+                let allowed = Self.allowedMethods(path: path)
+                guard !allowed.isEmpty else {
+                    responder.respond(Self.error(404, "no such control endpoint: \(path)"))
+                    return
+                }
+                var response = Self.error(405, "\(request.method) is not allowed on \(path); it answers \(allowed.joined(separator: ", "))")
+                response.headers.add(name: "allow", value: allowed.joined(separator: ", "))
+                responder.respond(response)
             }
         } catch let error as ConfigurationError {
             responder.respond(Self.error(400, error.description))
@@ -143,6 +151,14 @@ struct ControlAPI: HTTPServerHandler {
         case let ("DELETE", path) where path.hasPrefix("/faults/"): []
         default: nil
         }
+    }
+
+    /// The methods the control API answers on some path.
+    static let methods = ["GET", "PUT", "POST", "DELETE"]
+
+    /// The methods `path` answers, for a 405's `allow` header; empty when it is no endpoint.
+    static func allowedMethods(path: String) -> [String] {
+        methods.filter { acceptedParameters(method: $0, path: path) != nil }
     }
 
     /// Refuses a query parameter the endpoint does not read: a misspelt filter would
