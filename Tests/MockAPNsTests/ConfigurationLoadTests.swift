@@ -226,4 +226,15 @@ enum ConfigurationFixtures {
         try expectError(#"{"faults":[{"action":{"type":"closeConnection"}},{"action":{"type":"closeConnection"}},{"action":{"type":"status","status":700,"reason":"InternalServerError"}}]}"#,
                         path: "faults[2].action.status", "faults[2].action.status: expected an integer 400-599, found 700")
     }
+
+    /// A bundle ID listed twice in `apps` is refused as a repeated key ID or device token
+    /// is, in the file and in the registry JSON the Swift API decodes.
+    @Test func duplicateBundleIDsInAppsAreRefused() throws {
+        try expectError(#"{"apps":["com.example.app","com.example.other","com.example.app"]}"#, code: .duplicateID, path: "apps[2]",
+                        #"apps[2]: duplicate bundle ID "com.example.app""#)
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationJSON.decodeRegistry(["apps": ["com.a", "com.a"]])
+        }
+        #expect(try ConfigurationJSON.decodeRegistry(["apps": ["com.a", "com.b"]]).bundleIDs == ["com.a", "com.b"])
+    }
 }

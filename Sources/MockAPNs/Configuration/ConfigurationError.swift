@@ -36,7 +36,7 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
         public static let unknownField = Code(.unknownField)
         /// A key file could not be read or is not a P-256 key.
         public static let invalidKey = Code(.invalidKey)
-        /// Two entries share an id, key ID or device token.
+        /// Two entries share an id, key ID, device token or bundle ID.
         public static let duplicateID = Code(.duplicateID)
 
         /// The code's name, such as `invalidValue`.

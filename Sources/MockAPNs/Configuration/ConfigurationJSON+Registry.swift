@@ -20,7 +20,8 @@ extension ConfigurationJSON {
     ///   - path: Its JSON path, for errors; empty at the document root.
     ///   - baseDirectory: The folder relative key paths are resolved against.
     ///   - base: The registry that absent fields are taken from.
-    /// - Throws: ``ConfigurationError`` naming the field.
+    /// - Throws: ``ConfigurationError`` naming the field; `.duplicateID` for a bundle ID, key
+    ///   ID or device token listed twice.
     public static func decodeRegistry(
         _ json: JSONValue, path: String = "", baseDirectory: String? = nil, base: MockRegistry = MockRegistry()
     ) throws(ConfigurationError) -> MockRegistry {
@@ -38,12 +39,19 @@ extension ConfigurationJSON {
     ) throws(ConfigurationError) -> MockRegistry {
         var registry = base
         if let apps = try object.stringArray(ConfigurationKey.apps) {
-            for (index, app) in apps.enumerated() where app.isEmpty || app.contains(where: \.isWhitespace) {
-                throw ConfigurationError(
-                    .invalidValue, path: JSONField.path(object.path(ConfigurationKey.apps), index),
-                    "expected a bundle ID such as \"com.example.app\", \(JSONField.found(.string(app)))")
+            var bundleIDs: Set<String> = []
+            for (index, app) in apps.enumerated() {
+                let path = JSONField.path(object.path(ConfigurationKey.apps), index)
+                if app.isEmpty || app.contains(where: \.isWhitespace) {
+                    throw ConfigurationError(
+                        .invalidValue, path: path, "expected a bundle ID such as \"com.example.app\", \(JSONField.found(.string(app)))")
+                }
+                // Refused as a repeated key ID or device token is: a copy-paste slip, not a wish.
+                guard bundleIDs.insert(app).inserted else {
+                    throw ConfigurationError(.duplicateID, path: path, "duplicate bundle ID \(JSONValue.string(app))")
+                }
             }
-            registry.bundleIDs = Set(apps)
+            registry.bundleIDs = bundleIDs
         }
         if let keys = object.value(ConfigurationKey.keys) {
             registry.keys = try decodeKeys(
