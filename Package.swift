@@ -68,7 +68,7 @@ let package = Package(
             dependencies: ["COpenSSL", "OpenSSLSupport", "StrictJSON"]
         ),
         .target(name: "APNsCore", dependencies: ["StrictJSON"]),
-        .target(name: "CLISupport", dependencies: ["StrictJSON"]),
+        .target(name: "CLISupport", dependencies: ["StrictJSON", "CLinuxShims"]),
         // The Hermes wire contract, shared by the gateway, the agent and app sides and
         // push-inspect's `hermes` profile. Pure Swift, so the app side can use it anywhere.
         .target(

@@ -1,7 +1,8 @@
-// Linux system calls that Glibc, as Swift imports it, does not expose.
+// Linux system calls and glibc functions that Glibc, as Swift imports it, does not expose.
 #ifndef C_LINUX_SHIMS_H
 #define C_LINUX_SHIMS_H
 
+#include <malloc.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -15,5 +16,9 @@ static inline uint32_t c_linux_epollout(void) { return EPOLLOUT; }
 static inline uint32_t c_linux_epollerr(void) { return EPOLLERR; }
 static inline uint32_t c_linux_epollhup(void) { return EPOLLHUP; }
 static inline uint32_t c_linux_epollrdhup(void) { return EPOLLRDHUP; }
+
+// mallopt's parameters are macros; malloc.h is not part of Swift's Glibc module.
+static inline int c_linux_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+static inline size_t c_linux_mapped_bytes(void) { return mallinfo2().hblkhd; }
 
 #endif

@@ -28,6 +28,8 @@ func standardOutput(_ text: String) {
 }
 
 let certsVariable = "APNS_MOCK_CERTS"
+// A long-running server: large freed buffers go back to the system (the type says why).
+LargeAllocationPolicy.returnLargeBuffersToTheSystem()
 let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nENVIRONMENT:\n"
     + "  \(certsVariable)  folder of the test keys and certificates the defaults use (default: certs in the current\n"
     + "                   directory if there is one, else the set built beside apns-mock)\n")

@@ -29,6 +29,8 @@ func standardOutput(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 
+// A long-running server: large freed buffers go back to the system (the type says why).
+LargeAllocationPolicy.returnLargeBuffersToTheSystem()
 let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nSECRETS (environment only, never flags):\n"
     + "  \(GatewaySecrets.hmacSecretVariable) or \(GatewaySecrets.hmacSecretVariable)_FILE      shared secret of hmac mode\n"
     + "  \(GatewaySecrets.capabilityKeyVariable) or \(GatewaySecrets.capabilityKeyVariable)_FILE  key capabilities are derived from\n")
