@@ -5,13 +5,14 @@ import PushRules
 extension PushInput {
     /// The push a capture record holds. Headers are taken as sent, so that a rule sees a
     /// bad value the mock rejected; the record's settled fields fill in what was not sent
-    /// (a topic from the client certificate, say). `apns-priority` and `apns-id` come only
-    /// from the headers: the record's `priority` is 10 when none was sent, and a rule must
-    /// see that it was not.
+    /// (a topic from the client certificate, say). `apns-push-type`, `apns-priority` and
+    /// `apns-id` come only from the headers: when none was sent, the record's `push_type` is
+    /// the type the mock inferred and its `priority` is 10, and a rule must see that the
+    /// header was not sent.
     init(record: CaptureRecord, sourceName: String) {
         let headers = record.headers
         let sent = PushHeaders(
-            pushType: headers[APNsHeaderName.pushType] ?? record.pushType?.rawValue,
+            pushType: headers[APNsHeaderName.pushType],
             topic: headers[APNsHeaderName.topic] ?? record.topic,
             priority: headers[APNsHeaderName.priority].flatMap { Int($0) },
             expiration: headers[APNsHeaderName.expiration].flatMap { Int64($0) } ?? record.expiration,

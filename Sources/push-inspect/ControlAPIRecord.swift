@@ -24,9 +24,10 @@ enum ControlAPIRecord {
         func string(_ key: String) -> String? { fields[key]?.stringValue }
         func integer(_ key: String) -> Int64? { if case .integer(let n)? = fields[key] { n } else { nil } }
         let headers = PushHeaders(
-            pushType: sent[APNsHeaderName.pushType] ?? string("push_type"),
+            // Not the record's `push_type` or `priority`: when no header was sent, they hold
+            // the type the mock inferred and 10.
+            pushType: sent[APNsHeaderName.pushType],
             topic: sent[APNsHeaderName.topic] ?? string("topic"),
-            // Not the record's `priority`, which is 10 when no header was sent.
             priority: sent[APNsHeaderName.priority].flatMap { Int($0) },
             expiration: sent[APNsHeaderName.expiration].flatMap { Int64($0) } ?? integer("expiration"),
             collapseID: sent[APNsHeaderName.collapseID] ?? string("collapse_id"),

@@ -162,6 +162,18 @@ struct PushInspectCommandTests {
         }
     }
 
+    /// A record's `push_type` is the type the mock inferred when no `apns-push-type` was sent
+    /// (docs/capture-format.md); the rules, `show` and `stats` see the header as sent.
+    @Test func aRecordsInferredPushTypeDoesNotStandInForTheHeader() async throws {
+        let file = try P.file(P.hermesLine(seq: 1, type: .approval, omitting: "apns-push-type", settled: [("push_type", "alert")]) + "\n")
+        let result = try await P.run(["check", "--profile", "hermes", file])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("apple.push-type header:apns-push-type: no apns-push-type"), "\(result.stdout)")
+        #expect(result.stdout.contains("hermes.headers header:apns-push-type: apns-push-type must be alert"), "\(result.stdout)")
+        let stats = try await P.run(["stats", file])
+        #expect(stats.stdout.contains("1  (none)") && !stats.stdout.contains("1  alert"), "\(stats.stdout)")
+    }
+
     /// Titles, bodies and the other text columns are the sender's: `show` escapes control
     /// characters in them as `check` does in values (JSON string escapes), so a push can
     /// neither forge table rows nor send the terminal escape sequences.

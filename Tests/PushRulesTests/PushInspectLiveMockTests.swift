@@ -108,4 +108,25 @@ struct PushInspectLiveMockTests {
             #expect(result.stdout.contains("hermes.headers header:apns-priority: apns-priority must be set"), "\(name): \(result.stdout)")
         }
     }
+
+    /// The mock infers `"push_type":"alert"` for a push sent without `apns-push-type` (and
+    /// lints it); apple and hermes still see that the header was not sent, in a file and live.
+    @Test func aPushWithoutAPNsPushTypeFailsThoughTheMockInferredOne() async throws {
+        let capture = NSTemporaryDirectory() + "push-inspect-live-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs) { $0.server.captureFilePath = capture }
+        defer { mock.stop() }
+        try await Self.sendHermesPushes(to: mock, omitting: "apns-push-type")
+        #expect(mock.capture.records().allSatisfy { $0.pushType == .alert && $0.headers["apns-push-type"] == nil })
+        mock.capture.flush()
+
+        let fromFile = try await P.run(["check", "--profile", "hermes", capture])
+        let fromMock = try await P.run(["check", "--profile", "hermes", "--from", mock.controlURL])
+        for (name, result) in [("file", fromFile), ("control API", fromMock)] {
+            #expect(result.status == 1, "\(name): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("checked 5 pushes: 0 passed, 5 failed"), "\(name): \(result.stdout)")
+            #expect(result.stdout.contains("apple.push-type: 5"), "\(name): \(result.stdout)")
+            #expect(result.stdout.contains("hermes.headers header:apns-push-type: apns-push-type must be alert"), "\(name): \(result.stdout)")
+        }
+    }
 }

@@ -37,15 +37,17 @@ enum PushInspectProcess {
         return path
     }
 
-    /// One capture line (docs/capture-format.md) for a push of `payload` with `headers`.
+    /// One capture line (docs/capture-format.md) for a push of `payload` with `headers`;
+    /// `settled` adds fields the mock settles on, such as `push_type`.
     static func captureLine(seq: Int, headers: [(String, String)], payload: String, status: Int = 200,
-                            reason: String? = nil, time: String = "2026-11-30T10:00:00.000000Z") -> String {
+                            reason: String? = nil, time: String = "2026-11-30T10:00:00.000000Z",
+                            settled: [(key: String, value: JSONValue)] = []) -> String {
         var members: [(key: String, value: JSONValue)] = [
             ("v", 1), ("seq", .integer(Int64(seq))), ("time", .string(time)), ("env", "sandbox"), ("conn", 1), ("method", "POST"),
             ("path", .string("/3/device/" + String(repeating: "ab", count: 32))),
             ("headers", .array(headers.map { .array([.string($0.0), .string($0.1)]) })),
             ("device_token", .string(String(repeating: "ab", count: 32))),
-        ]
+        ] + settled
         var payloadMembers: [(key: String, value: JSONValue)] = [
             ("size", .integer(Int64(payload.utf8.count))), ("base64", false), ("raw", .string(payload)),
         ]
@@ -66,15 +68,18 @@ enum PushInspectProcess {
     }
 
     /// A capture line for a Hermes push of `type`, headers as the contract fixes them.
+    /// `omitting` leaves a header out, as a sender that never sent it; `settled` as in ``captureLine``.
     static func hermesLine(seq: Int, type: HermesPushType, session: String = "sess-\(1)", sentAt: Int64 = 1_796_032_800,
+                           omitting omitted: String? = nil, settled: [(key: String, value: JSONValue)] = [],
                            editPayload: (String) -> String = { $0 }) -> String {
         let notification = HermesNotification(type: type, sessionID: session)
-        let headers = [
+        let headers: [(String, String)] = [
             ("apns-topic", "com.example.app"), ("apns-push-type", "alert"), ("apns-priority", "10"),
             ("apns-expiration", String(notification.expiration(sentAt: sentAt))), ("apns-collapse-id", notification.collapseID),
             ("apns-id", "8a2f1e3c-0000-4000-8000-\(String(repeating: "0", count: 11))\(seq % 10)"),
         ]
-        return captureLine(seq: seq, headers: headers, payload: editPayload(String(decoding: notification.payload(), as: UTF8.self)),
-                           time: "2026-11-30T10:00:00.000000Z")
+        return captureLine(seq: seq, headers: headers.filter { $0.0 != omitted },
+                           payload: editPayload(String(decoding: notification.payload(), as: UTF8.self)),
+                           time: "2026-11-30T10:00:00.000000Z", settled: settled)
     }
 }
