@@ -53,8 +53,12 @@ do {
         + "or set \(certsVariable) to a folder with a copy of certs/.")
 }
 do {
+    // Read without the check of the settings together, so that a flag may resolve what the
+    // file breaks (`--sandbox-port` for two ports that clash); checked once, below.
+    var fromFile: (path: String, configuration: MockConfiguration)?
     if let path = arguments.value("config") {
-        configuration = try MockConfiguration.load(path: path, base: configuration)
+        configuration = try MockConfiguration.loadForOverrides(path: path, base: configuration)
+        fromFile = (path, configuration)
     }
     if let host = arguments.value("host") { configuration.server.host = host }
     if let port = try arguments.integer("port", in: 0...65535) { configuration.server.productionPort = port }
@@ -67,8 +71,12 @@ do {
     for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
     if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
     // Checked once the flags are applied: `--port 4200 --sandbox-port 4200` is the same usage
-    // error as the clash in a file (which `load` checks on its own).
-    try configuration.validate()
+    // error as the clash in a file, which names the file when the flags left the clash in it.
+    if let fromFile {
+        try configuration.validate(readFrom: fromFile.path, asRead: fromFile.configuration)
+    } else {
+        try configuration.validate()
+    }
 } catch let error as CommandLineError {
     parser.exitWithUsageError(error.message)
 } catch {

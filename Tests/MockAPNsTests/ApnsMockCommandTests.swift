@@ -225,4 +225,43 @@ struct ApnsMockCommandTests {
         #expect(config.output.hasPrefix("Error: \(file): server.sandboxPort: port 4200 is already used by productionPort\nUsage: apns-mock"),
                 "\(config.output)")
     }
+
+    /// A TCP port nothing listens on at the moment: the one the kernel picks for port 0.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw CommandFailure(output: "socket: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let picked = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard picked else { throw CommandFailure(output: "bind: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A clash in the file that a flag resolves is no error: the configuration is checked
+    /// once, after the flags, and the mock starts on the file's other port. A clash the flags
+    /// leave in the file is still the usage error naming the file.
+    @Test func aFlagMayResolveAPortClashInTheFile() async throws {
+        let port = try Self.freePort()
+        let file = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try #"{"server":{"productionPort":\#(port),"sandboxPort":\#(port),"controlPort":0}}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let started = try await onThread { () throws -> (urls: [String: String], log: String, status: Int32) in
+            let mock = try RunningMock(arguments: ["--config", file, "--sandbox-port", "0"])
+            return (mock.urls, mock.process.standardOutput + mock.process.standardError, mock.stop())
+        }
+        #expect(started.urls["production"]?.hasSuffix(":\(port)") == true, "\(started.log)")
+        #expect(started.urls["sandbox"].map { !$0.hasSuffix(":\(port)") && !$0.hasSuffix(":0") } == true, "\(started.log)")
+        #expect(started.status == 0, "\(started.log)")
+
+        let left = try await onThread { try Self.run(Self.executable.path, ["--config", file, "--host", "127.0.0.1"]) }
+        #expect(left.status == 2, "\(left.output)")
+        #expect(left.output.hasPrefix("Error: \(file): server.sandboxPort: port \(port) is already used by productionPort\nUsage: apns-mock"),
+                "\(left.output)")
+    }
 }

@@ -15,6 +15,45 @@ extension MockConfiguration {
     /// - Throws: ``ConfigurationError`` whose description names the file, the JSON path and
     ///   what was expected: `mock.json: faults[2].action.status: expected an integer 400-599, found 700`.
     public static func load(path: String, base: MockConfiguration = .makeDefault()) throws(ConfigurationError) -> MockConfiguration {
+        try load(path: path, base: base, checksSettings: true)
+    }
+
+    /// Reads a JSON configuration file whose settings command-line flags may still override,
+    /// as ``load(path:base:)`` does but without its last step, the check of the settings
+    /// together (ports that must differ…): a flag may resolve what the file alone breaks.
+    /// Apply the flags, then call ``validate(readFrom:asRead:)``.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - base: Where absent sections come from.
+    /// - Throws: ``ConfigurationError`` naming the file, for a value the file cannot hold at all.
+    public static func loadForOverrides(path: String, base: MockConfiguration) throws(ConfigurationError) -> MockConfiguration {
+        try load(path: path, base: base, checksSettings: false)
+    }
+
+    /// Checks, once, a configuration read with ``loadForOverrides(path:base:)`` and then
+    /// changed by command-line flags, as ``validate()`` does. An error the file makes on its
+    /// own (the flags changed nothing it involves) names the file, as ``load(path:base:)``
+    /// reports it; one the flags brought in does not.
+    ///
+    /// - Parameters:
+    ///   - file: The file the configuration was read from.
+    ///   - asRead: The configuration as read, before the flags.
+    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandboxPort`.
+    public func validate(readFrom file: String, asRead: MockConfiguration) throws(ConfigurationError) {
+        do {
+            try validate()
+        } catch {
+            do {
+                try asRead.validate()
+            } catch let fileError where fileError == error && fileError.message == error.message {
+                throw error.inFile(file)
+            } catch {}
+            throw error
+        }
+    }
+
+    private static func load(path: String, base: MockConfiguration, checksSettings: Bool) throws(ConfigurationError) -> MockConfiguration {
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -22,7 +61,9 @@ extension MockConfiguration {
             throw ConfigurationError(.unreadableFile, path: "", "cannot read configuration file: \(error.localizedDescription)", file: path)
         }
         do {
-            return try decode(ConfigurationJSON.parse(bytes), baseDirectory: ConfigurationPath.directory(of: path), base: base)
+            return try decode(
+                ConfigurationJSON.parse(bytes), baseDirectory: ConfigurationPath.directory(of: path), base: base,
+                checksSettings: checksSettings)
         } catch {
             throw error.inFile(path)
         }
@@ -39,6 +80,12 @@ extension MockConfiguration {
     public static func decode(
         _ json: JSONValue, baseDirectory: String?, base: MockConfiguration = .makeDefault()
     ) throws(ConfigurationError) -> MockConfiguration {
+        try decode(json, baseDirectory: baseDirectory, base: base, checksSettings: true)
+    }
+
+    private static func decode(
+        _ json: JSONValue, baseDirectory: String?, base: MockConfiguration, checksSettings: Bool
+    ) throws(ConfigurationError) -> MockConfiguration {
         let root = try JSONObjectReader(json, path: "", allowed: ConfigurationKey.all)
         var configuration = base
         if let server = root.value(ConfigurationKey.server) {
@@ -51,7 +98,7 @@ extension MockConfiguration {
         if let validation = root.value(ConfigurationKey.validation) {
             configuration.validation = try decodeValidation(validation, base: base.validation)
         }
-        try configuration.server.validate()
+        if checksSettings { try configuration.server.validate() }
         return configuration
     }
 
