@@ -19,8 +19,15 @@ public struct JSONParser: ~Copyable {
         public let offset: Int
 
         /// ``problem``, with the quoted text when there is some (`duplicate key "alg"`): for
-        /// the document's own author, such as an operator reading a config file error.
-        public var message: String { quoted.map { "\(problem) \"\($0)\"" } ?? problem }
+        /// the document's own author, such as an operator reading a config file error. The
+        /// text is quoted as a JSON string, escaped to be shown (``JSONStringEscaping/terminalSafe``).
+        public var message: String {
+            guard let quoted else { return problem }
+            var text = Array(problem.utf8)
+            text.append(UInt8(ascii: " "))
+            JSONWriter.writeString(quoted, into: &text, escaping: .terminalSafe)
+            return String(decoding: text, as: UTF8.self)
+        }
         public var description: String { "\(message) at byte \(offset)" }
     }
 

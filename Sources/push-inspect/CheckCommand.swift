@@ -118,7 +118,7 @@ struct CheckRun {
             var members = push.source.jsonMembers
             members["findings"] = .array(result.findings.map { $0.jsonValue(showValues: showValues) })
             var text: [UInt8] = failed > 1 ? [UInt8(ascii: ",")] : []
-            JSONWriter.write(.object(members), into: &text)
+            text += TerminalText.jsonBytes(.object(members))
             output.write(bytes: text)
             if flushesEachPush { output.flush() }
             return
@@ -129,7 +129,11 @@ struct CheckRun {
         text += "\n"
         for finding in result.findings {
             text += "  \(finding.rule)\(finding.detector.map { "[\($0)]" } ?? "") \(finding.path): \(finding.message)"
-            if showValues, let value = finding.value { text += " \(terminal.dim("value:")) \(value)" }
+            if showValues, let value = finding.value {
+                // A payload value is JSON text; a header's is the text as sent.
+                let shown = finding.path.header == nil ? TerminalText.escaped(json: value) : value
+                text += " \(terminal.dim("value:")) \(shown)"
+            }
             text += "\n"
         }
         output.write(text)

@@ -33,7 +33,7 @@ enum ShowCommand {
                 }
                 if let status = push.result?.status { members["status"] = .integer(Int64(status)) }
                 var text: [UInt8] = count > 1 ? [UInt8(ascii: ",")] : []
-                JSONWriter.write(.object(members), into: &text)
+                text += TerminalText.jsonBytes(.object(members))
                 output.write(bytes: text)
             } else {
                 var line = row(fields)
@@ -64,11 +64,11 @@ enum ShowCommand {
 
     private static let widths = [19, 11, 24, 12, 48, 0]
 
-    /// One table row. Every field is escaped first (``escaped(_:)``): titles, bodies, topics
-    /// and reasons are the sender's text.
+    /// One table row. Every field is escaped first (``TerminalText/escaped(_:)``): titles,
+    /// bodies, topics and reasons are the sender's text.
     static func row(_ fields: [String]) -> String {
         var line = ""
-        for (field, width) in zip(fields.map(escaped), widths) {
+        for (field, width) in zip(fields.map { TerminalText.escaped($0) }, widths) {
             guard width > 0 else {
                 line += field
                 break
@@ -77,15 +77,6 @@ enum ShowCommand {
             line += shown + String(repeating: " ", count: width - shown.count + 2)
         }
         return line
-    }
-
-    /// `text` with the escapes of a JSON string (`\n`, `\u001b`, `\"`, `\\`), the way `check`
-    /// shows an offending value, without the quotes: a control character in a push can
-    /// neither start a forged row nor reach the terminal.
-    static func escaped(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        JSONWriter.writeString(text, into: &bytes)
-        return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self)
     }
 
     /// `2026-11-30 10:00:00` in UTC.

@@ -28,8 +28,7 @@ enum StatsCommand {
             for (name, counts) in tables {
                 members[name] = .object(counts.mapValues { .integer(Int64($0)) })
             }
-            var text: [UInt8] = []
-            JSONWriter.write(.object(members), into: &text)
+            var text = TerminalText.jsonBytes(.object(members))
             text.append(UInt8(ascii: "\n"))
             if !arguments.has("quiet") { output.write(bytes: text) }
         } else if !arguments.has("quiet") {
@@ -38,7 +37,7 @@ enum StatsCommand {
                 guard let counts = tables[name], !counts.isEmpty else { continue }
                 output.write("\nby \(name.replacingOccurrences(of: "_", with: " ")):\n")
                 for (key, count) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
-                    output.write("  \(String(count).leftPadded(to: 9))  \(key)\n")
+                    output.write("  \(String(count).leftPadded(to: 9))  \(TerminalText.escaped(key))\n")
                 }
             }
         }

@@ -191,6 +191,58 @@ struct PushInspectCommandTests {
         #expect(show.stdout.contains(#"400 BadDeviceToken\r\u001b[32m"#), "\(show.stdout)")
     }
 
+    /// Whether `text` holds, unescaped, a character a terminal acts on beyond C0: DEL, a C1
+    /// control, a bidirectional control, U+2028 or U+2029.
+    static func hasRawTerminalControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains {
+            switch $0.value {
+            case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+    }
+
+    /// DEL, C1 controls (the 8-bit CSI U+009B), bidirectional controls and U+2028/U+2029 in a
+    /// sender's text are escaped as `\uXXXX` wherever push-inspect prints it: show's table,
+    /// check's values and paths, stats' keys, and the JSON outputs, which still parse back to
+    /// the same text.
+    @Test func textFromTheSenderReachesNoTerminalUnescaped() async throws {
+        let title = "\u{9B}31mred\u{7F}\u{202E}evil\u{2066}\u{61C}\u{200F}\u{2028}x"
+        var payload: [UInt8] = []
+        JSONWriter.write(["aps": ["alert": ["title": .string(title), "body": "b"]], "type": "approval", "k\u{9B}2J\u{1B}": 1],
+                         into: &payload)
+        let lines = [P.captureLine(seq: 1, headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")],
+                                   payload: String(decoding: payload, as: UTF8.self)),
+                     P.captureLine(seq: 2, headers: [("apns-topic", "com.example.app")], payload: #"{"aps":{"alert":"x"}}"#,
+                                   status: 400, reason: "BadDeviceToken\u{9B}2J")]
+        let file = try P.file(lines.joined(separator: "\n") + "\n")
+
+        let show = try await P.run(["show", file])
+        let check = try await P.run(["check", "--profile", "hermes", "--show-values", file])
+        let stats = try await P.run(["stats", file])
+        for (name, result) in [("show", show), ("check", check), ("stats", stats)] {
+            #expect(!Self.hasRawTerminalControls(result.stdout + result.stderr), "\(name): \(result.stdout.debugDescription)")
+        }
+        #expect(show.stdout.contains(#"  \u009b31mred\u007f\u202eevil\u2066\u061c\u200f\"#), "\(show.stdout)")
+        #expect(show.stdout.contains(#"400 BadDeviceToken\u009b2J"#), "\(show.stdout)")
+        #expect(check.stdout.contains(#"hermes.allowed-keys ["k\u009b2J\u001b"]: "#), "\(check.stdout)")
+        #expect(check.stdout.contains(#"value: "\u009b31mred\u007f\u202eevil\u2066\u061c\u200f\u2028x""#), "\(check.stdout)")
+        #expect(stats.stdout.contains(#"1  BadDeviceToken\u009b2J"#), "\(stats.stdout)")
+
+        let showJSON = try await P.run(["show", "--json", file])
+        let checkJSON = try await P.run(["check", "--json", "--profile", "hermes", "--show-values", file])
+        let statsJSON = try await P.run(["stats", "--json", file])
+        for (name, result) in [("show", showJSON), ("check", checkJSON), ("stats", statsJSON)] {
+            #expect(!Self.hasRawTerminalControls(result.stdout), "\(name) --json: \(result.stdout.debugDescription)")
+            #expect(throws: Never.self, "\(name) --json") { try JSONParser.parse(Array(result.stdout.utf8)) }
+        }
+        guard case .array(let rows) = try JSONParser.parse(Array(showJSON.stdout.utf8)), let first = rows.first else {
+            Issue.record("show --json: \(showJSON.stdout)")
+            return
+        }
+        #expect(first.value(atKeys: ["alert"]) == .string(title + " — b"))
+    }
+
     @Test func fromTakesTheControlAPIsBaseURL() async throws {
         for url in ["http://127.0.0.1:2199/pushes", "http://127.0.0.1:2199/pushes/", "http://127.0.0.1:2199/prefix/pushes/wait"] {
             let result = try await P.run(["check", "--from", url])

@@ -115,4 +115,36 @@ import Testing
             #expect(String(decoding: single, as: UTF8.self) == expected)
         }
     }
+
+    /// The characters a terminal acts on, or that reorder what is shown, beyond the C0 controls.
+    static let terminalUnsafe: [Unicode.Scalar] = [0x7F, 0x80, 0x85, 0x9B, 0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029,
+                                                   0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+        .compactMap(Unicode.Scalar.init(_:))
+
+    /// Terminal-safe strings escape DEL, the C1 and bidirectional controls and U+2028/U+2029
+    /// as `\uXXXX` (besides what JSON requires) and parse back to the same text; minimal
+    /// escaping, which signed bytes use, leaves them as they are.
+    @Test func terminalSafeStringsEscapeDELC1BidiControlsAndSeparators() throws {
+        for scalar in Self.terminalUnsafe {
+            let text = "a\(Character(scalar))b"
+            var safe: [UInt8] = []
+            JSONWriter.writeString(text, into: &safe, escaping: .terminalSafe)
+            let hex = String(scalar.value, radix: 16)
+            #expect(String(decoding: safe, as: UTF8.self) == "\"a\\u\(String(repeating: "0", count: 4 - hex.count) + hex)b\"")
+            #expect(try JSONParser.parse(safe) == .string(text))
+            var minimal: [UInt8] = []
+            JSONWriter.writeString(text, into: &minimal)
+            #expect(minimal == Array("\"\(text)\"".utf8), "U+\(hex)")
+        }
+        var output: [UInt8] = []
+        JSONWriter.write(["k\u{9B}": ["ó 😀 \u{200D}\u{1B}[2J\"\\"]], into: &output, escaping: .terminalSafe)
+        #expect(String(decoding: output, as: UTF8.self) == #"{"k\u009b":["ó 😀 \#u{200D}\u001b[2J\"\\"]}"#)
+    }
+
+    /// A parse failure's message quotes the document's text as a terminal-safe JSON string.
+    @Test func failureMessagesQuoteTheDocumentEscaped() {
+        let failure = #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(#"{"a\u001b\u009b\"":1,"a\u001b\u009b\"":2}"#.utf8)) }
+        #expect(failure?.message == #"duplicate key "a\u001b\u009b\"""#)
+        #expect(failure?.problem == "duplicate key")
+    }
 }

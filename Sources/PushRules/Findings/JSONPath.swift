@@ -5,6 +5,9 @@ import StrictJSON
 ///
 /// Paths are written with dots between object keys; a key that holds a dot, a bracket or a
 /// space is written in brackets and quotes (`["a.b"]`). Policy files use the same spelling.
+/// A key that holds a quote, a backslash or a control character (the sender's text) is
+/// written as an escaped JSON string in brackets (`["a\u001bb"]`,
+/// ``JSONStringEscaping/terminalSafe``), so that printing a path cannot act on a terminal.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// One step of a path.
     public enum Component: Sendable, Hashable {
@@ -120,8 +123,12 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
             case .index(let index):
                 text += "[\(index)]"
             case .key(let key):
-                if key.isEmpty || key.utf8.contains(where: { $0 == 0x2E || $0 == 0x5B || $0 == 0x5D || $0 == 0x20 || $0 == 0x22 }) {
-                    text += "[\"\(key)\"]"
+                var quoted: [UInt8] = []
+                JSONWriter.writeString(key, into: &quoted, escaping: .terminalSafe)
+                // Escaped (longer than the key and its quotes), or holding a dot, bracket or space.
+                if key.isEmpty || quoted.count != key.utf8.count + 2
+                    || key.utf8.contains(where: { $0 == 0x2E || $0 == 0x5B || $0 == 0x5D || $0 == 0x20 }) {
+                    text += "[" + String(decoding: quoted, as: UTF8.self) + "]"
                 } else {
                     if !text.isEmpty { text += "." }
                     text += key
