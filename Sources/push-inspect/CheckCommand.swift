@@ -124,14 +124,15 @@ struct CheckRun {
             return
         }
         var text = "\(terminal.red("FAIL")) \(push.source)"
-        let context = [push.headers.pushType, push.headers.topic].compactMap { $0 }
+        // The sender's headers, escaped as every text from a push is (TerminalText).
+        let context = [push.headers.pushType, push.headers.topic].compactMap { $0 }.map { TerminalText.escaped($0) }
         if !context.isEmpty { text += terminal.dim(" (\(context.joined(separator: " ")))") }
         text += "\n"
         for finding in result.findings {
             text += "  \(finding.rule)\(finding.detector.map { "[\($0)]" } ?? "") \(finding.path): \(finding.message)"
             if showValues, let value = finding.value {
                 // A payload value is JSON text; a header's is the text as sent.
-                let shown = finding.path.header == nil ? TerminalText.escaped(json: value) : value
+                let shown = finding.path.header == nil ? TerminalText.escaped(json: value) : TerminalText.escaped(value)
                 text += " \(terminal.dim("value:")) \(shown)"
             }
             text += "\n"

@@ -243,6 +243,25 @@ struct PushInspectCommandTests {
         #expect(first.value(atKeys: ["alert"]) == .string(title + " — b"))
     }
 
+    /// The topic, push type and collapse id on check's `FAIL` line and in header findings
+    /// (`--show-values`) are the sender's text, escaped as show's columns are.
+    @Test func checkEscapesHeaderValues() async throws {
+        let topic = "com.example\u{1B}[31m\u{9B}app\u{202E}"
+        let collapseID = "\u{1B}]0;t\u{07}" + String(repeating: "x", count: 64)
+        let line = P.captureLine(seq: 1, headers: [("apns-topic", topic), ("apns-push-type", "voip"), ("apns-collapse-id", collapseID)],
+                                 payload: #"{"aps":{"alert":"x"}}"#)
+        let file = try P.file(line + "\n")
+        let result = try await P.run(["check", "--show-values", file])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(result.stdout.debugDescription)")
+        #expect(!Self.hasRawTerminalControls(result.stdout), "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains(#"#1 (voip com.example\u001b[31m\u009bapp\u202e)"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"apple.topic-suffix header:apns-topic: a voip push needs a topic ending in .voip value: com.example\u001b[31m\u009bapp\u202e"#),
+                "\(result.stdout)")
+        #expect(result.stdout.contains(#"apple.collapse-id header:apns-collapse-id: apns-collapse-id is 70 bytes; APNs allows 64 (BadCollapseId) value: \u001b]0;t\u0007xxxx"#),
+                "\(result.stdout)")
+    }
+
     @Test func fromTakesTheControlAPIsBaseURL() async throws {
         for url in ["http://127.0.0.1:2199/pushes", "http://127.0.0.1:2199/pushes/", "http://127.0.0.1:2199/prefix/pushes/wait"] {
             let result = try await P.run(["check", "--from", url])

@@ -12,7 +12,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     public var path: JSONPath
     /// What is wrong, for people, without the value.
     public var message: String
-    /// The offending value as compact JSON, when there is one.
+    /// The offending value, when there is one: a payload value as compact JSON, a header's
+    /// value as the text sent. Either is the sender's text; escape it before showing it.
     public var value: String?
 
     /// A finding.
