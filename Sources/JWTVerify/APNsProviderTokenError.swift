@@ -59,7 +59,7 @@ public enum APNsProviderTokenError: Error, Sendable, Hashable, CaseIterable {
         case .expiredProviderToken:
             "the token's iat is more than one hour old; mint a new token"
         case .tooManyProviderTokenUpdates:
-            "the token changed less than 20 minutes after the previous one on this connection; reuse tokens for 20-60 minutes"
+            "the new token was minted less than 20 minutes after the one it replaces on this connection, which took effect less than 20 minutes ago; reuse tokens for 20-60 minutes"
         case .unrelatedKeyIdInToken:
             "the kid is unrelated to the key used on this connection's first push; open a new connection for it"
         case .badEnvironmentKeyIdInToken:

@@ -22,9 +22,13 @@ import StrictJSON
 ///    (team-scoped vs topic-specific), → `UnrelatedKeyIdInToken`. Another team-scoped
 ///    key of the same team is related (APNs allows two keys per environment, for
 ///    rotation).
-/// 7. Rate: a token different from the one in force, less than
-///    ``Configuration/minimumTokenUpdateInterval`` (20 min) after that one took effect →
-///    `TooManyProviderTokenUpdates` (429).
+/// 7. Rate: a token different from the one in force, whose `iat` is less than
+///    ``Configuration/minimumTokenUpdateInterval`` (20 min) from that one's, sent less than
+///    20 min after that one took effect on the connection → `TooManyProviderTokenUpdates`
+///    (429). Either 20 minutes is enough: tokens minted 20 minutes apart are a refresh
+///    even on a connection that first saw the old one a minute ago (a pool sharing one
+///    token opens connections late in its hour), and a token held 20 minutes on the
+///    connection may be replaced by any other.
 ///
 /// Only an accepted push changes the connection state: the first binds the connection to
 /// its team and key, and a new token takes effect at the time it is accepted.
@@ -49,7 +53,8 @@ public final class APNsProviderTokenVerifier: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Seconds after `iat` during which a token is accepted: APNs uses one hour.
         public var tokenLifetime: Double = 3600
-        /// The least time, in seconds, between token changes on one connection: APNs uses 20 minutes.
+        /// The least time, in seconds, between the `iat`s of two tokens one connection uses in
+        /// turn, unless the first was in force on it that long: APNs uses 20 minutes.
         public var minimumTokenUpdateInterval: Double = 1200
         /// Seconds by which `iat` may be ahead of the clock (accepted with a lint warning).
         public var futureIssuedAtTolerance: Double = 60
@@ -198,9 +203,13 @@ public final class APNsProviderTokenVerifier: Sendable {
                 }
             }
             if current.tokenBytes != record.tokenBytes {
-                guard currentTime - connection.currentTokenSince >= configuration.minimumTokenUpdateInterval else {
-                    throw .tooManyProviderTokenUpdates
-                }
+                // Apple: an error "if you recreate your tokens more than once every 20
+                // minutes". Tokens minted that far apart are a refresh, however soon the
+                // connection sees the new one: a connection opened late in a shared token's
+                // hour must be able to take the next token when it comes.
+                let mintedApart = abs(record.issuedAt - current.issuedAt) >= configuration.minimumTokenUpdateInterval
+                let heldLongEnough = currentTime - connection.currentTokenSince >= configuration.minimumTokenUpdateInterval
+                guard mintedApart || heldLongEnough else { throw .tooManyProviderTokenUpdates }
                 connection.currentTokenSince = currentTime
             }
             connection.currentRecord = record

@@ -347,6 +347,28 @@ import Testing
         expectReason("TooManyProviderTokenUpdates") { () throws(APNsProviderTokenError) in try verifier.verify(token: first, connection: &connection) }
     }
 
+    /// A pool shares one token across its connections and mints the next after 50 minutes:
+    /// a connection opened at minute 49 must take it, or it is refused until its old token
+    /// expires and then has no token APNs accepts for 10 more minutes.
+    @Test func aTokenMintedTwentyMinutesAfterTheOneInForceIsARefreshAtOnce() throws {
+        let verifier = makeVerifier()
+        var connection = APNsConnectionTokenState(environment: .production)
+        let shared = try token(at: Self.start - 49 * 60)
+        _ = try verifier.verify(token: shared, connection: &connection)
+
+        clock.advance(by: 60)
+        let next = try token()
+        #expect(try verifier.verify(token: next, connection: &connection).issuedAt == Date(timeIntervalSince1970: Self.start + 60))
+        #expect(connection.currentTokenAcceptedAt == Date(timeIntervalSince1970: Self.start + 60))
+
+        // Minted a minute after the one now in force, and sent a minute after it took effect.
+        clock.advance(by: 60)
+        let third = try token()
+        expectReason("TooManyProviderTokenUpdates") { () throws(APNsProviderTokenError) in try verifier.verify(token: third, connection: &connection) }
+        // Going back to the shared token: minted 50 minutes apart, so that is allowed too.
+        #expect(try verifier.verify(token: shared, connection: &connection).wasCached)
+    }
+
     @Test func theSameTokenMayBeReusedOnManyConnections() throws {
         let verifier = makeVerifier()
         let token = try token()
