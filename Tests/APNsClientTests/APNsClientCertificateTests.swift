@@ -29,9 +29,10 @@ struct APNsClientCertificateTests {
         for environment in [APNsEnvironment.sandbox, .production] {
             let response = try await client.send(ClientFixtures.notification(), environment: environment)
             #expect(response.status == 200)
-            // The certificate's topic is the default when none is given.
-            let untopical = try await client.send(ClientFixtures.notification(topic: nil), environment: environment)
-            #expect(untopical.status == 200)
+            // Like Apple's certificates, the test one also covers the app's VoIP topic.
+            let voip = APNsNotification(
+                deviceToken: ClientFixtures.deviceToken, pushType: .voip, topic: "\(ClientFixtures.topic).voip", payload: Array("{}".utf8))
+            #expect(try await client.send(voip, environment: environment).status == 200)
         }
         #expect(client.providerTokensSigned == 0)
         let records = mock.capture.records()

@@ -227,7 +227,7 @@ struct MockAcceptanceReasonTests {
             $0.server.clientCAPath = "\(Acceptance.certs)/ca.pem"
         }
         defer { mock.stop() }
-        let push = Acceptance.push(token: nil, topic: nil)
+        let push = Acceptance.push(token: nil)
 
         for (environment, url) in [(APNsEnvironment.sandbox, mock.sandboxURL), (.production, mock.productionURL)] {
             let good = try await Self.sendWithCertificate(push, to: url, trust: mock.trustRootsPath, identity: both, expectGoAway: false)
@@ -241,8 +241,10 @@ struct MockAcceptanceReasonTests {
                     "\(environment) \(bad.state) \(String(describing: bad.goAway))")
         }
 
+        // Without a topic: the single-topic certificate's UID is the default.
         let inSandbox = try await Self.sendWithCertificate(
-            push, to: mock.sandboxURL, trust: mock.trustRootsPath, identity: sandboxOnly, expectGoAway: false)
+            Acceptance.push(token: nil, topic: nil), to: mock.sandboxURL, trust: mock.trustRootsPath, identity: sandboxOnly,
+            expectGoAway: false)
         #expect(inSandbox.response.status == 200)
         let inProduction = try await Self.sendWithCertificate(
             push, to: mock.productionURL, trust: mock.trustRootsPath, identity: sandboxOnly, expectGoAway: true)
@@ -250,5 +252,40 @@ struct MockAcceptanceReasonTests {
             inProduction.response, status: 403, reason: .badCertificateEnvironment, environment: .production, label: "sandbox-only on production")
         #expect(inProduction.goAway.map { $0.debugText == #"{"reason":"BadCertificateEnvironment"}"# } == true,
                 "\(inProduction.state) \(String(describing: inProduction.goAway))")
+    }
+
+    @Test func theBundledClientCertificateSendsVoIPAndComplicationPushesAndAUIDOnlyOneDoesNot() async throws {
+        let directory = try TestCertificates.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let issued = try await onThread {
+            try TestCertificates.issue(
+                "uid-only", subject: "/UID=\(Acceptance.topic)/CN=Apple Push Services: \(Acceptance.topic)/OU=\(Acceptance.teamID)",
+                extensions: ["\(AppleCertificateOID.developmentEnvironment)=ASN1:NULL", "\(AppleCertificateOID.productionEnvironment)=ASN1:NULL"],
+                in: directory)
+        }
+        let bundled = (certificate: "\(Acceptance.certs)/client.pem", key: "\(Acceptance.certs)/client.key")
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) {
+            $0.server.clientCAPath = "\(Acceptance.certs)/ca.pem"
+        }
+        defer { mock.stop() }
+        let voip = Acceptance.push(token: nil, topic: "\(Acceptance.topic).voip", body: "{}", pushType: "voip")
+        let complication = Acceptance.push(token: nil, topic: "\(Acceptance.topic).complication", pushType: "complication")
+
+        for (environment, url) in [(APNsEnvironment.sandbox, mock.sandboxURL), (.production, mock.productionURL)] {
+            for push in [voip, complication] {
+                let sent = try await Self.sendWithCertificate(push, to: url, trust: mock.trustRootsPath, identity: bundled, expectGoAway: false)
+                #expect(sent.response.status == 200, "\(push.headers["apns-topic"] ?? "") on \(environment)")
+            }
+            // The certificate covers three topics, so a push must name one.
+            let untopical = try await Self.sendWithCertificate(
+                Acceptance.push(token: nil, topic: nil), to: url, trust: mock.trustRootsPath, identity: bundled, expectGoAway: false)
+            Self.expectAnswer(untopical.response, status: 400, reason: .missingTopic, environment: environment, label: "no topic on \(environment)")
+
+            // A certificate without Apple's topics extension covers its UID alone.
+            let uidOnly = try await Self.sendWithCertificate(voip, to: url, trust: mock.trustRootsPath, identity: issued, expectGoAway: false)
+            Self.expectAnswer(uidOnly.response, status: 400, reason: .topicDisallowed, environment: environment, label: "UID-only on \(environment)")
+        }
+        let voipRecords = mock.capture.records().filter { $0.headers["apns-push-type"] == "voip" }
+        #expect(voipRecords.map(\.outcome.status) == [200, 400, 200, 400])
     }
 }

@@ -32,18 +32,65 @@ import Testing
         der(0x30, topics.flatMap { utf8($0.0) + der(0x30, utf8($0.1)) })
     }
 
-    @Test func clientPemIsReadAsAnAPNsCertificateForBothEnvironments() throws {
-        let identity = CertificateIdentity(certificate: try Self.clientCertificate())
-        #expect(identity.bundleID == ValidationFixtures.bundleID)
-        #expect(identity.environments == [.sandbox, .production])
-        #expect(identity.topics.isEmpty && identity.problem == nil)
-        #expect(identity.coveredTopics == [ValidationFixtures.bundleID])
-        #expect(identity.defaultTopic == ValidationFixtures.bundleID)
+    /// `certs/client.pem` without its topics extension: a certificate that names only its UID.
+    static func uidOnlyCertificate() throws -> PeerCertificate {
+        var certificate = try clientCertificate()
+        certificate.extensions.removeAll { $0.oid == AppleCertificateOID.topics }
+        return certificate
     }
 
-    @Test func certificateConnectionPushesWithoutTopicOrTokenToTheCertificatesApp() throws {
+    @Test func clientPemIsReadAsAnAPNsCertificateForBothEnvironmentsAndTheAppsThreeTopics() throws {
+        let identity = CertificateIdentity(certificate: try Self.clientCertificate())
+        let app = ValidationFixtures.bundleID
+        #expect(identity.bundleID == app)
+        #expect(identity.environments == [.sandbox, .production])
+        #expect(identity.problem == nil)
+        // As Apple issues them: the app, its VoIP topic and its complication topic.
+        #expect(identity.topics == [app, "\(app).voip", "\(app).complication"])
+        #expect(identity.coveredTopics == identity.topics)
+        #expect(identity.defaultTopic == nil)
+    }
+
+    @Test func clientPemSendsVoIPAndComplicationPushesToItsSuffixedTopics() throws {
         let validator = try ValidationFixtures.validator()
-        var auth = ConnectionAuthState(environment: .production, peerCertificate: try Self.clientCertificate())
+        let app = ValidationFixtures.bundleID
+        var auth = ConnectionAuthState(environment: .sandbox, peerCertificate: try Self.clientCertificate())
+        for (type, topic) in [(APNsPushType.voip, "\(app).voip"), (.complication, "\(app).complication"), (.alert, app)] {
+            var request = ValidationFixtures.certificateRequest()
+            request.set(APNsHeaderName.pushType, type.rawValue)
+            request.set(APNsHeaderName.topic, topic)
+            let result = validator.validate(request, auth: &auth)
+            #expect(result.isAccepted, "\(type): \(result.message ?? "")")
+            #expect(result.details.topic == topic)
+        }
+        // location pushes need token authentication, and the certificate does not list the topic.
+        var location = ValidationFixtures.certificateRequest(payload: "{}")
+        location.set(APNsHeaderName.pushType, APNsPushType.location.rawValue)
+        location.set(APNsHeaderName.topic, "\(app).location-query")
+        #expect(validator.validate(location, auth: &auth).reason == .topicDisallowed)
+        // Three topics: a push must say which.
+        #expect(validator.validate(ValidationFixtures.certificateRequest(), auth: &auth).reason == .missingTopic)
+    }
+
+    @Test func aCertificateWithoutTheTopicsExtensionCoversOnlyItsUID() throws {
+        let identity = CertificateIdentity(certificate: try Self.uidOnlyCertificate())
+        let app = ValidationFixtures.bundleID
+        #expect(identity.topics.isEmpty && identity.problem == nil)
+        #expect(identity.coveredTopics == [app])
+        #expect(identity.defaultTopic == app)
+
+        let validator = try ValidationFixtures.validator()
+        var auth = ConnectionAuthState(environment: .sandbox, certificate: identity)
+        var voip = ValidationFixtures.certificateRequest(payload: "{}")
+        voip.set(APNsHeaderName.pushType, APNsPushType.voip.rawValue)
+        voip.set(APNsHeaderName.topic, "\(app).voip")
+        // pushy also allows .voip and .complication here; the mock allows only the UID.
+        #expect(validator.validate(voip, auth: &auth).reason == .topicDisallowed)
+    }
+
+    @Test func certificateConnectionPushesWithoutTopicOrTokenToTheCertificatesOnlyTopic() throws {
+        let validator = try ValidationFixtures.validator()
+        var auth = ConnectionAuthState(environment: .production, peerCertificate: try Self.uidOnlyCertificate())
         var request = ValidationFixtures.certificateRequest()
         request.environment = .production
         request.path = "/3/device/\(ValidationFixtures.productionDevice.hex)"
@@ -55,13 +102,13 @@ import Testing
     }
 
     @Test func topicsExtensionListsTheCoveredTopics() throws {
-        var certificate = try Self.clientCertificate()
+        var certificate = try Self.uidOnlyCertificate()
         let app = ValidationFixtures.bundleID
         certificate.extensions.append(PeerCertificate.Extension(
             oid: AppleCertificateOID.topics, isCritical: false,
-            value: Self.topicsExtension([(app, "app"), ("\(app).voip", "voip"), ("\(app).complication", "complication")])))
+            value: Self.topicsExtension([(app, "app"), ("\(app).complication", "complication")])))
         let identity = CertificateIdentity(certificate: certificate)
-        #expect(identity.topics == [app, "\(app).voip", "\(app).complication"])
+        #expect(identity.topics == [app, "\(app).complication"])
         #expect(identity.defaultTopic == nil)
 
         let validator = try ValidationFixtures.validator()
@@ -69,15 +116,15 @@ import Testing
         var voip = ValidationFixtures.certificateRequest(payload: "{}")
         voip.set(APNsHeaderName.pushType, APNsPushType.voip.rawValue)
         voip.set(APNsHeaderName.topic, "\(app).voip")
-        #expect(validator.validate(voip, auth: &auth).isAccepted)
-        // location pushes need token authentication.
-        voip.set(APNsHeaderName.pushType, APNsPushType.location.rawValue)
-        voip.set(APNsHeaderName.topic, "\(app).location-query")
+        // Only the listed topics: this certificate has no VoIP topic.
         #expect(validator.validate(voip, auth: &auth).reason == .topicDisallowed)
+        voip.set(APNsHeaderName.pushType, APNsPushType.complication.rawValue)
+        voip.set(APNsHeaderName.topic, "\(app).complication")
+        #expect(validator.validate(voip, auth: &auth).isAccepted)
     }
 
     @Test func unreadableTopicsExtensionIsBadCertificate() throws {
-        var certificate = try Self.clientCertificate()
+        var certificate = try Self.uidOnlyCertificate()
         certificate.extensions.append(PeerCertificate.Extension(oid: AppleCertificateOID.topics, isCritical: false, value: [0x30, 0x05, 0x0C]))
         let identity = CertificateIdentity(certificate: certificate)
         #expect(identity.problem != nil)

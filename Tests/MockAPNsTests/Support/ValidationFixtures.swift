@@ -123,7 +123,8 @@ enum ValidationFixtures {
         return request
     }
 
-    /// The identity of `certs/client.pem`: bundle ID as UID, both environments.
+    /// A certificate without the topics extension: bundle ID as UID, both environments, so it
+    /// covers the bundle ID alone (`certs/client.pem` also lists `.voip` and `.complication`).
     static let certificateIdentity = CertificateIdentity(bundleID: bundleID, environments: [.sandbox, .production])
 }
 
