@@ -61,6 +61,16 @@ import Testing
         #expect(lints(ValidationFixtures.alertPayload) { $0.set(APNsHeaderName.expiration, "0") }.isEmpty)
     }
 
+    /// Apple documents a lowercase UUID; clients send both cases, so uppercase is accepted.
+    @Test func uppercaseAPNsIDIsAcceptedWithALint() {
+        let upper = "8A2F1E3C-0000-4000-8000-00000000ABCD"
+        let warnings = lints(ValidationFixtures.alertPayload) { $0.set(APNsHeaderName.id, upper) }
+        #expect(codes(warnings) == [PushLintCode.apnsIDUppercase])
+        #expect(warnings.first?.path == APNsHeaderName.id)
+        #expect(warnings.first?.message.contains("lowercase") == true)
+        #expect(lints(ValidationFixtures.alertPayload) { $0.set(APNsHeaderName.id, upper.lowercased()) }.isEmpty)
+    }
+
     @Test func unknownAPNsHeaderIsALint() {
         let warnings = lints(ValidationFixtures.alertPayload) { $0.set("apns-colapse-id", "x") }
         #expect(codes(warnings) == [PushLintCode.unknownAPNsHeader])

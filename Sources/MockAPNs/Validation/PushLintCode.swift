@@ -17,6 +17,8 @@ public enum PushLintCode {
     public static let backgroundPriority = "header.background-priority"
     /// A Live Activity push at priority 1; Apple documents 5 or 10.
     public static let liveActivityPriority = "header.liveactivity-priority"
+    /// `apns-id` with uppercase hex digits; Apple documents a lowercase UUID.
+    public static let apnsIDUppercase = "header.apns-id-uppercase"
 
     // MARK: Provider token
     /// `iat` was a numeric string.

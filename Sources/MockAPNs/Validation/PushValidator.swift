@@ -134,7 +134,7 @@ public struct PushValidator: Sendable {
         details.deviceToken = deviceToken
         details.hexDevicePath.text = request.path
         try checkRepeatedHeaders(headers, details: &details)                                    // 3
-        try checkMessageID(headers.id, details: details)                                        // 4
+        try checkMessageID(headers.id, details: &details)                                       // 4
         let explicitType = try parsePushType(headers.pushType, details: &details)                // 5
         try checkCollapseID(headers.collapseID, details: &details)                              // 6
         try checkPriority(headers.priority, pushType: explicitType, details: &details)          // 7
@@ -176,9 +176,18 @@ public struct PushValidator: Sendable {
     }
 
     /// 4. `apns-id`, when sent, is 8-4-4-4-12 hex digits (`details.messageID` holds it if so).
-    private func checkMessageID(_ id: String?, details: PushDetails) throws(PushRejection) {
-        if id != nil, details.messageID == nil {
+    /// Apple documents lowercase; uppercase is accepted, as clients send both, with a lint.
+    private func checkMessageID(_ id: String?, details: inout PushDetails) throws(PushRejection) {
+        guard let id else { return }
+        guard details.messageID != nil else {
             throw PushRejection(.badMessageId, "apns-id must be a UUID such as 123e4567-e89b-12d3-a456-426614174000")
+        }
+        // A canonical UUID's only letters are hex digits, so any uppercase letter is A-F.
+        if id.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }) {
+            details.lintWarnings.append(PushLintWarning(
+                code: PushLintCode.apnsIDUppercase,
+                message: "apns-id \(id) has uppercase hex digits; APNs documents a lowercase UUID (it is accepted)",
+                path: APNsHeaderName.id))
         }
     }
 
