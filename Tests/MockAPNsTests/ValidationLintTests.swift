@@ -85,6 +85,17 @@ import Testing
             == [PushLintCode.backgroundPriority])
     }
 
+    /// Apple documents priority 5 for background pushes and names no error for 1.
+    @Test func backgroundAtPriority1IsAcceptedWithALint() {
+        let background = #"{"aps":{"content-available":1}}"#
+        let warnings = lints(background, type: .background, priority: "1")
+        #expect(codes(warnings) == [PushLintCode.backgroundPriority1])
+        #expect(warnings.first?.path == APNsHeaderName.priority)
+        #expect(lints(background, type: .background, priority: "5").isEmpty)
+        // Priority 1 is documented for other push types.
+        #expect(lints(ValidationFixtures.alertPayload, priority: "1").isEmpty)
+    }
+
     /// Apple documents priority 5 or 10 for Live Activities and names no error for 1.
     @Test func liveActivityAtPriority1IsALint() {
         let update = #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"score":1}}}"#

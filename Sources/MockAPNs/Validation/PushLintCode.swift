@@ -15,6 +15,8 @@ public enum PushLintCode {
     public static let authorizationIgnored = "header.authorization-ignored"
     /// A background push at priority 10, when the settings accept it.
     public static let backgroundPriority = "header.background-priority"
+    /// A background push at priority 1; Apple documents 5 and names no error for 1.
+    public static let backgroundPriority1 = "header.background-priority-1"
     /// A Live Activity push at priority 1; Apple documents 5 or 10.
     public static let liveActivityPriority = "header.liveactivity-priority"
     /// `apns-id` with uppercase hex digits; Apple documents a lowercase UUID.

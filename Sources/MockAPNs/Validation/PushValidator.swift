@@ -216,7 +216,8 @@ public struct PushValidator: Sendable {
 
     /// 7. `apns-priority` of 1, 5 or 10 (10 when absent). Apple calls a background push at
     /// priority 10 "an error" without naming the reason; the priority is what is wrong, so
-    /// by default it gets `BadPriority`.
+    /// by default it gets `BadPriority`. Apple documents 5 for background pushes and names
+    /// no error for 1, so a background push at 1 is accepted with a lint.
     private func checkPriority(_ text: String?, pushType: APNsPushType?, details: inout PushDetails) throws(PushRejection) {
         var priority = APNsPriority.immediately
         if let text {
@@ -232,8 +233,15 @@ public struct PushValidator: Sendable {
                 code: PushLintCode.liveActivityPriority, message: "a Live Activity push should use apns-priority 5 or 10, not 1",
                 path: APNsHeaderName.priority))
         }
-        guard pushType == .background, priority == .immediately else { return }
-        let message = "a background push must use apns-priority 5 (or 1), not 10"
+        guard pushType == .background else { return }
+        if priority == .prioritizingPowerSavings {
+            details.lintWarnings.append(PushLintWarning(
+                code: PushLintCode.backgroundPriority1,
+                message: "a background push should use apns-priority 5, not 1 (accepted; Apple names no error for it)",
+                path: APNsHeaderName.priority))
+        }
+        guard priority == .immediately else { return }
+        let message = "a background push must use apns-priority 5, not 10"
         if settings.rejectsImmediateBackgroundPushes { throw PushRejection(.badPriority, message) }
         details.lintWarnings.append(PushLintWarning(
             code: PushLintCode.backgroundPriority, message: message, path: APNsHeaderName.priority))
