@@ -42,8 +42,15 @@ public enum APNsPayloadKey {
         "subtitle-loc-args", "loc-key", "loc-args", "action-loc-key", "action", sound,
     ]
 
+    /// `sound.critical`: 1 for a critical alert (0 or absent for an ordinary sound).
+    public static let soundCritical = "critical"
+    /// `sound.name`: the sound file, or `default`.
+    public static let soundName = "name"
+    /// `sound.volume`: from 0 (silent) to 1 (full volume).
+    public static let soundVolume = "volume"
+
     /// Keys of a critical-alert `sound` dictionary.
-    public static let knownSound: KnownStrings = ["critical", "name", "volume"]
+    public static let knownSound: KnownStrings = [soundCritical, soundName, soundVolume]
 
     public static let interruptionLevels: KnownStrings = ["passive", "active", "time-sensitive", "critical"]
     public static let liveActivityEvents: KnownStrings = [startEvent, "update", "end"]

@@ -189,6 +189,25 @@ import Testing
         #expect(codes(lints(payload)) == [PushLintCode.apsFieldValue])
     }
 
+    @Test func aCriticalAlertSoundDictionaryIsCheckedKeyByKey() {
+        let critical = #"{"aps":{"alert":"a","sound":{"critical":1,"name":"siren.caf","volume":0.5}}}"#
+        #expect(lints(critical).isEmpty)
+        #expect(lints(#"{"aps":{"alert":"a","sound":{"critical":0,"name":"default","volume":1}}}"#).isEmpty)
+
+        let unknown = lints(#"{"aps":{"alert":"a","sound":{"critical":1,"nmae":"siren.caf","loud":true}}}"#)
+        #expect(codes(unknown) == [PushLintCode.apsUnknownKey, PushLintCode.apsUnknownKey])
+        #expect(unknown.map(\.path) == ["aps.sound.loud", "aps.sound.nmae"])
+
+        let values = lints(#"{"aps":{"alert":"a","sound":{"critical":2,"name":"siren.caf","volume":1.5}}}"#)
+        #expect(codes(values) == [PushLintCode.apsFieldValue, PushLintCode.apsFieldValue])
+        #expect(values.map(\.path) == ["aps.sound.critical", "aps.sound.volume"])
+        #expect(codes(lints(#"{"aps":{"alert":"a","sound":{"critical":1,"volume":-0.1}}}"#)) == [PushLintCode.apsFieldValue])
+
+        let types = lints(#"{"aps":{"alert":"a","sound":{"critical":true,"name":1,"volume":"max"}}}"#)
+        #expect(codes(types) == [PushLintCode.apsFieldType, PushLintCode.apsFieldType, PushLintCode.apsFieldType])
+        #expect(types.map(\.path) == ["aps.sound.critical", "aps.sound.name", "aps.sound.volume"])
+    }
+
     @Test func alertPushWithNothingToShowIsALint() {
         #expect(codes(lints(#"{"aps":{"category":"c"}}"#)) == [PushLintCode.apsAlertNothingToShow])
         #expect(lints(#"{"aps":{"badge":0}}"#).isEmpty)

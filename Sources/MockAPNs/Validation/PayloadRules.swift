@@ -10,7 +10,13 @@ enum PayloadRules {
 
     /// Appends a warning for each rule a payload breaks for `pushType`, given the payload
     /// outlined around its `aps` member.
-    static func lint(_ payload: JSONOutline, pushType: APNsPushType, into warnings: inout [PushLintWarning]) {
+    ///
+    /// - Parameter parsedPayload: The whole payload, parsed; called only for the rare rule
+    ///   that needs a value deeper than the outline reads (a critical-alert `sound`).
+    static func lint(
+        _ payload: JSONOutline, pushType: APNsPushType, into warnings: inout [PushLintWarning],
+        parsedPayload: () -> JSONValue?
+    ) {
         guard let aps = payload.memberFields else {
             if let apsValue = payload.member {
                 warnings.append(PushLintWarning(
@@ -22,7 +28,7 @@ enum PayloadRules {
             }
             return
         }
-        lintKeys(aps, pushType: pushType, into: &warnings)
+        lintKeys(aps, pushType: pushType, into: &warnings, parsedPayload: parsedPayload)
         switch pushType {
         case .alert: lintAlertPush(aps, into: &warnings)
         case .background: lintBackgroundPush(aps, into: &warnings)
@@ -33,7 +39,9 @@ enum PayloadRules {
 
     // MARK: Every key
 
-    private static func lintKeys(_ aps: JSONShallowObject, pushType: APNsPushType, into warnings: inout [PushLintWarning]) {
+    private static func lintKeys(
+        _ aps: JSONShallowObject, pushType: APNsPushType, into warnings: inout [PushLintWarning], parsedPayload: () -> JSONValue?
+    ) {
         let firstNew = warnings.count
         for member in aps.members {
             let key = member.key
@@ -69,7 +77,9 @@ enum PayloadRules {
                 }
             case APNsPayloadKey.sound:
                 switch value {
-                case .string, .object: break
+                case .string: break
+                case .object(let soundKeys):
+                    lintSoundDictionary(soundKeys, path: path, parsedPayload: parsedPayload, into: &warnings)
                 default: fieldType(path, "a string or an object", value, into: &warnings)
                 }
             case APNsPayloadKey.threadID, APNsPayloadKey.category, APNsPayloadKey.targetContentID, APNsPayloadKey.filterCriteria, APNsPayloadKey.attributesType,
@@ -126,6 +136,49 @@ enum PayloadRules {
         // Dictionary order varies between runs; sorted by path, the warnings do not.
         if warnings.count - firstNew > 1 {
             warnings[firstNew...].sort { ($0.path ?? "") < ($1.path ?? "") }
+        }
+    }
+
+    /// A critical-alert `sound` dictionary: `critical` (0 or 1), `name` (a string) and
+    /// `volume` (0 to 1); any other key is ignored by APNs. The outline holds only the
+    /// dictionary's keys, so its values are read from the whole payload, parsed here once:
+    /// such sounds are rare.
+    private static func lintSoundDictionary(
+        _ keys: [String], path: String, parsedPayload: () -> JSONValue?, into warnings: inout [PushLintWarning]
+    ) {
+        for key in keys.filter({ !APNsPayloadKey.knownSound.contains($0) }).sorted() {
+            warnings.append(PushLintWarning(
+                code: PushLintCode.apsUnknownKey,
+                message: "APNs ignores \(key) inside sound; a critical-alert sound has critical, name and volume",
+                path: "\(path).\(key)"))
+        }
+        guard keys.contains(where: { APNsPayloadKey.knownSound.contains($0) }),
+              case .object(let payload)? = parsedPayload(),
+              case .object(let aps)? = payload[APNsPayloadKey.aps],
+              case .object(let sound)? = aps[APNsPayloadKey.sound] else { return }
+        if let critical = sound[APNsPayloadKey.soundCritical] {
+            let criticalPath = "\(path).\(APNsPayloadKey.soundCritical)"
+            switch critical {
+            case .integer(0), .integer(1): break
+            case .integer: fieldValue(criticalPath, "sound.critical must be 1 (a critical alert) or 0", into: &warnings)
+            default: fieldType(criticalPath, "the number 0 or 1", JSONShallowValue(critical), into: &warnings)
+            }
+        }
+        if let name = sound[APNsPayloadKey.soundName], name.stringValue == nil {
+            fieldType("\(path).\(APNsPayloadKey.soundName)", "a string", JSONShallowValue(name), into: &warnings)
+        }
+        if let volume = sound[APNsPayloadKey.soundVolume] {
+            let volumePath = "\(path).\(APNsPayloadKey.soundVolume)"
+            let level: Double? = switch volume {
+            case .integer(let number): Double(number)
+            case .double(let number): number
+            default: nil
+            }
+            if let level {
+                if !(0...1).contains(level) { fieldValue(volumePath, "sound.volume must be between 0 and 1", into: &warnings) }
+            } else {
+                fieldType(volumePath, "a number from 0 to 1", JSONShallowValue(volume), into: &warnings)
+            }
         }
     }
 

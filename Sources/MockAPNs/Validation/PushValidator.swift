@@ -456,7 +456,10 @@ public struct PushValidator: Sendable {
             pushType = .background
             details.pushType = .background
         }
-        PayloadRules.lint(outline, pushType: pushType, into: &details.lintWarnings)
+        let maximumDepth = settings.payloadNestingLimit
+        PayloadRules.lint(outline, pushType: pushType, into: &details.lintWarnings) {
+            try? JSONParser.parse(body, maximumDepth: maximumDepth)
+        }
     }
 
     private func malformedPayload(_ code: String, _ message: String, details: inout PushDetails) throws(PushRejection) {
