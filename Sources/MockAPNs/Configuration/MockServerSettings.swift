@@ -22,7 +22,9 @@ public struct MockServerSettings: Sendable, Hashable {
     /// CA certificates (PEM) that client certificates must chain to. Setting it turns on
     /// certificate-based authentication; nil means token authentication only.
     public var clientCAPath: String?
-    /// SETTINGS_MAX_CONCURRENT_STREAMS at connection start.
+    /// The SETTINGS_MAX_CONCURRENT_STREAMS an authenticated connection is raised to. Every
+    /// connection starts at 1: a token connection is raised after its first valid token, a
+    /// certificate connection as soon as it opens.
     public var maxConcurrentStreams: Int
     /// Whether a rejected push lowers the connection's stream limit to 1 until a push
     /// succeeds, as APNs does.
