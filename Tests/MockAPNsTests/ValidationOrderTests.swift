@@ -106,4 +106,25 @@ import Testing
         var auth = ConnectionAuthState(environment: .sandbox, certificate: identity)
         #expect(validator.validate(ValidationFixtures.certificateRequest(), auth: &auth).reason == .badCertificateEnvironment)
     }
+
+    /// With `acceptsMissingPushType` off, an absent type is answered once the topic is known
+    /// (the check shares the step that would infer it): after the header steps,
+    /// `MissingProviderToken` and `MissingTopic`, before the token is verified.
+    @Test func aMissingPushTypeIsAnsweredBetweenTheTopicAndTheToken() throws {
+        var settings = PushValidator.Settings()
+        settings.acceptsMissingPushType = false
+        let strict = try ValidationFixtures.validator(settings: settings)
+        func strictReason(_ change: (inout PushRequest) -> Void) -> APNsReason? {
+            var request = ValidationFixtures.request(token: token)
+            request.set(APNsHeaderName.pushType, nil)
+            change(&request)
+            var auth = ConnectionAuthState(environment: .sandbox)
+            return strict.validate(request, auth: &auth).reason
+        }
+        #expect(strictReason { _ in } == .invalidPushType)
+        #expect(strictReason { $0.set(APNsHeaderName.collapseID, String(repeating: "c", count: 65)) } == .badCollapseId)
+        #expect(strictReason { $0.set(APNsHeaderName.authorization, nil) } == .missingProviderToken)
+        #expect(strictReason { $0.set(APNsHeaderName.topic, nil) } == .missingTopic)
+        #expect(strictReason { $0.set(APNsHeaderName.authorization, "bearer x.y.z") } == .invalidPushType)
+    }
 }

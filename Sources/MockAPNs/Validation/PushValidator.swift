@@ -27,6 +27,10 @@ import StrictJSON
 /// | 15 | Payload: not empty, within the push type's limit, a JSON object | 400 `PayloadEmpty`, 413 `PayloadTooLarge` |
 /// | 16 | Device still active | 410 `Unregistered` (+ timestamp), 410 `ExpiredToken` |
 ///
+/// A push without `apns-push-type` when ``Settings/acceptsMissingPushType`` is false gets
+/// `InvalidPushType` between steps 11 and 12, where the absent type would otherwise be
+/// inferred from the topic.
+///
 /// Authentication (10-12) comes before anything about apps and devices (13-16), so an
 /// unauthenticated client learns nothing about them. Payload comes before device state,
 /// so a 410 means the push was otherwise right. Things APNs would accept but a developer
