@@ -237,6 +237,22 @@ import Testing
         #expect(validator.validate(registered, auth: &auth).reason == .deviceTokenNotForTopic)
     }
 
+    /// pushy closes the connection on ExpiredProviderToken, reporting that APNs "wedges"
+    /// it; the mock leaves it usable, so a fresh token on the same connection is accepted.
+    @Test func anExpiredTokenLeavesTheConnectionUsableForAFreshOne() throws {
+        let clock = TestClock()
+        let validator = try ValidationFixtures.validator(clock: clock)
+        var auth = ConnectionAuthState(environment: .sandbox)
+        let first = try ValidationFixtures.providerToken()
+        #expect(validator.validate(ValidationFixtures.request(token: first), auth: &auth).isAccepted)
+        clock.advance(by: 3601)
+        let expired = validator.validate(ValidationFixtures.request(token: first), auth: &auth)
+        #expect(expired.verdict == .rejected(reason: .expiredProviderToken, timestamp: nil, isFatal: false))
+        let fresh = try ValidationFixtures.providerToken(issuedAt: ValidationFixtures.start.addingTimeInterval(3601))
+        let result = validator.validate(ValidationFixtures.request(token: fresh), auth: &auth)
+        #expect(result.isAccepted, "\(result.message ?? "")")
+    }
+
     @Test func fatalReasonsAreASetting() throws {
         var settings = PushValidator.Settings()
         settings.goAwayReasons = [.expiredProviderToken]
