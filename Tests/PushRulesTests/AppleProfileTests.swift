@@ -27,6 +27,8 @@ struct AppleProfileTests {
              failing: Fixtures.push(#"{"aps":{}}"#, type: "voip", topic: "com.example.app")),
         Case(rule: "apple.collapse-id", passing: Fixtures.push(alert, collapseID: String(repeating: "c", count: 64)),
              failing: Fixtures.push(alert, collapseID: String(repeating: "c", count: 65))),
+        Case(rule: "apple.apns-id", passing: Fixtures.push(alert, apnsID: "123e4567-e89b-12d3-a456-426614174000"),
+             failing: Fixtures.push(alert, apnsID: "123e4567-e89b-12d3-a456-42661417400")),
         Case(rule: "apple.expiration", passing: Fixtures.push(alert, expiration: Fixtures.sentAt + 60),
              failing: Fixtures.push(alert, expiration: Fixtures.sentAt - 60)),
         Case(rule: "apple.payload-size",
@@ -63,6 +65,19 @@ struct AppleProfileTests {
         #expect(typeFindings(#"{"alert":"x","relevance-score":1.5}"#) == ["aps.relevance-score"])
         #expect(typeFindings(#"{"event":"update","timestamp":1,"content-state":{},"relevance-score":50}"#, type: "liveactivity").isEmpty)
         #expect(typeFindings(#"{"alert":{"title":1}}"#) == ["aps.alert.title"])
+    }
+
+    @Test func anUppercaseAPNsIDIsAFindingWithItsOwnMessage() {
+        let findings = Fixtures.findings(Fixtures.push(Self.alert, apnsID: "123E4567-E89B-12D3-A456-426614174000"), [.apple])
+            .filter { $0.rule == "apple.apns-id" }
+        #expect(findings.map(\.message) == ["Apple documents apns-id as a lowercase UUID"])
+        #expect(Fixtures.failedRules(Fixtures.push(Self.alert), [.apple]).contains("apple.apns-id") == false, "absent is fine")
+    }
+
+    @Test func unknownKeysOfACriticalAlertSoundAreFindings() {
+        let push = Fixtures.push(#"{"aps":{"alert":"x","sound":{"critical":1,"name":"a.caf","volume":0.5,"loud":true}}}"#)
+        let findings = Fixtures.findings(push, [.apple]).filter { $0.rule == "apple.aps-unknown-key" }
+        #expect(findings.map(\.path.description) == [#"aps.sound.loud"#])
     }
 
     @Test func backgroundPushesCarryOnlyContentAvailable() {

@@ -33,8 +33,9 @@ enum Fixtures {
 
     /// A push of `payload` (JSON text) with the given headers.
     static func push(_ payload: String, type: String? = "alert", topic: String? = "com.example.app", priority: Int? = 10,
-                     expiration: Int64? = nil, collapseID: String? = nil) -> PushInput {
-        PushInput(headers: PushHeaders(pushType: type, topic: topic, priority: priority, expiration: expiration, collapseID: collapseID),
+                     expiration: Int64? = nil, collapseID: String? = nil, apnsID: String? = nil) -> PushInput {
+        PushInput(headers: PushHeaders(pushType: type, topic: topic, priority: priority, expiration: expiration, collapseID: collapseID,
+                                       apnsID: apnsID),
                   payload: Array(payload.utf8), sentAt: sentAt)
     }
 

@@ -5,7 +5,7 @@ import StrictJSON
 /// because of a request header.
 enum AppleHeaderRules {
     static func all(now: Int64?) -> [any PushRule] {
-        [pushType, priority, backgroundPriority, liveActivityPriority, topicSuffix, collapseID, expiration(now: now)]
+        [pushType, priority, backgroundPriority, liveActivityPriority, topicSuffix, collapseID, apnsID, expiration(now: now)]
     }
 
     /// `apns-push-type` is present and one APNs knows.
@@ -20,6 +20,22 @@ enum AppleHeaderRules {
             findings.append(Finding(
                 rule: "apple.push-type", path: .header(APNsHeaderName.pushType),
                 message: "not a push type APNs knows (InvalidPushType)", value: type))
+        }
+    }
+
+    /// `apns-id`, when sent, is a canonical UUID in lowercase, as Apple documents it. APNs
+    /// answers anything else `BadMessageId`; the mock accepts uppercase with a lint, since
+    /// clients send both, and so it is a finding here too.
+    static let apnsID = FunctionRule(id: "apple.apns-id") { push, findings in
+        guard let id = push.headers.apnsID else { return }
+        if !APNsIDGenerator.isCanonicalUUID(id) {
+            findings.append(Finding(
+                rule: "apple.apns-id", path: .header(APNsHeaderName.id),
+                message: "apns-id must be a UUID such as 123e4567-e89b-12d3-a456-426614174000 (BadMessageId)", value: id))
+        } else if id.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }) {
+            findings.append(Finding(
+                rule: "apple.apns-id", path: .header(APNsHeaderName.id),
+                message: "Apple documents apns-id as a lowercase UUID", value: id))
         }
     }
 

@@ -171,7 +171,8 @@ enum ApplePayloadRules {
         }
     }
 
-    /// Keys inside `aps` (and its `alert`) that APNs does not know and silently drops.
+    /// Keys inside `aps` (and its `alert` and critical-alert `sound`) that APNs does not
+    /// know and silently drops.
     static let unknownKeys = FunctionRule(id: "apple.aps-unknown-key") { push, findings in
         guard case .object(let aps)? = push.payloadObject?[APNsPayloadKey.aps] else { return }
         for key in aps.keys.sorted() where !APNsPayloadKey.known.contains(key) {
@@ -184,6 +185,13 @@ enum ApplePayloadRules {
                 findings.append(Finding(
                     rule: "apple.aps-unknown-key", path: apsPath(APNsPayloadKey.alert).appending(key),
                     message: "APNs ignores this key inside alert"))
+            }
+        }
+        if case .object(let sound)? = aps[APNsPayloadKey.sound] {
+            for key in sound.keys.sorted() where !APNsPayloadKey.knownSound.contains(key) {
+                findings.append(Finding(
+                    rule: "apple.aps-unknown-key", path: apsPath(APNsPayloadKey.sound).appending(key),
+                    message: "APNs ignores this key inside a critical-alert sound"))
             }
         }
     }
