@@ -260,7 +260,9 @@ public final class APNsClient: Sendable {
             if let wire = members["reason"]?.stringValue { reason = APNsReason(wireValue: wire) }
             switch members["timestamp"] {
             case let .integer(value)?: timestamp = value
-            case let .double(value)? where value.isFinite: timestamp = Int64(value)
+            // A number past Int64 (1e19, say) has no timestamp to give; converting it would trap,
+            // and with the callback `send` that would take the whole event loop down.
+            case let .double(value)?: timestamp = Int64(exactly: value.rounded(.towardZero))
             default: break
             }
         }

@@ -104,16 +104,27 @@ public struct APNsNotification: Sendable, Hashable {
         if let apnsID, !APNsIDGenerator.isCanonicalUUID(apnsID) {
             throw .invalidRequest("apns-id '\(apnsID)' is not a canonical UUID (8-4-4-4-12 hex digits)")
         }
-        if Self.hasControlCharacters(topic) {
-            throw .invalidRequest("\(APNsHeaderName.topic) contains control characters, which a header cannot carry")
+        if let problem = Self.headerValueProblem(topic) {
+            throw .invalidRequest("\(APNsHeaderName.topic) \(problem)")
         }
-        if Self.hasControlCharacters(collapseID) {
-            throw .invalidRequest("\(APNsHeaderName.collapseID) contains control characters, which a header cannot carry")
+        if let problem = Self.headerValueProblem(collapseID) {
+            throw .invalidRequest("\(APNsHeaderName.collapseID) \(problem)")
         }
     }
 
-    private static func hasControlCharacters(_ value: String?) -> Bool {
-        guard var value else { return false }
-        return value.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7f } }
+    /// Why `value` cannot be sent as an HTTP/2 header value, if it cannot: a control
+    /// character, or white space at either end (RFC 9113 §8.2.1), which the server would
+    /// answer by resetting the stream rather than with an APNs reason.
+    private static func headerValueProblem(_ value: String?) -> String? {
+        guard var value else { return nil }
+        return value.withUTF8 { bytes in
+            if bytes.contains(where: { $0 < 0x20 || $0 == 0x7f }) {
+                return "contains control characters, which a header cannot carry"
+            }
+            if bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ") {
+                return "starts or ends with a space, which a header value cannot"
+            }
+            return nil
+        }
     }
 }

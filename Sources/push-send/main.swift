@@ -10,7 +10,7 @@ let parser = CommandLineParser(
     overview: "Send one push notification to one device token through APNs or apns-mock, and print the answer.",
     usage: "push-send [--sandbox | --production] [--url URL] [--ca PEM] (--auth-key KEY_ID:TEAM_ID:P8_PATH | --cert PEM --key PEM) "
         + "--topic TOPIC [--push-type TYPE] [--priority N] [--expiration SECONDS] [--collapse-id ID] [--apns-id UUID] "
-        + "[--payload JSON | --payload-file FILE] DEVICE_TOKEN",
+        + "[--payload JSON | --payload-file FILE] [--attempts N] DEVICE_TOKEN",
     options: [
         .flag("sandbox", help: "Send to the sandbox (development) environment (the default)."),
         .flag("production", help: "Send to the production environment."),
