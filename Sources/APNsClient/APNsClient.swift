@@ -87,6 +87,9 @@ public final class APNsClient: Sendable {
             transport.initialPeerMaxConcurrentStreams = 1
             // Every push has its own apns-id; indexing it would evict the bearer token.
             transport.unindexedFieldNames = [APNsHeaderName.id]
+            // A refused push comes back to APNsSendAttempts, which resends it on another
+            // connection within one small budget, instead of the transport resending it here.
+            transport.maximumRefusedStreamResends = 0
             return APNsConnectionPool(
                 destination: destination, transport: transport, group: group,
                 maximumConnections: configuration.maximumConnectionsPerEnvironment,
@@ -121,7 +124,7 @@ public final class APNsClient: Sendable {
         var attempts = try APNsSendAttempts(notification, apnsID: ids.next(), policy: configuration.retryPolicy)
         let pool = self.pool(for: environment)
         while true {
-            let lease = try pool.lease()
+            let lease = try pool.lease(avoiding: attempts.avoidedConnection)
             let connection = lease.connection
             let request = attempts.begin(token: lease.token)
             let result: Result<HTTPClientResponse, HTTPClientError>
@@ -181,7 +184,7 @@ public final class APNsClient: Sendable {
                       completion: @escaping @Sendable (Result<APNsResponse, APNsClientError>) -> Void) {
         let lease: APNsConnectionPool.Lease
         do throws(APNsClientError) {
-            lease = try pool.lease()
+            lease = try pool.lease(avoiding: attempts.avoidedConnection)
         } catch {
             completion(.failure(error))
             return
@@ -227,8 +230,10 @@ public final class APNsClient: Sendable {
     }
 
     /// How often one push is sent again after GOAWAY or REFUSED_STREAM said it was not processed,
-    /// beyond the retry policy: enough for a few connections going away at once, not a loop.
-    static let maximumUnprocessedResends = 3
+    /// beyond the retry policy: enough for a connection or two going away under it, not a loop.
+    /// The transport resends nothing itself (`maximumRefusedStreamResends` 0), so this is the
+    /// whole budget; the first resend goes at once, the next after the policy's backoff.
+    static let maximumUnprocessedResends = 2
 
     /// Closes every connection; pushes in flight fail, and later sends throw `.shutDown`.
     public func shutdown() async {

@@ -71,8 +71,11 @@ final class APNsConnectionPool: Sendable {
     /// token. This covers both a scheduled refresh and a token dropped after
     /// `ExpiredProviderToken`.
     ///
+    /// `avoiding` names a connection that just refused the push unprocessed: it is chosen
+    /// only when no other connection has room and none can be opened.
+    ///
     /// - Throws: `.shutDown`, `.tokenSigningFailed`, or `.transport` when no connection could be opened.
-    func lease() throws(APNsClientError) -> Lease {
+    func lease(avoiding avoided: Int? = nil) throws(APNsClientError) -> Lease {
         var toClose: [APNsPooledConnection] = []
         defer { for connection in toClose { close(connection) } }
         let result: Result<Lease, APNsClientError> = state.withLock { state in
@@ -91,7 +94,7 @@ final class APNsConnectionPool: Sendable {
                 toClose += Self.prepare(for: token, now: tokens.now, in: &state)
             }
             let here = group.loops.count > 1 ? group.currentLoop : nil
-            var (best, leastBusy, local) = choose(among: state.connections, on: here)
+            var (best, leastBusy, local) = choose(among: state.connections, on: here, avoiding: avoided)
             // A loop opens at most its share of the pool: a burst on one loop before APNs
             // raises its one-stream limit must not take every connection the others need.
             let share = here == nil ? maximumConnections : (maximumConnections + group.loops.count - 1) / group.loops.count
@@ -110,7 +113,7 @@ final class APNsConnectionPool: Sendable {
             }
             if best == nil, leastBusy == nil, here != nil {
                 // Full, and nothing on this loop: another loop's connection, at the cost of a hop.
-                (best, leastBusy, _) = choose(among: state.connections, on: nil)
+                (best, leastBusy, _) = choose(among: state.connections, on: nil, avoiding: avoided)
             }
             guard let chosen = best ?? leastBusy else {
                 return .failure(openFailure.map { .transport(.connectFailed($0)) } ?? .shutDown)
@@ -191,9 +194,9 @@ final class APNsConnectionPool: Sendable {
         for task in closing { await task.value }
     }
 
-    /// Among `connections` (only those on `loop`, when given): the busiest with room, the
-    /// least busy, and how many there are.
-    private func choose(among connections: [APNsPooledConnection], on loop: EventLoop?)
+    /// Among `connections` (only those on `loop`, when given): the busiest with room (never
+    /// the one with id `avoided`), the least busy, and how many there are.
+    private func choose(among connections: [APNsPooledConnection], on loop: EventLoop?, avoiding avoided: Int?)
         -> (best: APNsPooledConnection?, leastBusy: APNsPooledConnection?, count: Int) {
         var best: APNsPooledConnection?
         var leastBusy: APNsPooledConnection?
@@ -204,7 +207,7 @@ final class APNsConnectionPool: Sendable {
             // Until the server's SETTINGS arrive, assume APNs' one stream before authentication,
             // so a burst spreads over new connections instead of queueing on the first.
             let room = min(maximumStreams, connection.client.peerMaxConcurrentStreams ?? 1)
-            guard connection.inFlight < room else { continue }
+            guard connection.inFlight < room, connection.id != avoided else { continue }
             // The busiest connection with room: pushes sent together then share one write
             // and one wake-up of the server instead of being dealt out one per connection.
             if best.map({ connection.inFlight > $0.inFlight }) ?? true { best = connection }

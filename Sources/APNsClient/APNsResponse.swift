@@ -6,7 +6,13 @@ public struct APNsResponse: Sendable, Hashable {
     public var uniqueID: String?
     /// The HTTP status: 200.
     public var status: Int
-    /// How many times the push was sent before it was accepted; 1 without retries.
+    /// The retry policy's attempts the push took, the accepted one included: 1 when no
+    /// retry was needed.
+    ///
+    /// Sends that are not retries are not counted, so the push may have been sent more
+    /// often: a resend after GOAWAY or REFUSED_STREAM said the server had not processed it
+    /// (at most twice), and the one resend each after `ExpiredProviderToken` and
+    /// `TooManyProviderTokenUpdates`. A mock's capture shows every send.
     public var attempts: Int
 
     /// A response value, for tests and adapters.

@@ -1,5 +1,6 @@
 import APNsCore
 import HTTPTransport
+import StrictJSON
 
 /// One push's way through the retry policy, shared by `APNsClient`'s async and callback
 /// `send`, so both retry exactly alike: what each attempt sends, and from its outcome
@@ -16,6 +17,9 @@ struct APNsSendAttempts: Sendable {
 
     /// The push's apns-id, the same on every attempt.
     let apnsID: String
+    /// The pool id of the connection that last refused the push unprocessed (REFUSED_STREAM):
+    /// the next lease avoids it when another connection has room or can be opened.
+    private(set) var avoidedConnection: Int?
     private let policy: APNsRetryPolicy
     private let notification: APNsNotification
     private let path: String
@@ -57,14 +61,14 @@ struct APNsSendAttempts: Sendable {
 
     /// Ends the attempt sent on `connection` (leased from `pool`, released here) with `result`.
     ///
-    /// - Throws: the push's final error: a rejection that is not retryable, a transport
-    ///   failure that may have been delivered, or the last failure once the policy is used up.
+    /// - Throws: the push's final error: a rejection that is not retryable (from an answer,
+    ///   or from the reason of a GOAWAY that left the push unprocessed), a transport failure
+    ///   that may have been delivered, or the last failure once the policy is used up.
     mutating func end(
         _ result: Result<HTTPClientResponse, HTTPClientError>, on connection: APNsPooledConnection,
         pool: APNsConnectionPool, tokens: APNsProviderTokenSource?
     ) throws(APNsClientError) -> Next {
-        let failure: APNsClientError
-        var waitFirst = true
+        avoidedConnection = nil
         switch result {
         case let .success(response):
             if response.status == 200 {
@@ -72,55 +76,98 @@ struct APNsSendAttempts: Sendable {
                 return .delivered(APNsResponse(apnsID: response.headers[APNsHeaderName.id] ?? apnsID,
                                                uniqueID: response.headers[APNsHeaderName.uniqueID], status: 200, attempts: attempt))
             }
-            let rejection = APNsClient.rejection(from: response, apnsID: apnsID)
-            if rejection.reason == .expiredProviderToken, let tokens, let token, !refreshedExpiredToken {
-                // APNs may wedge a connection that saw an expired token (pushy's experience):
-                // sign afresh, leave the connection, and send this push once more.
-                pool.release(connection, retire: true)
-                tokens.invalidate(generation: token.generation)
-                refreshedExpiredToken = true
-                attempt -= 1
-                return .again(after: nil)
-            }
-            if rejection.reason == .tooManyProviderTokenUpdates {
-                // About the connection, not the push: it changed tokens sooner than APNs
-                // allows and is refused until 20 minutes pass (the pool keeps that from
-                // happening; this is the fallback). Leave it, and send the push once more, with
-                // the same apns-id, on another connection.
-                pool.release(connection, retire: true)
-                guard !resentAfterTooManyTokenUpdates else { throw .rejected(rejection) }
-                resentAfterTooManyTokenUpdates = true
-                attempt -= 1
-                return .again(after: nil)
-            }
-            pool.release(connection)
-            guard rejection.isRetryable else { throw .rejected(rejection) }
-            failure = .rejected(rejection)
+            return try reject(APNsClient.rejection(from: response, apnsID: apnsID), on: connection, pool: pool, tokens: tokens)
         case let .failure(error):
-            pool.release(connection)
             switch error {
-            case .goAway, .streamReset(errorCode: .refusedStream):
-                // The server never processed it (its connection is going away): sending it on
-                // another connection is a reconnect, not a retry, whatever the retry policy.
-                if unprocessedResends < APNsClient.maximumUnprocessedResends {
-                    unprocessedResends += 1
-                    attempt -= 1
-                    return .again(after: nil)
+            case let .goAway(_, debugData, _):
+                // APNs ends a connection for a fatal reason (a certificate for the other
+                // environment, say) with GOAWAY, last stream 0 and the reason as debug data:
+                // every new connection would meet the same. The push gets that reason.
+                if let reason = Self.fatalReason(inGoAwayDebugData: debugData) {
+                    let rejection = APNsRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID)
+                    return try reject(rejection, on: connection, pool: pool, tokens: tokens)
                 }
-                waitFirst = false
+                pool.release(connection)
+                return try resendUnprocessed(after: error, on: connection)
+            case .streamReset(errorCode: .refusedStream):
+                pool.release(connection)
+                return try resendUnprocessed(after: error, on: connection)
             case .connectionClosed:
-                break
+                pool.release(connection)
+                return try retry(after: .transport(error))
             default:
+                pool.release(connection)
                 throw .transport(error)
             }
-            failure = .transport(error)
         }
+    }
+
+    /// APNs' answer to the push, or the reason of the GOAWAY that ended its connection.
+    private mutating func reject(
+        _ rejection: APNsRejection, on connection: APNsPooledConnection, pool: APNsConnectionPool,
+        tokens: APNsProviderTokenSource?
+    ) throws(APNsClientError) -> Next {
+        if rejection.reason == .expiredProviderToken, let tokens, let token, !refreshedExpiredToken {
+            // APNs may wedge a connection that saw an expired token (pushy's experience):
+            // sign afresh, leave the connection, and send this push once more.
+            pool.release(connection, retire: true)
+            tokens.invalidate(generation: token.generation)
+            refreshedExpiredToken = true
+            attempt -= 1
+            return .again(after: nil)
+        }
+        if rejection.reason == .tooManyProviderTokenUpdates {
+            // About the connection, not the push: it changed tokens sooner than APNs
+            // allows and is refused until 20 minutes pass (the pool keeps that from
+            // happening; this is the fallback). Leave it, and send the push once more, with
+            // the same apns-id, on another connection.
+            pool.release(connection, retire: true)
+            guard !resentAfterTooManyTokenUpdates else { throw .rejected(rejection) }
+            resentAfterTooManyTokenUpdates = true
+            attempt -= 1
+            return .again(after: nil)
+        }
+        pool.release(connection)
+        guard rejection.isRetryable else { throw .rejected(rejection) }
+        return try retry(after: .rejected(rejection))
+    }
+
+    /// The server did not process the push (GOAWAY above its last stream, REFUSED_STREAM):
+    /// sent again, on another connection when there is one, at most
+    /// `APNsClient.maximumUnprocessedResends` times beyond the policy; the first at once, later
+    /// ones after the policy's backoff. Past that budget it is a failed attempt like any other.
+    private mutating func resendUnprocessed(
+        after error: HTTPClientError, on connection: APNsPooledConnection
+    ) throws(APNsClientError) -> Next {
+        avoidedConnection = connection.id
+        guard unprocessedResends < APNsClient.maximumUnprocessedResends else { return try retry(after: .transport(error)) }
+        unprocessedResends += 1
+        attempt -= 1
+        guard unprocessedResends > 1 else { return .again(after: nil) }
+        var random = SystemRandomNumberGenerator()
+        return .again(after: policy.backoff(afterAttempt: unprocessedResends - 1, using: &random))
+    }
+
+    /// Another attempt after the policy's backoff, or `failure` (as `.retriesExhausted` when
+    /// there were retries) once the policy is used up.
+    private func retry(after failure: APNsClientError) throws(APNsClientError) -> Next {
         guard attempt < policy.maximumAttempts else {
             throw policy.maximumAttempts == 1 ? failure : .retriesExhausted(attempts: attempt, last: failure)
         }
-        guard waitFirst else { return .again(after: nil) }
         var random = SystemRandomNumberGenerator()
         return .again(after: policy.backoff(afterAttempt: attempt, using: &random))
+    }
+
+    /// The reason in a GOAWAY's `{"reason":…}` debug data when it dooms the push on any
+    /// connection: a reason this version knows that is not retryable, except `IdleTimeout`
+    /// (about the connection's idleness, not the push). Nil for anything else, such as
+    /// `Shutdown`, no debug data, or text that is not APNs' JSON.
+    static func fatalReason(inGoAwayDebugData debugData: [UInt8]) -> APNsReason? {
+        guard !debugData.isEmpty, case let .object(members)? = try? JSONParser.parse(debugData, maximumDepth: 4),
+              let wire = members["reason"]?.stringValue else { return nil }
+        let reason = APNsReason(wireValue: wire)
+        guard reason.status != nil, !reason.isRetryable, reason != .idleTimeout else { return nil }
+        return reason
     }
 
     private static func add(_ notification: APNsNotification, apnsID: String, to headers: inout HTTPHeaders) {

@@ -1,9 +1,13 @@
 import APNsClient
 import APNsCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTransport
 import JWTVerify
 import MockAPNs
+import PushTestSupport
 import Synchronization
 import Testing
 
@@ -43,6 +47,68 @@ struct APNsClientPoolTests {
         #expect(connections.count == 2)
         #expect(mock.capture.records().count == 7, "a push refused by GOAWAY never reached the handler")
         #expect(mock.capture.records().allSatisfy { $0.outcome.status == 200 })
+        await client.shutdown()
+    }
+
+    /// An h2c server (python `h2`) that answers every request as APNs answers one on a
+    /// connection it has given up on: GOAWAY NO_ERROR, last stream 0, debug data
+    /// `{"reason":"BadCertificateEnvironment"}`, then it closes. It serves connection after
+    /// connection and prints `request N` for each request.
+    static let fatalGoAwayServer = #"""
+import socket, sys
+import h2.config, h2.connection, h2.events
+listener = socket.socket()
+listener.bind(("127.0.0.1", 0))
+listener.listen(8)
+print("port", listener.getsockname()[1], flush=True)
+requests = 0
+while True:
+    sock, _ = listener.accept()
+    sock.settimeout(20)
+    conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False))
+    conn.initiate_connection()
+    sock.sendall(conn.data_to_send())
+    done = False
+    while not done:
+        try:
+            data = sock.recv(65536)
+        except OSError:
+            break
+        if not data:
+            break
+        for event in conn.receive_data(data):
+            if isinstance(event, h2.events.RequestReceived) and not done:
+                requests += 1
+                print("request", requests, flush=True)
+                conn.close_connection(error_code=0, additional_data=b'{"reason":"BadCertificateEnvironment"}', last_stream_id=0)
+                done = True
+        sock.sendall(conn.data_to_send())
+    sock.close()
+"""#
+
+    /// APNs ends a connection for a fatal reason with GOAWAY, last stream 0 and the reason as
+    /// debug data: the push it left unprocessed gets that reason as a typed rejection, and is
+    /// not resent to meet the same on new connections (the review saw 6 in 110 ms).
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func aPushLeftUnprocessedByAGOAWAYWithAFatalReasonIsRejectedWithThatReason(path: ClientFixtures.SendPath) async throws {
+        let server = try BackgroundProcess("/usr/bin/env", ["python3", "-c", Self.fatalGoAwayServer])
+        defer {
+            server.signal(SIGKILL)
+            _ = server.wait(timeout: 5)
+        }
+        let announced = try await onThread { server.waitForOutput(containing: "\n") }
+        let port = try #require(announced?.split(separator: "\n").first?.split(separator: " ").last.flatMap { Int($0) },
+                                "\(server.standardError)")
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.sandbox = try APNsDestination(url: "http://127.0.0.1:\(port)")
+        let client = try APNsClient(configuration: configuration)
+        let apnsID = UUID().uuidString.lowercased()
+        let result = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: apnsID), via: path)
+        #expect(result == .failure(.rejected(APNsRejection(status: 403, reason: .badCertificateEnvironment, apnsID: apnsID))))
+        #expect(server.standardOutput.components(separatedBy: "request ").count - 1 == 1, "sent once, never resent")
+        #expect(client.connectionsOpened(to: .sandbox) == 1)
         await client.shutdown()
     }
 

@@ -138,6 +138,98 @@ struct APNsClientRetryTests {
         await client.shutdown()
     }
 
+    /// The review's storm: a server that refuses every stream (REFUSED_STREAM) saw one push
+    /// 54 times, as the transport's 8 resends, 3 "unprocessed" resends and the policy multiplied.
+    /// Now: the first send, two unprocessed resends (the first on another connection), then
+    /// the policy's attempts.
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func aRefusedPushIsResentWithinOneSmallBudgetThenOnlyAsThePolicyAllows(path: ClientFixtures.SendPath) async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        try mock.faults.add(FaultRule(id: "refuse", count: 1000, action: .resetStream(.refusedStream)))
+        for maximumAttempts in [1, 4] {
+            var policy = Self.quickRetries
+            policy.maximumAttempts = maximumAttempts
+            let client = try Self.client(for: mock, policy: policy)
+            let apnsID = UUID().uuidString.lowercased()
+            let result = await ClientFixtures.outcome(client, ClientFixtures.notification(apnsID: apnsID), via: path)
+            await client.shutdown()
+            let refused = HTTPClientError.streamReset(errorCode: .refusedStream)
+            if maximumAttempts == 1 {
+                #expect(result == .failure(.transport(refused)))
+            } else {
+                #expect(result == .failure(.retriesExhausted(attempts: maximumAttempts, last: .transport(refused))))
+            }
+            let records = Self.attempts(mock, apnsID)
+            #expect(records.count == 1 + APNsClient.maximumUnprocessedResends + (maximumAttempts - 1),
+                    "\(maximumAttempts) attempts: sent \(records.count) times")
+            #expect(records.allSatisfy { $0.outcome.status == 0 })
+            #expect(records.count >= 2 && records[0].connectionID != records[1].connectionID,
+                    "the first resend goes on another connection")
+        }
+    }
+
+    /// A pool for `APNsSendAttempts` alone: its connections are made but never connect.
+    static func idlePool() throws -> (APNsConnectionPool, EventLoopGroup) {
+        let group = try EventLoopGroup(threads: 1)
+        let pool = APNsConnectionPool(
+            destination: try APNsDestination(url: "http://127.0.0.1:9"),
+            transport: HTTP2ClientConfiguration(host: "127.0.0.1", port: 9), group: group,
+            maximumConnections: 4, maximumStreams: 10, tokens: nil)
+        return (pool, group)
+    }
+
+    @Test(arguments: [
+        HTTPClientError.streamReset(errorCode: .refusedStream),
+        .goAway(errorCode: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8), lastStreamID: 0),
+        .goAway(errorCode: .noError, debugData: [], lastStreamID: 0),
+    ])
+    func onlyTheFirstUnprocessedResendIsImmediateAndLaterSendsWaitTheBackoff(failure: HTTPClientError) async throws {
+        let (pool, group) = try Self.idlePool()
+        let policy = APNsRetryPolicy(
+            maximumAttempts: 3, initialBackoff: .seconds(10), maximumBackoff: .seconds(60), multiplier: 2)
+        var attempts = try APNsSendAttempts(ClientFixtures.notification(), apnsID: UUID().uuidString.lowercased(), policy: policy)
+        var waits: [Duration?] = []
+        var final: APNsClientError?
+        while final == nil && waits.count < 20 {
+            let lease = try pool.lease(avoiding: attempts.avoidedConnection)
+            _ = attempts.begin(token: lease.token)
+            do {
+                switch try attempts.end(.failure(failure), on: lease.connection, pool: pool, tokens: nil) {
+                case .delivered: Issue.record("delivered without a server")
+                case let .again(after: wait): waits.append(wait)
+                }
+            } catch {
+                final = error
+            }
+        }
+        await pool.shutdown()
+        group.shutdown()
+        // Sent 5 times: the first, 2 unprocessed resends, 2 retries.
+        try #require(waits.count == 4, "\(waits)")
+        #expect(waits[0] == nil, "the first resend goes at once")
+        // The second resend waits the policy's first backoff; the retries wait as the policy says.
+        for (index, full) in [(1, 10), (2, 10), (3, 20)] {
+            let wait = try #require(waits[index], "send \(index + 2) waits")
+            #expect(wait >= .seconds(full / 2) && wait <= .seconds(full), "send \(index + 2) waited \(wait)")
+        }
+        #expect(final == .retriesExhausted(attempts: 3, last: .transport(failure)))
+    }
+
+    @Test func aGOAWAYReasonIsFatalWhenAPNsSaysNotToRetryIt() {
+        func reason(_ text: String) -> APNsReason? {
+            APNsSendAttempts.fatalReason(inGoAwayDebugData: Array(text.utf8))
+        }
+        for fatal in [APNsReason.badCertificate, .badCertificateEnvironment, .forbidden, .invalidProviderToken,
+                      .missingProviderToken, .badEnvironmentKeyIdInToken, .expiredProviderToken, .topicDisallowed] {
+            #expect(reason(#"{"reason":"\#(fatal.wireValue)"}"#) == fatal)
+        }
+        for harmless in [#"{"reason":"Shutdown"}"#, #"{"reason":"ServiceUnavailable"}"#, #"{"reason":"IdleTimeout"}"#,
+                         #"{"reason":"SomethingNew"}"#, "Maximum active streams violated for this endpoint", "", "{}"] {
+            #expect(reason(harmless) == nil, "\(harmless)")
+        }
+    }
+
     @Test func backoffGrowsExponentiallyWithinItsJitterAndIsCapped() {
         let policy = APNsRetryPolicy(maximumAttempts: 10, initialBackoff: .milliseconds(100), maximumBackoff: .seconds(1), multiplier: 2)
         var generator = SystemRandomNumberGenerator()

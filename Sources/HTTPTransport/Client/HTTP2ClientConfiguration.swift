@@ -41,6 +41,13 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     /// to its HPACK table (RFC 7541 section 6.2.3): indexing a value that never repeats only
     /// evicts the fields that do, such as a long `authorization`, which then travel in full again.
     public var unindexedFieldNames: [String]
+    /// How often one request the server refused with REFUSED_STREAM (unprocessed, RFC 9113
+    /// section 8.7) is sent again on this connection before the refusal reaches the caller as
+    /// `HTTPClientError.streamReset(errorCode: .refusedStream)`; 0 reports the first refusal.
+    ///
+    /// A caller with its own resend policy (APNsClient, which resends on another connection)
+    /// sets 0, so the two layers do not multiply.
+    public var maximumRefusedStreamResends: Int
 
     /// 10 seconds.
     public static let defaultConnectTimeout = Duration.seconds(10)
@@ -50,6 +57,8 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public static let defaultInitialWindowSize = 1024 * 1024
     /// 100, the value RFC 9113 section 5.1.2 recommends assuming.
     public static let defaultInitialPeerMaxConcurrentStreams = 100
+    /// 8: enough for a server that lowered its stream limit while requests were in flight.
+    public static let defaultMaximumRefusedStreamResends = 8
 
     /// A configuration with ALPN on and every timeout and window at its named default.
     ///
@@ -68,6 +77,7 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
         initialWindowSize = Self.defaultInitialWindowSize
         initialPeerMaxConcurrentStreams = Self.defaultInitialPeerMaxConcurrentStreams
         unindexedFieldNames = []
+        maximumRefusedStreamResends = Self.defaultMaximumRefusedStreamResends
     }
 
     /// The `:authority` of requests that set none: the host, plus the port unless it is the scheme's default.

@@ -32,9 +32,6 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         }
     }
 
-    /// A server that keeps refusing a stream before processing it is not worth retrying forever.
-    static let maxRefusals = 8
-
     let configuration: HTTP2ClientConfiguration
     let address: SocketAddress
     let tlsContext: TLSContext?
@@ -635,7 +632,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         let code = HTTP2ErrorCode(rawValue: errorCode)
         if let goAway, streamID > goAway.lastStreamID {
             complete(stream, .failure(terminalError))
-        } else if code == .refusedStream, goAway == nil, stream.status == 0, stream.refusals < Self.maxRefusals {
+        } else if code == .refusedStream, goAway == nil, stream.status == 0,
+                  stream.refusals < configuration.maximumRefusedStreamResends {
             // REFUSED_STREAM promises the request was not processed (RFC 9113 section 8.7),
             // typically because the server lowered its stream limit while it was in flight.
             stream.refusals += 1
