@@ -82,6 +82,7 @@ public final class APNsClient: Sendable {
             transport.serverName = destination.serverName
             transport.connectTimeout = configuration.connectTimeout
             transport.requestTimeout = configuration.requestTimeout
+            transport.pingTimeout = configuration.pingTimeout
             // APNs allows one stream until a request carries a valid token; its SETTINGS say so,
             // but a burst submitted before they arrive would already be on the wire.
             transport.initialPeerMaxConcurrentStreams = 1

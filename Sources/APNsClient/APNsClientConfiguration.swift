@@ -32,6 +32,11 @@ public struct APNsClientConfiguration: Sendable {
     /// A connection with no push for this long gets an HTTP/2 PING, which keeps it open and
     /// finds a dead one before a push does; nil sends none.
     public var idlePingInterval: Duration?
+    /// How long an idle PING may wait for its acknowledgement. A connection whose PING goes
+    /// unanswered this long is taken as dead (a black-holed one answers nothing): it is closed
+    /// and leaves the pool, its pushes in flight fail as on a lost connection (and are retried
+    /// as the policy allows), and later pushes go to a new connection.
+    public var pingTimeout: Duration
     /// TCP connect plus TLS handshake.
     public var connectTimeout: Duration
     /// One attempt of one push, from hand-over to the whole answer.
@@ -50,6 +55,8 @@ public struct APNsClientConfiguration: Sendable {
     /// 10 minutes: Apple suggests a PING within an hour of idleness; shorter also catches
     /// middleboxes that drop quiet connections.
     public static let defaultIdlePingInterval = Duration.seconds(600)
+    /// 20 seconds: far beyond a healthy round trip, and before a push there waits its request timeout.
+    public static let defaultPingTimeout = Duration.seconds(20)
     /// 10 seconds.
     public static let defaultConnectTimeout = Duration.seconds(10)
     /// 30 seconds.
@@ -70,6 +77,7 @@ public struct APNsClientConfiguration: Sendable {
         maximumConnectionsPerEnvironment = Self.defaultMaximumConnectionsPerEnvironment
         maximumStreamsPerConnection = Self.defaultMaximumStreamsPerConnection
         idlePingInterval = Self.defaultIdlePingInterval
+        pingTimeout = Self.defaultPingTimeout
         connectTimeout = Self.defaultConnectTimeout
         requestTimeout = Self.defaultRequestTimeout
         eventLoopThreads = Self.defaultEventLoopThreads
@@ -95,8 +103,8 @@ public struct APNsClientConfiguration: Sendable {
         guard maximumStreamsPerConnection >= 1 else {
             throw .invalidConfiguration("maximumStreamsPerConnection must be at least 1")
         }
-        guard connectTimeout > .zero, requestTimeout > .zero else {
-            throw .invalidConfiguration("connectTimeout and requestTimeout must be positive")
+        guard connectTimeout > .zero, requestTimeout > .zero, pingTimeout > .zero else {
+            throw .invalidConfiguration("connectTimeout, requestTimeout and pingTimeout must be positive")
         }
         if let idlePingInterval, idlePingInterval <= .zero {
             throw .invalidConfiguration("idlePingInterval must be positive, or nil for no PINGs")

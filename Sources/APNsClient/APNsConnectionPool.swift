@@ -151,7 +151,8 @@ final class APNsConnectionPool: Sendable {
     var openConnections: Int { state.withLock { $0.connections.count } }
 
     /// PINGs every connection that no push has started or ended on for `interval`; one whose
-    /// PING fails leaves the pool.
+    /// PING fails leaves the pool. A PING unanswered for the transport's `pingTimeout` fails
+    /// and closes its connection, so a black-holed connection cannot stay pinging forever.
     func pingIdleConnections(idleFor interval: Duration) {
         let now = ContinuousClock.now
         let due: [APNsPooledConnection] = state.withLock { state in

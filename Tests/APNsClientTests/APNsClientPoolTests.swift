@@ -248,6 +248,31 @@ while True:
         }
     }
 
+    /// A connection that goes silent (a dead middlebox black-holes it: no answer, no close) is
+    /// found by its idle PING going unanswered, closed and left, and the next push goes to a
+    /// new connection instead of waiting out its request timeout there.
+    @Test func aConnectionWhosePINGGoesUnansweredIsClosedAndThePushesGoToANewOne() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let proxy = try await BlackHoleProxy(targetPort: try APNsDestination(url: mock.sandboxURL).port)
+        defer { proxy.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.sandbox = try APNsDestination(url: "https://127.0.0.1:\(proxy.port)")
+        configuration.idlePingInterval = .milliseconds(200)
+        configuration.pingTimeout = .seconds(1)
+        configuration.retryPolicy = .none
+        let client = try APNsClient(configuration: configuration)
+        _ = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+
+        #expect(try await proxy.blackHoleOpenConnections())
+        #expect(try await proxy.clientClosed(connection: 1), "the silent connection was closed after its PING timed out")
+        let response = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        #expect(response.attempts == 1)
+        #expect(client.connectionsOpened(to: .sandbox) == 2)
+        #expect(mock.capture.records().count == 2 && mock.capture.records().allSatisfy { $0.outcome.status == 200 })
+        await client.shutdown()
+    }
+
     @Test func aDeadConnectionIsReplacedWithoutFailingThePush() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }

@@ -30,6 +30,11 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public var connectTimeout: Duration
     /// The timeout of requests that set none themselves; nil lets them wait forever.
     public var requestTimeout: Duration?
+    /// How long a PING (`HTTP2Client.ping()`) may wait for the server's acknowledgement; nil
+    /// waits forever. When it runs out, the PING fails with `.timedOut(.ping, ...)` and the
+    /// connection is closed as dead: its requests fail with `.connectionClosed`, as if it
+    /// had been lost, and later ones are refused.
+    public var pingTimeout: Duration?
     /// HTTP/2 flow-control window the client grants per stream; the connection window is larger.
     public var initialWindowSize: Int
     /// How many streams the client opens before the server's first SETTINGS frame says how
@@ -53,6 +58,8 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public static let defaultConnectTimeout = Duration.seconds(10)
     /// 30 seconds.
     public static let defaultRequestTimeout = Duration.seconds(30)
+    /// 20 seconds: far beyond any healthy round trip, well before a request timeout.
+    public static let defaultPingTimeout = Duration.seconds(20)
     /// 1 MiB, so typical responses arrive without waiting for WINDOW_UPDATE.
     public static let defaultInitialWindowSize = 1024 * 1024
     /// 100, the value RFC 9113 section 5.1.2 recommends assuming.
@@ -74,6 +81,7 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
         negotiatesALPN = true
         connectTimeout = Self.defaultConnectTimeout
         requestTimeout = Self.defaultRequestTimeout
+        pingTimeout = Self.defaultPingTimeout
         initialWindowSize = Self.defaultInitialWindowSize
         initialPeerMaxConcurrentStreams = Self.defaultInitialPeerMaxConcurrentStreams
         unindexedFieldNames = []

@@ -57,7 +57,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     private var connectTimer: ScheduledTask?
     /// PINGs sent (or waiting for the connection), answered in order by the server's ACKs.
     private var pingsAwaitingConnection: [HTTP2PingWaiter] = []
-    private var pingsInFlight: [(waiter: HTTP2PingWaiter, sentAt: ContinuousClock.Instant)] = []
+    private var pingsInFlight: [HTTP2ClientPing] = []
+    /// Numbers the PINGs sent, so a timer knows whether its PING is still unanswered.
+    private var pingsSent = 0
     /// The inbox's other buffer: swapped in at each drain, so neither is regrown from empty
     /// for every batch of requests.
     private var spareInbox: [(HTTP2ClientStream, HTTP2ClientWaiter)] = []
@@ -211,7 +213,29 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             waiter(.failure(.protocolError("nghttp2 refused to queue a PING")))
             return
         }
-        pingsInFlight.append((waiter, ContinuousClock.now))
+        pingsSent += 1
+        let number = pingsSent
+        var timer: ScheduledTask?
+        if let timeout = configuration.pingTimeout {
+            timer = eventLoop.schedule(after: timeout) { [weak self] in
+                self?.pingTimedOut(number: number, after: timeout)
+            }
+        }
+        pingsInFlight.append(HTTP2ClientPing(number: number, waiter: waiter, sentAt: .now, timer: timer))
+    }
+
+    /// A server that does not acknowledge a PING in time is gone (a black-holed connection
+    /// answers nothing): every PING fails with the timeout, and the connection is closed as
+    /// lost, so its requests fail instead of waiting out their timeouts and new ones go elsewhere.
+    private func pingTimedOut(number: Int, after timeout: Duration) {
+        guard phase != .closed, pingsInFlight.contains(where: { $0.number == number }) else { return }
+        let unanswered = pingsInFlight
+        pingsInFlight = []
+        for ping in unanswered {
+            ping.timer?.cancel()
+            ping.waiter(.failure(.timedOut(.ping, after: timeout)))
+        }
+        shutDown(reason: .connectionClosed(nil))
     }
 
     private func accept(_ stream: HTTP2ClientStream, _ waiter: HTTP2ClientWaiter) {
@@ -517,6 +541,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         let waiters = connectWaiters
         connectWaiters = []
         for waiter in waiters { waiter.resume(returning: .failure(reason)) }
+        for ping in pingsInFlight { ping.timer?.cancel() }
         let pings = pingsAwaitingConnection + pingsInFlight.map(\.waiter)
         pingsAwaitingConnection = []
         pingsInFlight = []
@@ -583,8 +608,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             return
         }
         if type == UInt8(NGHTTP2_PING.rawValue), isAck, !pingsInFlight.isEmpty {
-            let (waiter, sentAt) = pingsInFlight.removeFirst()
-            waiter(.success(sentAt.duration(to: ContinuousClock.now)))
+            let ping = pingsInFlight.removeFirst()
+            ping.timer?.cancel()
+            ping.waiter(.success(ping.sentAt.duration(to: ContinuousClock.now)))
             return
         }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),

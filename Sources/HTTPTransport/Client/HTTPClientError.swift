@@ -9,6 +9,9 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case connect
         /// One request, from `send(_:)` to the end of its response.
         case request
+        /// A PING's acknowledgement (`HTTP2ClientConfiguration.pingTimeout`): the connection
+        /// is taken as dead and closed.
+        case ping
     }
 
     /// The TCP connect failed: refused, unreachable, or the server hung up during setup.
@@ -57,6 +60,9 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case let .timedOut(.request, duration):
             return "HTTP/2 request timed out after \(duration); its stream was reset with CANCEL, "
                 + "other requests on the connection go on"
+        case let .timedOut(.ping, duration):
+            return "the server did not acknowledge an HTTP/2 PING within \(duration); the connection was taken as "
+                + "dead and closed, and a new client makes a new one"
         case let .goAway(errorCode, debugData, lastStreamID):
             let debug = debugData.isEmpty ? "no debug data" : "debug data \(String(decoding: debugData, as: UTF8.self))"
             return "the server sent GOAWAY \(errorCode.wireName) with last stream \(lastStreamID) (\(debug)); "
