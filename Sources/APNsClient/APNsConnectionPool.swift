@@ -129,8 +129,9 @@ final class APNsConnectionPool: Sendable {
 
     /// Ends a push's use of `connection`; `retire` takes it out of the pool (after
     /// ExpiredProviderToken, say) even if it still works. `acceptedToken` is the generation
-    /// of the provider token of a push APNs accepted: the first acceptance of a token on a
-    /// connection starts its 20 minutes.
+    /// of the provider token of a push APNs answered with anything but a provider-token error
+    /// (a 200, a 410, a 5xx…): the first such answer for a token on a connection starts its 20
+    /// minutes.
     func release(_ connection: APNsPooledConnection, retire: Bool = false, acceptedToken: Int? = nil) {
         let closeNow = state.withLock { state -> Bool in
             connection.inFlight -= 1

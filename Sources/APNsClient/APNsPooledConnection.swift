@@ -17,9 +17,10 @@ final class APNsPooledConnection: @unchecked Sendable {
     var isPinging = false
     /// The generation of the provider token pushes on this connection carry; nil before the first.
     var tokenGeneration: Int?
-    /// When APNs first accepted a push with that token here, by the client's clock (at the
-    /// answer, so never before APNs' own moment): it counts 20 minutes from then before the
-    /// connection may change tokens. Nil until then.
+    /// When APNs first answered a push with that token here with anything but a provider-token
+    /// error (403, `TooManyProviderTokenUpdates`), by the client's clock (at the answer, so
+    /// never before APNs' own moment): it counts 20 minutes from then before the connection
+    /// may change tokens. Nil until then.
     var tokenAcceptedSince: Date?
 
     init(client: HTTP2Client, id: Int) {

@@ -76,7 +76,14 @@ struct APNsSendAttempts: Sendable {
                 return .delivered(APNsResponse(apnsID: response.headers[APNsHeaderName.id] ?? apnsID,
                                                uniqueID: response.headers[APNsHeaderName.uniqueID], status: 200, attempts: attempt))
             }
-            return try reject(APNsClient.rejection(from: response, apnsID: apnsID), on: connection, pool: pool, tokens: tokens)
+            let rejection = APNsClient.rejection(from: response, apnsID: apnsID)
+            // Any answer but a provider-token error means APNs took the token (or never
+            // judged it): the connection's 20 minutes run from here as from a 200, so a
+            // connection whose pushes are all rejected for their device is not replaced at
+            // every refresh. (Counted from the answer, never before APNs' own moment.)
+            let tokenErrors = rejection.status == 403 || rejection.reason == .tooManyProviderTokenUpdates
+            return try reject(rejection, on: connection, pool: pool, tokens: tokens,
+                              acceptedToken: tokenErrors ? nil : token?.generation)
         case let .failure(error):
             switch error {
             case let .goAway(_, debugData, _):
@@ -85,7 +92,7 @@ struct APNsSendAttempts: Sendable {
                 // every new connection would meet the same. The push gets that reason.
                 if let reason = Self.fatalReason(inGoAwayDebugData: debugData) {
                     let rejection = APNsRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID)
-                    return try reject(rejection, on: connection, pool: pool, tokens: tokens)
+                    return try reject(rejection, on: connection, pool: pool, tokens: tokens, acceptedToken: nil)
                 }
                 pool.release(connection)
                 return try resendUnprocessed(after: error, on: connection)
@@ -102,10 +109,11 @@ struct APNsSendAttempts: Sendable {
         }
     }
 
-    /// APNs' answer to the push, or the reason of the GOAWAY that ended its connection.
+    /// APNs' answer to the push, or the reason of the GOAWAY that ended its connection;
+    /// `acceptedToken` is the generation of the token the answer shows APNs took.
     private mutating func reject(
         _ rejection: APNsRejection, on connection: APNsPooledConnection, pool: APNsConnectionPool,
-        tokens: APNsProviderTokenSource?
+        tokens: APNsProviderTokenSource?, acceptedToken: Int?
     ) throws(APNsClientError) -> Next {
         if rejection.reason == .expiredProviderToken, let tokens, let token, !refreshedExpiredToken {
             // APNs may wedge a connection that saw an expired token (pushy's experience):
@@ -127,7 +135,7 @@ struct APNsSendAttempts: Sendable {
             attempt -= 1
             return .again(after: nil)
         }
-        pool.release(connection)
+        pool.release(connection, acceptedToken: acceptedToken)
         guard rejection.isRetryable else { throw .rejected(rejection) }
         return try retry(after: .rejected(rejection))
     }

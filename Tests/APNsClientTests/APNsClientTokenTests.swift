@@ -194,6 +194,41 @@ struct APNsClientTokenTests {
         await client.shutdown()
     }
 
+    /// Any answer but a provider-token error means APNs took the token (or never judged it):
+    /// a connection whose pushes are all rejected for their device (410 here) has carried its
+    /// token as long as one whose pushes are accepted, and at a refresh changes to the new
+    /// token instead of being replaced.
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func aConnectionWhosePushesAllGet410KeepsItsPlaceAcrossARefresh(path: ClientFixtures.SendPath) async throws {
+        let clock = ManualClock()
+        let gone = String(repeating: "12", count: 32)
+        let goneToken = try #require(DeviceToken(gone))
+        let since = clock.now
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs, configure: {
+            $0.registry.devices[goneToken] = RegisteredDevice(
+                token: goneToken, bundleID: ClientFixtures.topic, environment: .sandbox, state: .unregistered(since: since))
+        }, now: clock.reader)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.tokenRefreshInterval = .seconds(30 * 60)
+        configuration.retryPolicy = .none
+        let client = try APNsClient(configuration: configuration, now: clock.reader)
+        // Minute 0 and minute 35, when the second token is due.
+        for minute in [0, 35] {
+            let result = await ClientFixtures.outcome(client, ClientFixtures.notification(device: gone), via: path)
+            #expect(result.failureRejection?.reason == .unregistered, "minute \(minute): \(result)")
+            clock.advance(by: 35 * 60)
+        }
+        #expect(client.providerTokensSigned == 2)
+        let records = mock.capture.records()
+        #expect(records.map(\.outcome.status) == [410, 410])
+        #expect(Set(records.compactMap(\.token?.fingerprint)).count == 2, "each push carried the token of its time")
+        #expect(Set(records.map(\.connectionID)).count == 1, "the connection changed tokens instead of being replaced")
+        #expect(client.connectionsOpened(to: .sandbox) == 1)
+        #expect(Self.tooSoonTokenChanges(mock).isEmpty)
+        await client.shutdown()
+    }
+
     /// Defence in depth: should a connection nonetheless be refused for changing tokens too
     /// soon, the push is not at fault. The connection is left and the push sent once more.
     @Test(arguments: ClientFixtures.SendPath.allCases)
