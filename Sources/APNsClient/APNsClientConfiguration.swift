@@ -26,8 +26,13 @@ public struct APNsClientConfiguration: Sendable {
     public var retryPolicy: APNsRetryPolicy
     /// Connections per environment, at most; more are opened only when every open one is full.
     public var maximumConnectionsPerEnvironment: Int
-    /// Streams the client runs at once on one connection, at most; the server's
-    /// SETTINGS_MAX_CONCURRENT_STREAMS lowers it further (APNs: 1 before the first valid token).
+    /// Streams per connection the pool fills a connection to before it opens another: a
+    /// preference for spreading pushes, not a cap. The pool counts a connection as full at
+    /// this or the server's SETTINGS_MAX_CONCURRENT_STREAMS, whichever is lower (APNs: 1
+    /// before the first valid token). When every connection is full and the pool has
+    /// `maximumConnectionsPerEnvironment` of them, a push still goes to the least busy one,
+    /// and the transport sends it as soon as the server's limit allows, so a connection may
+    /// then run more streams than this. Only the server's limit is never exceeded.
     public var maximumStreamsPerConnection: Int
     /// A connection with no push for this long gets an HTTP/2 PING, which keeps it open and
     /// finds a dead one before a push does; nil sends none.

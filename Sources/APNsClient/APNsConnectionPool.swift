@@ -9,7 +9,8 @@ import Synchronization
 /// one stream before authentication) and `maximumStreamsPerConnection`. A new connection is
 /// opened only when every open one is full and the pool is below its size; when the pool
 /// is full, the push waits in the least busy connection until a stream frees up (the
-/// transport never exceeds the server's limit). Connections that received GOAWAY or were
+/// transport never exceeds the server's limit, but `maximumStreamsPerConnection` is then
+/// exceeded: it decides when to open another connection, and caps nothing). Connections that received GOAWAY or were
 /// lost leave the pool at once and are closed when their last push ends, so the next push
 /// reconnects.
 ///

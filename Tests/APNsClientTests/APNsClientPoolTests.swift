@@ -174,6 +174,36 @@ while True:
         await client.shutdown()
     }
 
+    /// `maximumStreamsPerConnection` is a preference, as documented, not a cap: it makes the
+    /// pool grow, and once the pool is full the pushes beyond it still run at once, up to the
+    /// server's limit.
+    @Test func maximumStreamsPerConnectionFillsThePoolThenIsExceededUpToTheServersLimit() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        var configuration = try ClientFixtures.configuration(for: mock)
+        configuration.maximumStreamsPerConnection = 1
+        configuration.maximumConnectionsPerEnvironment = 2
+        let client = try APNsClient(configuration: configuration)
+        try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(500))))
+
+        let peak = Atomic<Int>(0)
+        let done = Atomic<Bool>(false)
+        let watcher = Task.detached {
+            while !done.load(ordering: .relaxed) {
+                let open = mock.transportMetrics.openStreams
+                if open > peak.load(ordering: .relaxed) { peak.store(open, ordering: .relaxed) }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        let results = await Self.burst(client, count: 10)
+        done.store(true, ordering: .relaxed)
+        await watcher.value
+        #expect(results.allSatisfy { if case .success = $0 { true } else { false } })
+        #expect(client.connectionsOpened(to: .sandbox) == 2, "one stream each made the pool grow to its size")
+        #expect(peak.load(ordering: .relaxed) > 2, "then more than one stream per connection ran at once")
+        await client.shutdown()
+    }
+
     @Test func pushesSentTogetherShareTheBusiestConnectionWithRoom() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
