@@ -260,20 +260,26 @@ public final class APNsClient: Sendable {
 
     /// Reads `{"reason":…,"timestamp":…}`; a body without a reason keeps its text in `.unknown`.
     static func rejection(from response: HTTPClientResponse, apnsID: String) -> APNsRejection {
-        var reason = APNsReason.unknown(String(decoding: response.body.prefix(200), as: UTF8.self))
-        var timestamp: Int64?
-        if case let .object(members)? = try? JSONParser.parse(response.body, maximumDepth: 4) {
-            if let wire = members["reason"]?.stringValue { reason = APNsReason(wireValue: wire) }
-            switch members["timestamp"] {
-            case let .integer(value)?: timestamp = value
-            // A number past Int64 (1e19, say) has no timestamp to give; converting it would trap,
-            // and with the callback `send` that would take the whole event loop down.
-            case let .double(value)?: timestamp = Int64(exactly: value.rounded(.towardZero))
-            default: break
-            }
+        let body = errorBody(response.body)
+        return APNsRejection(
+            status: response.status,
+            reason: body.reason ?? .unknown(String(decoding: response.body.prefix(200), as: UTF8.self)),
+            timestampMilliseconds: body.timestamp,
+            apnsID: response.headers[APNsHeaderName.id] ?? apnsID,
+            uniqueID: response.headers[APNsHeaderName.uniqueID])
+    }
+
+    /// APNs' JSON error body, `{"reason":…,"timestamp":…}`, as an answer or as GOAWAY debug
+    /// data carries it: nil members for what is absent or not that JSON.
+    static func errorBody(_ bytes: [UInt8]) -> (reason: APNsReason?, timestamp: Int64?) {
+        guard case let .object(members)? = try? JSONParser.parse(bytes, maximumDepth: 4) else { return (nil, nil) }
+        let reason = members["reason"]?.stringValue.map(APNsReason.init(wireValue:))
+        switch members["timestamp"] {
+        case let .integer(value)?: return (reason, value)
+        // A number past Int64 (1e19, say) has no timestamp to give; converting it would trap,
+        // and with the callback `send` that would take the whole event loop down.
+        case let .double(value)?: return (reason, Int64(exactly: value.rounded(.towardZero)))
+        default: return (reason, nil)
         }
-        return APNsRejection(status: response.status, reason: reason, timestampMilliseconds: timestamp,
-                             apnsID: response.headers[APNsHeaderName.id] ?? apnsID,
-                             uniqueID: response.headers[APNsHeaderName.uniqueID])
     }
 }

@@ -1,6 +1,5 @@
 import APNsCore
 import HTTPTransport
-import StrictJSON
 
 /// One push's way through the retry policy, shared by `APNsClient`'s async and callback
 /// `send`, so both retry exactly alike: what each attempt sends, and from its outcome
@@ -171,10 +170,7 @@ struct APNsSendAttempts: Sendable {
     /// (about the connection's idleness, not the push). Nil for anything else, such as
     /// `Shutdown`, no debug data, or text that is not APNs' JSON.
     static func fatalReason(inGoAwayDebugData debugData: [UInt8]) -> APNsReason? {
-        guard !debugData.isEmpty, case let .object(members)? = try? JSONParser.parse(debugData, maximumDepth: 4),
-              let wire = members["reason"]?.stringValue else { return nil }
-        let reason = APNsReason(wireValue: wire)
-        guard reason.status != nil, !reason.isRetryable, reason != .idleTimeout else { return nil }
+        guard !debugData.isEmpty, let reason = APNsClient.errorBody(debugData).reason, reason.status != nil, !reason.isRetryable, reason != .idleTimeout else { return nil }
         return reason
     }
 

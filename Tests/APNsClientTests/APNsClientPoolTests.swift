@@ -27,6 +27,24 @@ struct APNsClientPoolTests {
         }
     }
 
+    /// ``burst(_:count:environment:)``, and the most streams the mock had open at once meanwhile.
+    static func burstWatchingStreams(_ client: APNsClient, count: Int, on mock: MockAPNsServer)
+        async -> (results: [Result<APNsResponse, APNsClientError>], peakOpenStreams: Int) {
+        let peak = Atomic<Int>(0)
+        let done = Atomic<Bool>(false)
+        let watcher = Task.detached {
+            while !done.load(ordering: .relaxed) {
+                let open = mock.transportMetrics.openStreams
+                if open > peak.load(ordering: .relaxed) { peak.store(open, ordering: .relaxed) }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        let results = await burst(client, count: count)
+        done.store(true, ordering: .relaxed)
+        await watcher.value
+        return (results, peak.load(ordering: .relaxed))
+    }
+
     @Test func afterGOAWAYTheNextPushesUseANewConnection() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
@@ -153,23 +171,12 @@ while True:
         let client = try APNsClient(configuration: configuration)
         try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(150))))
 
-        let peak = Atomic<Int>(0)
-        let done = Atomic<Bool>(false)
-        let watcher = Task.detached {
-            while !done.load(ordering: .relaxed) {
-                let open = mock.transportMetrics.openStreams
-                if open > peak.load(ordering: .relaxed) { peak.store(open, ordering: .relaxed) }
-                try? await Task.sleep(for: .milliseconds(2))
-            }
-        }
-        let results = await Self.burst(client, count: 30)
-        done.store(true, ordering: .relaxed)
-        await watcher.value
+        let (results, peak) = await Self.burstWatchingStreams(client, count: 30, on: mock)
         #expect(results.allSatisfy { if case .success = $0 { true } else { false } })
         #expect(client.connectionsOpened(to: .sandbox) == 2)
         #expect(Set(mock.capture.records().map(\.connectionID)).count == 2)
         // Two connections of at most 3 streams each; the server refuses (not queues) streams over its limit.
-        #expect(peak.load(ordering: .relaxed) <= 6, "peak \(peak.load(ordering: .relaxed)) streams")
+        #expect(peak <= 6, "peak \(peak) streams")
         #expect(mock.capture.records().allSatisfy { $0.outcome.status == 200 })
         await client.shutdown()
     }
@@ -186,21 +193,10 @@ while True:
         let client = try APNsClient(configuration: configuration)
         try mock.faults.add(FaultRule(id: "slow", action: .delay(.milliseconds(500))))
 
-        let peak = Atomic<Int>(0)
-        let done = Atomic<Bool>(false)
-        let watcher = Task.detached {
-            while !done.load(ordering: .relaxed) {
-                let open = mock.transportMetrics.openStreams
-                if open > peak.load(ordering: .relaxed) { peak.store(open, ordering: .relaxed) }
-                try? await Task.sleep(for: .milliseconds(2))
-            }
-        }
-        let results = await Self.burst(client, count: 10)
-        done.store(true, ordering: .relaxed)
-        await watcher.value
+        let (results, peak) = await Self.burstWatchingStreams(client, count: 10, on: mock)
         #expect(results.allSatisfy { if case .success = $0 { true } else { false } })
         #expect(client.connectionsOpened(to: .sandbox) == 2, "one stream each made the pool grow to its size")
-        #expect(peak.load(ordering: .relaxed) > 2, "then more than one stream per connection ran at once")
+        #expect(peak > 2, "then more than one stream per connection ran at once")
         await client.shutdown()
     }
 
