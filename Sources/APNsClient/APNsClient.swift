@@ -54,6 +54,9 @@ public final class APNsClient: Sendable {
     public init(configuration: APNsClientConfiguration, now: @escaping @Sendable () -> Date = { Date() }) throws(APNsClientError) {
         try configuration.validate()
         self.configuration = configuration
+        // TLS material loads here, once per destination, before any loop runs.
+        let productionEndpoint = try Self.endpoint(for: configuration.production, configuration: configuration)
+        let sandboxEndpoint = try Self.endpoint(for: configuration.sandbox, configuration: configuration)
         do {
             group = try EventLoopGroup(threads: configuration.eventLoopThreads)
         } catch {
@@ -67,37 +70,14 @@ public final class APNsClient: Sendable {
         case .certificate:
             tokens = nil
         }
-        let group = group
-        let tokens = tokens
-        func pool(_ destination: APNsDestination) -> APNsConnectionPool {
-            var tls: TLSConfiguration?
-            if destination.usesTLS {
-                tls = .makeClientConfiguration(trustRootsPath: configuration.trustRootsPath)
-                if case let .certificate(chain, key) = configuration.authentication {
-                    tls?.certificateChainPath = chain
-                    tls?.privateKeyPath = key
-                }
-            }
-            var transport = HTTP2ClientConfiguration(host: destination.host, port: destination.port, tls: tls)
-            transport.serverName = destination.serverName
-            transport.connectTimeout = configuration.connectTimeout
-            transport.requestTimeout = configuration.requestTimeout
-            transport.pingTimeout = configuration.pingTimeout
-            // APNs allows one stream until a request carries a valid token; its SETTINGS say so,
-            // but a burst submitted before they arrive would already be on the wire.
-            transport.initialPeerMaxConcurrentStreams = 1
-            // Every push has its own apns-id; indexing it would evict the bearer token.
-            transport.unindexedFieldNames = [APNsHeaderName.id]
-            // A refused push comes back to APNsSendAttempts, which resends it on another
-            // connection within one small budget, instead of the transport resending it here.
-            transport.maximumRefusedStreamResends = 0
-            return APNsConnectionPool(
-                destination: destination, transport: transport, group: group,
-                maximumConnections: configuration.maximumConnectionsPerEnvironment,
-                maximumStreams: configuration.maximumStreamsPerConnection, tokens: tokens)
-        }
-        production = pool(configuration.production)
-        sandbox = pool(configuration.sandbox)
+        production = APNsConnectionPool(
+            destination: configuration.production, endpoint: productionEndpoint, group: group,
+            maximumConnections: configuration.maximumConnectionsPerEnvironment,
+            maximumStreams: configuration.maximumStreamsPerConnection, tokens: tokens)
+        sandbox = APNsConnectionPool(
+            destination: configuration.sandbox, endpoint: sandboxEndpoint, group: group,
+            maximumConnections: configuration.maximumConnectionsPerEnvironment,
+            maximumStreams: configuration.maximumStreamsPerConnection, tokens: tokens)
         if let interval = configuration.idlePingInterval {
             let pinger = APNsIdlePinger(loop: group.next(), pools: [production, sandbox], interval: interval)
             pinger.start()
@@ -109,6 +89,38 @@ public final class APNsClient: Sendable {
 
     deinit {
         pinger?.stop()
+    }
+
+    /// The transport settings APNs needs, with the TLS context every connection to
+    /// `destination` shares.
+    private static func endpoint(for destination: APNsDestination,
+                                 configuration: APNsClientConfiguration) throws(APNsClientError) -> HTTP2ClientEndpoint {
+        var tls: TLSConfiguration?
+        if destination.usesTLS {
+            tls = .makeClientConfiguration(trustRootsPath: configuration.trustRootsPath)
+            if case let .certificate(chain, key) = configuration.authentication {
+                tls?.certificateChainPath = chain
+                tls?.privateKeyPath = key
+            }
+        }
+        var transport = HTTP2ClientConfiguration(host: destination.host, port: destination.port, tls: tls)
+        transport.serverName = destination.serverName
+        transport.connectTimeout = configuration.connectTimeout
+        transport.requestTimeout = configuration.requestTimeout
+        transport.pingTimeout = configuration.pingTimeout
+        // APNs allows one stream until a request carries a valid token; its SETTINGS say so,
+        // but a burst submitted before they arrive would already be on the wire.
+        transport.initialPeerMaxConcurrentStreams = 1
+        // Every push has its own apns-id; indexing it would evict the bearer token.
+        transport.unindexedFieldNames = [APNsHeaderName.id]
+        // A refused push comes back to APNsSendAttempts, which resends it on another
+        // connection within one small budget, instead of the transport resending it here.
+        transport.maximumRefusedStreamResends = 0
+        do {
+            return try HTTP2ClientEndpoint(configuration: transport)
+        } catch {
+            throw .invalidConfiguration("cannot prepare the connection to \(destination): \(error)")
+        }
     }
 
     /// Sends `notification` to the device in `environment` and waits for APNs' answer,

@@ -37,7 +37,8 @@ final class APNsConnectionPool: Sendable {
     }
 
     let destination: APNsDestination
-    private let transport: HTTP2ClientConfiguration
+    /// Shared by every connection: the TLS context is built once, not per connection.
+    private let endpoint: HTTP2ClientEndpoint
     private let group: EventLoopGroup
     private let maximumConnections: Int
     private let maximumStreams: Int
@@ -52,11 +53,11 @@ final class APNsConnectionPool: Sendable {
         let token: APNsProviderTokenSource.Token?
     }
 
-    init(destination: APNsDestination, transport: HTTP2ClientConfiguration, group: EventLoopGroup,
+    init(destination: APNsDestination, endpoint: HTTP2ClientEndpoint, group: EventLoopGroup,
          maximumConnections: Int, maximumStreams: Int, tokens: APNsProviderTokenSource?) {
         self.tokens = tokens
         self.destination = destination
-        self.transport = transport
+        self.endpoint = endpoint
         self.group = group
         self.maximumConnections = maximumConnections
         self.maximumStreams = maximumStreams
@@ -75,7 +76,11 @@ final class APNsConnectionPool: Sendable {
     /// `avoiding` names a connection that just refused the push unprocessed: it is chosen
     /// only when no other connection has room and none can be opened.
     ///
-    /// - Throws: `.shutDown`, `.tokenSigningFailed`, or `.transport` when no connection could be opened.
+    /// Called on event loops, under the pool's lock: opening a connection here only makes
+    /// the client. Its name lookup, socket and handshake happen on its loop, or on a resolver
+    /// thread, after the lease.
+    ///
+    /// - Throws: `.shutDown` or `.tokenSigningFailed`.
     func lease(avoiding avoided: Int? = nil) throws(APNsClientError) -> Lease {
         var toClose: [APNsPooledConnection] = []
         defer { for connection in toClose { close(connection) } }
@@ -99,26 +104,20 @@ final class APNsConnectionPool: Sendable {
             // A loop opens at most its share of the pool: a burst on one loop before APNs
             // raises its one-stream limit must not take every connection the others need.
             let share = here == nil ? maximumConnections : (maximumConnections + group.loops.count - 1) / group.loops.count
-            var openFailure: TransportError?
             if best == nil, state.connections.count < maximumConnections, local < share {
-                do throws(TransportError) {
-                    let client = try HTTP2Client(configuration: transport, group: group, on: here)
-                    let connection = APNsPooledConnection(client: client, id: state.nextID)
-                    state.nextID += 1
-                    state.opened += 1
-                    state.connections.append(connection)
-                    best = connection
-                } catch {
-                    openFailure = error
-                }
+                let connection = APNsPooledConnection(client: HTTP2Client(endpoint: endpoint, group: group, on: here),
+                                                      id: state.nextID)
+                state.nextID += 1
+                state.opened += 1
+                state.connections.append(connection)
+                best = connection
             }
             if best == nil, leastBusy == nil, here != nil {
                 // Full, and nothing on this loop: another loop's connection, at the cost of a hop.
                 (best, leastBusy, _) = choose(among: state.connections, on: nil, avoiding: avoided)
             }
-            guard let chosen = best ?? leastBusy else {
-                return .failure(openFailure.map { .transport(.connectFailed($0)) } ?? .shutDown)
-            }
+            // A pool of at least one connection always has one to give.
+            guard let chosen = best ?? leastBusy else { return .failure(.shutDown) }
             chosen.inFlight += 1
             chosen.lastActivity = .now
             // Every connection left carries this token or none yet (`prepare`).

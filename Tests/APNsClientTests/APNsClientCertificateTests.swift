@@ -85,4 +85,30 @@ struct APNsClientCertificateTests {
         configuration.trustRootsPath = "/nonexistent/ca.pem"
         #expect(throws: APNsClientError.self) { try APNsClient(configuration: configuration) }
     }
+
+    @Test func certificateFilesThatAreNotPEMAreAConfigurationErrorAtCreation() throws {
+        // Readable, so validate() passes; the TLS context is built once, at creation, so its
+        // failure is reported there instead of by the first push (on an event loop, under the
+        // pool's lock, for every connection).
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-notpem-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let garbage = directory.appendingPathComponent("garbage.pem").path
+        try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: garbage))
+        for authentication in [APNsAuthentication.certificate(certificateChainPath: garbage, privateKeyPath: Self.clientKey),
+                               .certificate(certificateChainPath: Self.clientCertificate, privateKeyPath: garbage)] {
+            let configuration = APNsClientConfiguration(authentication: authentication)
+            do {
+                _ = try APNsClient(configuration: configuration)
+                Issue.record("a client was created with \(authentication)")
+            } catch {
+                guard case let .invalidConfiguration(message) = error else {
+                    Issue.record("expected invalidConfiguration, got \(error)")
+                    continue
+                }
+                #expect(message.contains("https://api.push.apple.com:443"), "\(message)")
+                #expect(message.contains(garbage), "\(message)")
+            }
+        }
+    }
 }

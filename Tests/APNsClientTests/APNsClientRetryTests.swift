@@ -174,7 +174,7 @@ struct APNsClientRetryTests {
         let group = try EventLoopGroup(threads: 1)
         let pool = APNsConnectionPool(
             destination: try APNsDestination(url: "http://127.0.0.1:9"),
-            transport: HTTP2ClientConfiguration(host: "127.0.0.1", port: 9), group: group,
+            endpoint: try HTTP2ClientEndpoint(configuration: HTTP2ClientConfiguration(host: "127.0.0.1", port: 9)), group: group,
             maximumConnections: 4, maximumStreams: 10, tokens: nil)
         return (pool, group)
     }

@@ -24,34 +24,44 @@ public final class HTTP2Client: Sendable {
     private let ownsGroup: Bool
     private let isClosed = Atomic<Bool>(false)
 
-    /// OpenSSL writes with `write(2)`, so a server that hangs up would raise SIGPIPE and
-    /// kill the process; ignored once, before the first TLS connection exists.
-    private static let sigpipeIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
-
     /// Prepares a client; it connects on `connect()` or on the first `send(_:)`.
     ///
     /// - Parameters:
     ///   - configuration: server, TLS, timeouts and flow control.
     ///   - group: loops to run on; by default the client starts a one-loop group and
     ///     shuts it down in `close()`.
-    /// - Throws: `TransportError` when the host cannot be resolved, the TLS files cannot
-    ///   be loaded, or no event loop can be started.
-    public init(configuration: HTTP2ClientConfiguration, group sharedGroup: EventLoopGroup? = nil,
-                on chosenLoop: EventLoop? = nil) throws(TransportError) {
-        self.configuration = configuration
-        let address = try SocketAddress(host: configuration.host, port: configuration.port)
-        var tlsContext: TLSContext?
-        if var tls = configuration.tls {
-            Self.sigpipeIgnored
-            if !configuration.negotiatesALPN { tls.applicationProtocols = [] }
-            tlsContext = try TLSContext(configuration: tls, role: .client)
+    ///   - chosenLoop: the loop of `group` to run on; by default the group's next.
+    /// - Throws: `TransportError` when the port is out of range, the TLS files cannot be
+    ///   loaded, or no event loop can be started. A host name that does not resolve fails
+    ///   the connection (`HTTPClientError.connectFailed`), since names are resolved when
+    ///   connecting.
+    public convenience init(configuration: HTTP2ClientConfiguration, group sharedGroup: EventLoopGroup? = nil,
+                            on chosenLoop: EventLoop? = nil) throws(TransportError) {
+        let endpoint = try HTTP2ClientEndpoint(configuration: configuration)
+        if let sharedGroup {
+            self.init(endpoint: endpoint, group: sharedGroup, on: chosenLoop, ownsGroup: false)
+        } else {
+            self.init(endpoint: endpoint, group: try EventLoopGroup(threads: 1), on: chosenLoop, ownsGroup: true)
         }
-        let group: EventLoopGroup
-        if let sharedGroup { group = sharedGroup } else { group = try EventLoopGroup(threads: 1) }
+    }
+
+    /// Prepares a client for `endpoint`, sharing its TLS context with the endpoint's other
+    /// clients; it connects on `connect()` or on the first `send(_:)`. Cheap enough to call
+    /// on an event loop or under a lock: it reads no file and resolves no name.
+    ///
+    /// - Parameters:
+    ///   - endpoint: server, TLS context, timeouts and flow control.
+    ///   - group: loops to run on; the caller keeps it running until the client has closed.
+    ///   - chosenLoop: the loop of `group` to run on; by default the group's next.
+    public convenience init(endpoint: HTTP2ClientEndpoint, group: EventLoopGroup, on chosenLoop: EventLoop? = nil) {
+        self.init(endpoint: endpoint, group: group, on: chosenLoop, ownsGroup: false)
+    }
+
+    private init(endpoint: HTTP2ClientEndpoint, group: EventLoopGroup, on chosenLoop: EventLoop?, ownsGroup: Bool) {
+        configuration = endpoint.configuration
         self.group = group
-        ownsGroup = sharedGroup == nil
-        connection = HTTP2ClientConnection(configuration: configuration, address: address, tlsContext: tlsContext,
-                                           eventLoop: chosenLoop ?? group.next())
+        self.ownsGroup = ownsGroup
+        connection = HTTP2ClientConnection(endpoint: endpoint, eventLoop: chosenLoop ?? group.next())
     }
 
     deinit {

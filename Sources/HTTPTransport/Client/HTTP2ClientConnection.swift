@@ -33,8 +33,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     }
 
     let configuration: HTTP2ClientConfiguration
-    let address: SocketAddress
-    let tlsContext: TLSContext?
+    let endpoint: HTTP2ClientEndpoint
     let eventLoop: EventLoop
     let shared = Mutex(Shared())
     /// Requests handed to the loop whose callers have not been resumed yet.
@@ -67,11 +66,11 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     private var deadlines = HTTP2ClientDeadlines()
     private var deadlineTimer: ScheduledTask?
 
-    init(configuration: HTTP2ClientConfiguration, address: SocketAddress, tlsContext: TLSContext?, eventLoop: EventLoop) {
+    init(endpoint: HTTP2ClientEndpoint, eventLoop: EventLoop) {
+        let configuration = endpoint.configuration
         self.configuration = configuration
+        self.endpoint = endpoint
         headerBlock = HeaderBlockBuilder(unindexedNames: configuration.unindexedFieldNames)
-        self.address = address
-        self.tlsContext = tlsContext
         self.eventLoop = eventLoop
         authority = configuration.defaultAuthority
         scheme = configuration.tls == nil ? "http" : "https"
@@ -319,6 +318,17 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             guard let self, self.phase == .connecting else { return }
             self.shutDown(reason: .timedOut(.connect, after: timeout))
         }
+        endpoint.resolve(on: eventLoop) { [self] result in
+            // The connect timer (or a close) may have ended the attempt while the name resolved.
+            guard phase == .connecting else { return }
+            switch result {
+            case let .success(address): connect(to: address)
+            case let .failure(error): shutDown(reason: .connectFailed(error))
+            }
+        }
+    }
+
+    private func connect(to address: SocketAddress) {
         do throws(TransportError) {
             let socket = try Socket.makeTCP(for: address)
             socket.setNoDelay()
@@ -326,7 +336,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             if !connected && errno != EINPROGRESS {
                 throw .system(call: "connect", errno: errno)
             }
-            let tls = try tlsContext.map { (context) throws(TransportError) in
+            let tls = try endpoint.tlsContext.map { (context) throws(TransportError) in
                 try TLSConnection(context: context, fd: socket.fd, serverName: configuration.effectiveServerName)
             }
             let stream = ByteStream(socket: socket, tls: tls, eventLoop: eventLoop)

@@ -53,7 +53,27 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `TransportError.invalidAddress` when nothing matches.
     public init(host: String, port: Int) throws(TransportError) {
         guard (0...65535).contains(port) else { throw .invalidAddress("\(host):\(port) (port out of range)") }
-        let trimmed = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if let literal = SocketAddress(literal: host, port: port) {
+            self = literal
+            return
+        }
+        let trimmed = Self.unbracketed(host)
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(trimmed, nil, &hints, &result) == 0, let first = result else {
+            throw .invalidAddress(host)
+        }
+        defer { freeaddrinfo(result) }
+        guard let resolved = SocketAddress(first.pointee.ai_addr, port: port) else { throw .invalidAddress(host) }
+        self = resolved
+    }
+
+    /// Parses an IPv4 or IPv6 literal (IPv6 with or without brackets); nil for a host name
+    /// or a port out of range. Never resolves, so it never blocks.
+    init?(literal host: String, port: Int) {
+        guard (0...65535).contains(port) else { return nil }
+        let trimmed = Self.unbracketed(host)
         var v4 = in_addr()
         if inet_pton(AF_INET, trimmed, &v4) == 1 {
             storage = .v4(host: v4.s_addr, port: UInt16(port).bigEndian)
@@ -64,15 +84,11 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
             storage = .v6(host: withUnsafeBytes(of: &v6) { Array($0) }, port: UInt16(port).bigEndian, scope: 0)
             return
         }
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var result: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(trimmed, nil, &hints, &result) == 0, let first = result else {
-            throw .invalidAddress(host)
-        }
-        defer { freeaddrinfo(result) }
-        guard let resolved = SocketAddress(first.pointee.ai_addr, port: port) else { throw .invalidAddress(host) }
-        self = resolved
+        return nil
+    }
+
+    private static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 
     /// True for an IPv4 or IPv6 literal, false for a host name.
