@@ -79,7 +79,8 @@ public final class HTTP2Client: Sendable {
     /// True while requests can be sent on the open connection.
     public var isActive: Bool { state == .active }
 
-    /// The last GOAWAY the server sent, if any: its error code, last stream and debug data.
+    /// What the server's GOAWAY frames said, if it sent any: the latest error code and last
+    /// stream, with debug data kept from an earlier frame when a later one has none.
     public var lastGoAway: HTTP2GoAway? { connection.shared.withLock { $0.lastGoAway } }
 
     /// The server's current SETTINGS_MAX_CONCURRENT_STREAMS: how many requests it lets run at once.

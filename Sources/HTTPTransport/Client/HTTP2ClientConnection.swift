@@ -634,7 +634,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         }
     }
 
-    private func receivedGoAway(_ info: HTTP2GoAway) {
+    private func receivedGoAway(_ frame: HTTP2GoAway) {
+        let info = goAway.map { $0.followed(by: frame) } ?? frame
         goAway = info
         let error = HTTPClientError.goAway(errorCode: info.errorCode, debugData: info.debugData, lastStreamID: info.lastStreamID)
         terminalError = error
