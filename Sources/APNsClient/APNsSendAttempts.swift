@@ -99,6 +99,12 @@ struct APNsSendAttempts: Sendable {
                 pool.release(connection)
                 return try resendUnprocessed(after: error, on: connection)
             case .connectionClosed:
+                // Lost before its answer, after a GOAWAY that named a fatal reason: a resend
+                // would meet the same reason on every new connection.
+                if let reason = connection.client.lastGoAway.flatMap({ Self.fatalReason(inGoAwayDebugData: $0.debugData) }) {
+                    let rejection = APNsRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID)
+                    return try reject(rejection, on: connection, pool: pool, tokens: tokens, acceptedToken: nil)
+                }
                 pool.release(connection)
                 return try retry(after: .transport(error))
             default:

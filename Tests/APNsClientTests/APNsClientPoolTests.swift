@@ -69,9 +69,9 @@ struct APNsClientPoolTests {
     }
 
     /// An h2c server (python `h2`) that answers every request as APNs answers one on a
-    /// connection it has given up on: GOAWAY NO_ERROR, last stream 0, debug data
-    /// `{"reason":"BadCertificateEnvironment"}`, then it closes. It serves connection after
-    /// connection and prints `request N` for each request.
+    /// connection it has given up on: GOAWAY NO_ERROR, last stream 0 (or the stream given as
+    /// its argument), debug data `{"reason":"BadCertificateEnvironment"}`, then it closes. It
+    /// serves connection after connection and prints `request N` for each request.
     static let fatalGoAwayServer = #"""
 import socket, sys
 import h2.config, h2.connection, h2.events
@@ -98,7 +98,8 @@ while True:
             if isinstance(event, h2.events.RequestReceived) and not done:
                 requests += 1
                 print("request", requests, flush=True)
-                conn.close_connection(error_code=0, additional_data=b'{"reason":"BadCertificateEnvironment"}', last_stream_id=0)
+                conn.close_connection(error_code=0, additional_data=b'{"reason":"BadCertificateEnvironment"}',
+                                      last_stream_id=int(sys.argv[1]) if len(sys.argv) > 1 else 0)
                 done = True
         sock.sendall(conn.data_to_send())
     sock.close()
@@ -109,7 +110,19 @@ while True:
     /// not resent to meet the same on new connections (the review saw 6 in 110 ms).
     @Test(arguments: ClientFixtures.SendPath.allCases)
     func aPushLeftUnprocessedByAGOAWAYWithAFatalReasonIsRejectedWithThatReason(path: ClientFixtures.SendPath) async throws {
-        let server = try BackgroundProcess("/usr/bin/env", ["python3", "-c", Self.fatalGoAwayServer])
+        try await expectRejectedOnceByFatalGoAway(lastStreamID: 0, path: path)
+    }
+
+    /// The same GOAWAY naming the push's stream as perhaps processed, then the connection
+    /// closing before any answer: the push is lost, not refused, yet the reason still dooms it
+    /// on every connection, so it is rejected with it instead of retried.
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func aPushLostAfterAGOAWAYWithAFatalReasonIsRejectedWithThatReason(path: ClientFixtures.SendPath) async throws {
+        try await expectRejectedOnceByFatalGoAway(lastStreamID: 1, path: path)
+    }
+
+    private func expectRejectedOnceByFatalGoAway(lastStreamID: Int, path: ClientFixtures.SendPath) async throws {
+        let server = try BackgroundProcess("/usr/bin/env", ["python3", "-c", Self.fatalGoAwayServer, "\(lastStreamID)"])
         defer {
             server.signal(SIGKILL)
             _ = server.wait(timeout: 5)
