@@ -38,6 +38,48 @@ struct ServerLimitsTests {
         second.close()
     }
 
+    /// The first SETTINGS carries the configured values, in identifier order, with a frame
+    /// size HTTP/2 cannot carry brought into range (nghttp2 would drop the whole frame), and
+    /// the connection's window is opened to its own size, not one derived from the streams'.
+    @Test func firstSettingsAndConnectionWindowFollowTheConfiguration() async throws {
+        let server = try TestServer(handler: RecordingHandler()) {
+            $0.headerTableSize = 4096
+            $0.initialWindowSize = 65_535
+            $0.maxFrameSize = 1000
+            $0.maxHeaderListSize = 8000
+            $0.connectionWindowSize = 4 * 1024 * 1024
+        }
+        defer { server.shutdown() }
+        let typeWindowUpdate: UInt8 = 0x8
+
+        let client = try RawClient(port: server.port)
+        client.send(H2Frame.clientStart)
+        let frames = H2Frame.parse(client.read { bytes in H2Frame.parse(bytes).contains { $0.type == typeWindowUpdate } })
+        client.close()
+
+        let settings = try #require(frames.first { $0.type == H2Frame.typeSettings && $0.flags & H2Frame.flagAck == 0 })
+        let entries = ServerInitialStreamLimitTests.settingsEntries(settings.payload)
+        #expect(entries.map(\.0) == [1, 4, 5, 6, 3], "HEADER_TABLE_SIZE, INITIAL_WINDOW_SIZE, MAX_FRAME_SIZE, MAX_HEADER_LIST_SIZE, then the stream limit")
+        #expect(entries.map(\.1) == [4096, 65_535, 16_384, 8000, 1000])
+        let update = try #require(frames.first { $0.type == typeWindowUpdate })
+        #expect(update.stream == 0)
+        let increment = update.payload.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        #expect(Int(increment) == 4 * 1024 * 1024 - 65_535)
+    }
+
+    @Test func unsetHeaderTableAndFrameSizesAreNotAnnounced() async throws {
+        let server = try TestServer(handler: RecordingHandler())
+        defer { server.shutdown() }
+
+        let client = try RawClient(port: server.port)
+        client.send(H2Frame.clientStart)
+        let frames = H2Frame.parse(client.read { bytes in H2Frame.parse(bytes).contains { $0.type == H2Frame.typeSettings } })
+        client.close()
+
+        let settings = try #require(frames.first { $0.type == H2Frame.typeSettings && $0.flags & H2Frame.flagAck == 0 })
+        #expect(ServerInitialStreamLimitTests.settingsEntries(settings.payload).map(\.0) == [4, 6, 3])
+    }
+
     @Test func idleHTTP2ConnectionGetsGoAwayAndClose() async throws {
         let server = try TestServer(handler: RecordingHandler()) { $0.idleTimeout = .milliseconds(300) }
         defer { server.shutdown() }

@@ -60,6 +60,8 @@ enum ConfigurationFixtures {
         #expect(server.host == "127.0.0.1" && server.productionPort == 2197 && server.sandboxPort == 2198)
         #expect(server.controlPort == 2199 && server.tlsEnabled && server.maxConcurrentStreams == 1000)
         #expect(server.dropsStreamLimitAfterRejection && server.idleTimeout == .seconds(3600) && server.captureRingSize == 10_000)
+        #expect(server.headerTableSize == 4096 && server.initialWindowSize == 65_535)
+        #expect(server.maxFrameSize == 16_384 && server.maxHeaderListSize == 8000)
         // Relative paths resolve against the file's folder.
         #expect(server.certificatePath == Fixtures.certs + "/server.pem")
         #expect(server.privateKeyPath == Fixtures.certs + "/server.key")
@@ -145,6 +147,9 @@ enum ConfigurationFixtures {
         let server = configuration.server
         #expect(server.maxConcurrentStreams == 1000 && server.dropsStreamLimitAfterRejection && server.tlsEnabled)
         #expect(server.certificatePath == "certs/server.pem" && server.clientCAPath == nil && server.captureFilePath == nil)
+        // What APNs announces in its first SETTINGS.
+        #expect(server.headerTableSize == 4096 && server.initialWindowSize == 65_535)
+        #expect(server.maxFrameSize == 16_384 && server.maxHeaderListSize == 8000)
 
         let zeroConfig = try MockConfiguration.makeDefault(certsDirectory: Fixtures.certs)
         for keyID in ["ABC123DEFG", "XYZ987WXYZ"] {
@@ -156,6 +161,29 @@ enum ConfigurationFixtures {
         #expect(throws: ConfigurationError(.invalidKey, path: "keys[0].path", "")) {
             try MockConfiguration.makeDefault(certsDirectory: "/nonexistent")
         }
+    }
+
+    @Test func theServerSectionSetsTheHTTP2SettingsTheListenersAnnounce() throws {
+        let file = try Fixtures.write(#"""
+        {"server":{"headerTableSize":0,"initialWindowSize":1048576,"maxFrameSize":16777215,"maxHeaderListSize":16384}}
+        """#)
+        let server = try MockConfiguration.load(path: file).server
+        #expect(server.headerTableSize == 0 && server.initialWindowSize == 1_048_576)
+        #expect(server.maxFrameSize == 16_777_215 && server.maxHeaderListSize == 16_384)
+
+        try expectError(#"{"server":{"maxFrameSize":16383}}"#, path: "server.maxFrameSize", "16384-16777215, found 16383")
+        try expectError(#"{"server":{"maxFrameSize":16777216}}"#, path: "server.maxFrameSize", "16384-16777215")
+        try expectError(#"{"server":{"initialWindowSize":0}}"#, path: "server.initialWindowSize", "at least 1")
+        try expectError(#"{"server":{"initialWindowSize":2147483648}}"#, path: "server.initialWindowSize", "found 2147483648")
+        try expectError(#"{"server":{"maxHeaderListSize":0}}"#, path: "server.maxHeaderListSize", "at least 1")
+        try expectError(#"{"server":{"headerTableSize":-1}}"#, path: "server.headerTableSize", "at least 0")
+
+        var settings = MockServerSettings.makeDefault()
+        settings.maxFrameSize = 1024
+        #expect(throws: ConfigurationError(.invalidValue, path: "server.maxFrameSize", "")) { try settings.validate() }
+        settings.maxFrameSize = 16_384
+        settings.initialWindowSize = 1 << 31
+        #expect(throws: ConfigurationError(.invalidValue, path: "server.initialWindowSize", "")) { try settings.validate() }
     }
 
     @Test func unreadableAndMalformedFilesNameTheFile() throws {

@@ -302,4 +302,89 @@ c.report(sent=sent)
         #expect(normalEnd < delayedEnd, "the other stream is not held up")
         #expect(!output.timed_out)
     }
+
+    /// The first SETTINGS of a listener (entries by identifier, as decimal strings) and the
+    /// increments of its WINDOW_UPDATEs on stream 0, read as raw frames before any request.
+    struct OpeningFrames: Decodable, Sendable {
+        var settings: [String: Int]
+        var connectionWindowIncrements: [Int]
+        var timed_out: Bool
+    }
+
+    static func openingFrames(port: Int) async throws -> OpeningFrames {
+        let script = #"""
+c = connect(int(sys.argv[1]))
+first = lambda fs: [f for _, f in fs if type(f).__name__ == "SettingsFrame" and "ACK" not in f.flags]
+window = lambda fs: [f.window_increment for _, f in fs if type(f).__name__ == "WindowUpdateFrame" and f.stream_id == 0]
+frames = c.read_frames(until=lambda fs: first(fs) and window(fs))
+settings = first(frames)[0].settings if first(frames) else {}
+print(json.dumps({"settings": {str(int(k)): v for k, v in settings.items()}, "connectionWindowIncrements": window(frames),
+                  "timed_out": c.timed_out}))
+"""#
+        return try await AcceptancePython.run(script, [String(port)], as: OpeningFrames.self)
+    }
+
+    /// The APNs listeners open with the SETTINGS APNs has been seen sending (pushy#878:
+    /// 4096/1000/65535/16384/8000, with one stream until a valid token), and a connection
+    /// window far wider than the 65,535-byte stream window. The control API keeps the
+    /// transport's own settings.
+    @Test func theAPNsListenersAnnounceAPNsSettingsAndAWideConnectionWindow() async throws {
+        let mock = try Self.h2cMock()
+        defer { mock.stop() }
+
+        for url in [mock.productionURL, mock.sandboxURL] {
+            let opening = try await Self.openingFrames(port: Acceptance.address(of: url).port)
+            #expect(opening.settings == ["1": 4096, "3": 1, "4": 65_535, "5": 16_384, "6": 8000], "\(url)")
+            #expect(opening.connectionWindowIncrements == [16 * 1024 * 1024 - 65_535], "\(url)")
+            #expect(!opening.timed_out)
+        }
+        let control = try await Self.openingFrames(port: Acceptance.address(of: mock.controlURL).port)
+        #expect(control.settings["4"] == HTTPServerConfiguration.defaultInitialWindowSize)
+        #expect(control.settings["6"] == HTTPServerConfiguration.defaultMaxHeaderListSize)
+        #expect(control.settings["1"] == nil && control.settings["5"] == nil)
+    }
+
+    @Test func theAnnouncedSettingsComeFromTheServerSettings() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) {
+            $0.server.tlsEnabled = false
+            $0.server.headerTableSize = 0
+            $0.server.initialWindowSize = 1 << 20
+            $0.server.maxFrameSize = 32_768
+            $0.server.maxHeaderListSize = 12_000
+        }
+        defer { mock.stop() }
+
+        let opening = try await Self.openingFrames(port: Acceptance.address(of: mock.sandboxURL).port)
+
+        #expect(opening.settings == ["1": 0, "3": 1, "4": 1 << 20, "5": 32_768, "6": 12_000])
+        #expect(opening.connectionWindowIncrements == [MockServerSettings.connectionWindowSize - 65_535])
+    }
+
+    /// A small stream window must not hold back many full-size pushes at once: 200 VoIP
+    /// pushes of exactly 5120 bytes (APNs' largest payload) go out together on one connection
+    /// and are all accepted and captured whole.
+    @Test func manyConcurrentMaximumSizePayloadsFlow() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs)
+        defer { mock.stop() }
+        let client = try Acceptance.client(for: mock.sandboxURL, trust: mock.trustRootsPath)
+        let token = try Acceptance.providerToken()
+        let prefix = #"{"aps":{},"pad":""#, suffix = #""}"#
+        let body = prefix + String(repeating: "x", count: 5120 - prefix.utf8.count - suffix.utf8.count) + suffix
+        #expect(body.utf8.count == 5120)
+        let push = Acceptance.push(token: token, topic: Acceptance.topic + ".voip", body: body, pushType: "voip")
+        // The first push raises the stream limit from 1, as a valid token does.
+        #expect(try await client.send(push).status == 200)
+
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<200 { group.addTask { try await client.send(push).status } }
+            var statuses: [Int] = []
+            for try await status in group { statuses.append(status) }
+            return statuses
+        }
+        await client.close()
+
+        #expect(statuses.count == 200 && statuses.allSatisfy { $0 == 200 }, "\(Set(statuses))")
+        let records = mock.capture.records(matching: .all)
+        #expect(records.count == 201 && records.allSatisfy { $0.payload.count == 5120 })
+    }
 }

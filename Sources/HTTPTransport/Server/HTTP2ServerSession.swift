@@ -99,17 +99,36 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         session = created
 
         let configuration = context.configuration
-        var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue),
-                                   value: UInt32(clamping: min(configuration.initialWindowSize, Int(c_nghttp2_max_window_size())))),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
-                                   value: UInt32(clamping: configuration.maxHeaderListSize)),
-        ]
+        var settings = Self.initialSettings(configuration)
         _ = nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         _ = nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0,
-                                                  Int32(clamping: min(configuration.initialWindowSize * 16, Int(c_nghttp2_max_window_size()))))
+                                                  Int32(clamping: Self.windowSize(configuration.connectionWindowSize)))
         announceInitialStreamLimit(UInt32(clamping: configuration.maxConcurrentStreams))
         produceOutput()
+    }
+
+    /// A flow-control window within what HTTP/2 allows (0 to 2^31-1).
+    private static func windowSize(_ size: Int) -> Int {
+        min(max(size, 0), Int(c_nghttp2_max_window_size()))
+    }
+
+    /// The entries of our first SETTINGS frame, in identifier order, without the stream limit
+    /// (`announceInitialStreamLimit` adds it). Every value is brought into the range HTTP/2
+    /// allows: nghttp2 refuses a whole SETTINGS frame for one value outside it.
+    private static func initialSettings(_ configuration: HTTPServerConfiguration) -> [nghttp2_settings_entry] {
+        func entry(_ id: nghttp2_settings_id, _ value: Int) -> nghttp2_settings_entry {
+            nghttp2_settings_entry(settings_id: Int32(id.rawValue), value: UInt32(clamping: value))
+        }
+        var settings: [nghttp2_settings_entry] = []
+        settings.reserveCapacity(4)
+        if let size = configuration.headerTableSize { settings.append(entry(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE, size)) }
+        settings.append(entry(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, windowSize(configuration.initialWindowSize)))
+        if let size = configuration.maxFrameSize {
+            let sizes = HTTPServerConfiguration.maxFrameSizes
+            settings.append(entry(NGHTTP2_SETTINGS_MAX_FRAME_SIZE, min(max(size, sizes.lowerBound), sizes.upperBound)))
+        }
+        settings.append(entry(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, configuration.maxHeaderListSize))
+        return settings
     }
 
     /// The stream limit announced in our first SETTINGS, until the client acknowledges it.

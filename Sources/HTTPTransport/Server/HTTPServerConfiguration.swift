@@ -10,7 +10,9 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var maxConnections: Int
     /// SETTINGS_MAX_CONCURRENT_STREAMS sent at connection start.
     public var maxConcurrentStreams: Int
-    /// Largest header list (RFC 9113 size: name + value + 32 per field) accepted: 431 above it.
+    /// Largest header list (RFC 9113 size: name + value + 32 per field) accepted: 431 above it
+    /// (or the handler's `headerListTooLargeResponse`). HTTP/2 announces it as
+    /// SETTINGS_MAX_HEADER_LIST_SIZE.
     public var maxHeaderListSize: Int
     /// Largest request body accepted: 413 above it.
     public var maxBodySize: Int
@@ -21,8 +23,20 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var idleGoAwayDebugData: [UInt8]
     /// TLS handshake and protocol detection must finish within this.
     public var handshakeTimeout: Duration
-    /// HTTP/2 flow-control window per stream and for the connection.
+    /// HTTP/2 flow-control window of each stream, announced as SETTINGS_INITIAL_WINDOW_SIZE:
+    /// how much of one request body a client may send before the server acknowledges it.
     public var initialWindowSize: Int
+    /// HTTP/2 flow-control window of the connection, all streams' bodies together, opened with
+    /// a WINDOW_UPDATE on stream 0 at connection start. Kept apart from `initialWindowSize`
+    /// so that a small per-stream window (APNs announces 65,535 bytes) does not throttle
+    /// many streams sending at once.
+    public var connectionWindowSize: Int
+    /// SETTINGS_HEADER_TABLE_SIZE announced at connection start (the HPACK dynamic table the
+    /// server decodes requests with); nil announces nothing, which means the protocol's 4096.
+    public var headerTableSize: Int?
+    /// SETTINGS_MAX_FRAME_SIZE announced at connection start, clamped to HTTP/2's
+    /// 16,384-16,777,215; nil announces nothing, which means the protocol's 16,384.
+    public var maxFrameSize: Int?
     /// Whether HTTP/1.1 is served beside HTTP/2. When false the server speaks HTTP/2 only,
     /// as APNs does: TLS offers only `h2` in ALPN, and a connection that does not open with
     /// the HTTP/2 preface is refused by the HTTP/2 session (GOAWAY `PROTOCOL_ERROR`, then
@@ -36,6 +50,12 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public static let defaultIdleTimeout = Duration.seconds(300)
     public static let defaultHandshakeTimeout = Duration.seconds(10)
     public static let defaultInitialWindowSize = 1024 * 1024
+    public static let defaultConnectionWindowSize = 16 * 1024 * 1024
+    /// The SETTINGS_MAX_FRAME_SIZE values HTTP/2 allows (RFC 9113 section 6.5.2).
+    public static let maxFrameSizes = 16_384...16_777_215
+    /// The largest flow-control window HTTP/2 allows, 2^31-1 (RFC 9113 section 6.9.1);
+    /// larger windows are sent as this.
+    public static let maximumWindowSize = 2_147_483_647
 
     /// A configuration with every limit at its named default.
     public init(host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil) {
@@ -50,6 +70,9 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
         idleGoAwayDebugData = Array("idle timeout".utf8)
         handshakeTimeout = Self.defaultHandshakeTimeout
         initialWindowSize = Self.defaultInitialWindowSize
+        connectionWindowSize = Self.defaultConnectionWindowSize
+        headerTableSize = nil
+        maxFrameSize = nil
         acceptsHTTP1 = true
     }
 }

@@ -36,12 +36,17 @@ enum ServerSettingsKey {
     static let clientCA = "clientCA"
     static let maxConcurrentStreams = "maxConcurrentStreams"
     static let dropStreamLimitAfterRejection = "dropStreamLimitAfterRejection"
+    static let headerTableSize = "headerTableSize"
+    static let initialWindowSize = "initialWindowSize"
+    static let maxFrameSize = "maxFrameSize"
+    static let maxHeaderListSize = "maxHeaderListSize"
     static let idleTimeoutSeconds = "idleTimeoutSeconds"
     static let captureFile = "captureFile"
     static let captureRingSize = "captureRingSize"
     static let all = [
         host, productionPort, sandboxPort, controlPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
-        dropStreamLimitAfterRejection, idleTimeoutSeconds, captureFile, captureRingSize,
+        dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,
+        idleTimeoutSeconds, captureFile, captureRingSize,
     ]
 }
 

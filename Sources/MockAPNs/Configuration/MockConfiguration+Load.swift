@@ -115,6 +115,10 @@ extension MockConfiguration {
             ServerSettingsKey.privateKey: .string(settings.privateKeyPath),
             ServerSettingsKey.maxConcurrentStreams: .integer(Int64(settings.maxConcurrentStreams)),
             ServerSettingsKey.dropStreamLimitAfterRejection: .bool(settings.dropsStreamLimitAfterRejection),
+            ServerSettingsKey.headerTableSize: .integer(Int64(settings.headerTableSize)),
+            ServerSettingsKey.initialWindowSize: .integer(Int64(settings.initialWindowSize)),
+            ServerSettingsKey.maxFrameSize: .integer(Int64(settings.maxFrameSize)),
+            ServerSettingsKey.maxHeaderListSize: .integer(Int64(settings.maxHeaderListSize)),
             ServerSettingsKey.idleTimeoutSeconds: .integer(settings.idleTimeout.faultMilliseconds / 1000),
             ServerSettingsKey.captureRingSize: .integer(Int64(settings.captureRingSize)),
         ]
@@ -150,6 +154,17 @@ extension MockConfiguration {
         }
         if let value = try object.bool(ServerSettingsKey.dropStreamLimitAfterRejection) {
             settings.dropsStreamLimitAfterRejection = value
+        }
+        let http2Settings: [(String, ClosedRange<Int>, WritableKeyPath<MockServerSettings, Int>)] = [
+            (ServerSettingsKey.headerTableSize, MockServerSettings.headerTableSizes, \.headerTableSize),
+            (ServerSettingsKey.initialWindowSize, MockServerSettings.initialWindowSizes, \.initialWindowSize),
+            (ServerSettingsKey.maxFrameSize, MockServerSettings.maxFrameSizes, \.maxFrameSize),
+            (ServerSettingsKey.maxHeaderListSize, MockServerSettings.maxHeaderListSizes, \.maxHeaderListSize),
+        ]
+        for (key, range, field) in http2Settings {
+            if let value = try object.integer(key, in: Int64(range.lowerBound)...Int64(range.upperBound)) {
+                settings[keyPath: field] = Int(value)
+            }
         }
         if let seconds = try object.number(ServerSettingsKey.idleTimeoutSeconds, in: 0.001...31_536_000) {
             settings.idleTimeout = .milliseconds((seconds * 1000).rounded())

@@ -29,6 +29,18 @@ public struct MockServerSettings: Sendable, Hashable {
     /// Whether a rejected push lowers the connection's stream limit to 1 until a push
     /// succeeds, as APNs does.
     public var dropsStreamLimitAfterRejection: Bool
+    /// SETTINGS_HEADER_TABLE_SIZE the APNs listeners announce: the HPACK dynamic table, in
+    /// bytes, they decode request headers with.
+    public var headerTableSize: Int
+    /// SETTINGS_INITIAL_WINDOW_SIZE the APNs listeners announce: how many bytes of one push's
+    /// body a client may send before the mock acknowledges them. The connection's window, all
+    /// streams together, is ``connectionWindowSize`` whatever this is.
+    public var initialWindowSize: Int
+    /// SETTINGS_MAX_FRAME_SIZE the APNs listeners announce: the largest frame payload they accept.
+    public var maxFrameSize: Int
+    /// SETTINGS_MAX_HEADER_LIST_SIZE the APNs listeners announce and enforce, in RFC 9113's
+    /// measure (name + value + 32 bytes per field). A push over it is answered 431.
+    public var maxHeaderListSize: Int
     /// A connection idle this long is closed.
     public var idleTimeout: Duration
     /// Where the capture is appended as JSON lines; nil keeps it in memory only.
@@ -50,6 +62,18 @@ public struct MockServerSettings: Sendable, Hashable {
     public static let defaultMaxConcurrentStreams = 1000
     /// On, as APNs behaves.
     public static let defaultDropsStreamLimitAfterRejection = true
+    /// 4096, what APNs announces (and HTTP/2's default).
+    public static let defaultHeaderTableSize = 4096
+    /// 65,535, what APNs announces (and HTTP/2's default); a 5120-byte VoIP payload fits in it.
+    public static let defaultInitialWindowSize = 65_535
+    /// 16,384, what APNs announces (and HTTP/2's default).
+    public static let defaultMaxFrameSize = 16_384
+    /// 8000, what APNs has announced since at least 2016.
+    public static let defaultMaxHeaderListSize = 8000
+    /// 16 MiB: the APNs listeners' connection-level flow-control window, not a setting.
+    /// APNs' own is not known; this one lets hundreds of streams each send a full 5120-byte
+    /// payload at once without waiting for a WINDOW_UPDATE.
+    public static let connectionWindowSize = 16 * 1024 * 1024
     /// One hour: APNs keeps idle connections at least that long (Apple suggests a PING
     /// after an hour idle), and clients should not see the mock drop them sooner.
     public static let defaultIdleTimeout = Duration.seconds(3600)
@@ -57,6 +81,15 @@ public struct MockServerSettings: Sendable, Hashable {
     public static let defaultCaptureRingSize = 10_000
     /// The largest stream limit HTTP/2 can announce.
     public static let maximumConcurrentStreams = Int(Int32.max)
+    /// The header table sizes a SETTINGS value can carry.
+    public static let headerTableSizes = 0...Int(UInt32.max)
+    /// The stream windows HTTP/2 allows, but at least 1 byte: a window of 0 leaves every
+    /// push's body waiting for a WINDOW_UPDATE the mock only sends once it has read some of it.
+    public static let initialWindowSizes = 1...HTTPServerConfiguration.maximumWindowSize
+    /// The frame sizes HTTP/2 allows.
+    public static let maxFrameSizes = HTTPServerConfiguration.maxFrameSizes
+    /// The header list limits a SETTINGS value can carry.
+    public static let maxHeaderListSizes = 1...Int(UInt32.max)
 
     /// Settings with every default, taking the server certificate and key from `certsDirectory`
     /// (`server.pem`, `server.key`).
@@ -68,14 +101,20 @@ public struct MockServerSettings: Sendable, Hashable {
             privateKeyPath: ConfigurationPath.join(certsDirectory, "server.key"),
             clientCAPath: nil, maxConcurrentStreams: defaultMaxConcurrentStreams,
             dropsStreamLimitAfterRejection: defaultDropsStreamLimitAfterRejection,
-            idleTimeout: defaultIdleTimeout, captureFilePath: nil, captureRingSize: defaultCaptureRingSize)
+            idleTimeout: defaultIdleTimeout, captureFilePath: nil, captureRingSize: defaultCaptureRingSize,
+            headerTableSize: defaultHeaderTableSize, initialWindowSize: defaultInitialWindowSize,
+            maxFrameSize: defaultMaxFrameSize, maxHeaderListSize: defaultMaxHeaderListSize)
     }
 
     /// Creates settings; ``makeDefault(certsDirectory:)`` is usually the better start.
+    ///
+    /// The HTTP/2 settings the APNs listeners announce default to what APNs announces.
     public init(
         host: String, productionPort: Int, sandboxPort: Int, controlPort: Int, tlsEnabled: Bool,
         certificatePath: String, privateKeyPath: String, clientCAPath: String?, maxConcurrentStreams: Int,
-        dropsStreamLimitAfterRejection: Bool, idleTimeout: Duration, captureFilePath: String?, captureRingSize: Int
+        dropsStreamLimitAfterRejection: Bool, idleTimeout: Duration, captureFilePath: String?, captureRingSize: Int,
+        headerTableSize: Int = defaultHeaderTableSize, initialWindowSize: Int = defaultInitialWindowSize,
+        maxFrameSize: Int = defaultMaxFrameSize, maxHeaderListSize: Int = defaultMaxHeaderListSize
     ) {
         self.host = host
         self.productionPort = productionPort
@@ -90,10 +129,16 @@ public struct MockServerSettings: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.captureFilePath = captureFilePath
         self.captureRingSize = captureRingSize
+        self.headerTableSize = headerTableSize
+        self.initialWindowSize = initialWindowSize
+        self.maxFrameSize = maxFrameSize
+        self.maxHeaderListSize = maxHeaderListSize
     }
 
     /// Checks ranges: ports 0-65535 and distinct unless 0, a positive stream limit and
-    /// idle timeout, a ring size of at least 0, a non-empty host.
+    /// idle timeout, a ring size of at least 0, a non-empty host, and HTTP/2 settings HTTP/2
+    /// can carry (``headerTableSizes``, ``initialWindowSizes``, ``maxFrameSizes``,
+    /// ``maxHeaderListSizes``).
     ///
     /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandboxPort`.
     public func validate() throws(ConfigurationError) {
@@ -123,6 +168,15 @@ public struct MockServerSettings: Sendable, Hashable {
         }
         guard captureRingSize >= 0 else {
             throw fail(ServerSettingsKey.captureRingSize, "expected an integer of at least 0, found \(captureRingSize)")
+        }
+        let http2Settings = [
+            (ServerSettingsKey.headerTableSize, headerTableSize, Self.headerTableSizes),
+            (ServerSettingsKey.initialWindowSize, initialWindowSize, Self.initialWindowSizes),
+            (ServerSettingsKey.maxFrameSize, maxFrameSize, Self.maxFrameSizes),
+            (ServerSettingsKey.maxHeaderListSize, maxHeaderListSize, Self.maxHeaderListSizes),
+        ]
+        for (field, value, range) in http2Settings where !range.contains(value) {
+            throw fail(field, "expected an integer \(range.lowerBound)-\(range.upperBound), found \(value)")
         }
     }
 }

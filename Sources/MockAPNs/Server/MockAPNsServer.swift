@@ -81,6 +81,13 @@ public final class MockAPNsServer: Sendable {
         listener.idleGoAwayDebugData = APNsErrorResponse(reason: .idleTimeout).jsonBytes
         listener.maxBodySize = 64 * 1024  // Far above APNs' 5120-byte limit: PayloadTooLarge, not 413 from the transport.
         listener.acceptsHTTP1 = false  // APNs speaks HTTP/2 only.
+        // The first SETTINGS APNs sends (docs/fidelity.md, "Connections"); the control API
+        // keeps the transport's defaults.
+        listener.headerTableSize = settings.headerTableSize
+        listener.initialWindowSize = settings.initialWindowSize
+        listener.maxFrameSize = settings.maxFrameSize
+        listener.maxHeaderListSize = settings.maxHeaderListSize
+        listener.connectionWindowSize = MockServerSettings.connectionWindowSize
         if settings.tlsEnabled {
             var tls = TLSConfiguration.makeServerConfiguration(
                 certificateChainPath: settings.certificatePath, privateKeyPath: settings.privateKeyPath)
