@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import HTTPTransport
 
-/// A handler decides how a too-large body is answered (APNs answers in JSON, not text).
+/// A handler decides how a too-large body or header list is answered (APNs answers in JSON,
+/// not text).
 @Suite(.timeLimit(.minutes(1)))
 struct ServerOversizedRequestTests {
     struct JSONRejecting: HTTPServerHandler {
@@ -13,6 +14,12 @@ struct ServerOversizedRequestTests {
         func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
             HTTPResponse(status: 413, headers: ["content-type": "application/json", "x-path": request.path],
                          body: Array("{\"limit\":\(limit),\"body\":\(request.body.count)}".utf8))
+        }
+
+        func headerListTooLargeResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
+            let names = request.headers.map { "\"\($0.name)\"" }.joined(separator: ",")
+            return HTTPResponse(status: 431, headers: ["content-type": "application/json", "x-path": request.path],
+                                body: Array("{\"limit\":\(limit),\"method\":\"\(request.method)\",\"kept\":[\(names)]}".utf8))
         }
     }
 
@@ -27,6 +34,23 @@ struct ServerOversizedRequestTests {
                                           "--data-binary", String(repeating: "x", count: 5000), server.url("/big")])
         #expect(big.status == 413, "\(big.result.stderr)")
         #expect(big.body.contains("{\"limit\":1000,\"body\":0}"), "\(big.body)")
+        #expect(big.body.lowercased().contains("x-path: /big"))
+        #expect(await eventually { server.metrics.openConnections == 0 && server.metrics.openStreams == 0 })
+    }
+
+    /// The handler gets the method, the path and the headers that fit within the limit (the
+    /// field that crossed it, and any after it, are dropped), and nothing reaches `handle`.
+    @Test(arguments: ["--http2-prior-knowledge", "--http1.1"])
+    func theHandlerAnswersAHeaderListOverTheLimit(protocolFlag: String) async throws {
+        let server = try TestServer(handler: JSONRejecting()) { $0.maxHeaderListSize = 1024 }
+        defer { server.shutdown() }
+
+        let big = try await Curl.request([protocolFlag, "-D", "-", "-H", "x-first: 1", "-H", "x-big: " + String(repeating: "a", count: 2000),
+                                          "-H", "x-after: 2", server.url("/big")])
+
+        #expect(big.status == 431, "\(big.result.stderr)")
+        #expect(big.body.contains(#"{"limit":1024,"method":"GET","kept":["#), "\(big.body)")
+        #expect(big.body.contains(#""x-first""#) && !big.body.contains(#""x-big""#) && !big.body.contains(#""x-after""#), "\(big.body)")
         #expect(big.body.lowercased().contains("x-path: /big"))
         #expect(await eventually { server.metrics.openConnections == 0 && server.metrics.openStreams == 0 })
     }

@@ -169,6 +169,42 @@ struct MockAPNsServerTests {
         #expect(tooLarge.token?.fingerprint != nil && tooLarge.teamID == MockConfiguration.defaultTeamID, "\(String(describing: tooLarge.token))")
     }
 
+    /// A header list past the listener's 8000 bytes is answered as APNs answers a rejection:
+    /// 431 with `content-type: application/json`, `{"reason":…}`, the echoed `apns-id` and
+    /// (sandbox) an `apns-unique-id`. It is captured with the headers that fit, and the
+    /// connection carries on.
+    @Test func aHeaderListOverTheLimitGetsAJSONReasonAndIsCaptured() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let token = try Self.providerToken()
+        let apnsID = "0f3c9a7e-51d2-4b0e-8000-0000000000a1"
+        let client = try Self.client(for: mock.sandboxURL, trust: nil)
+        #expect(try await client.send(Self.push(token: token)).status == 200)
+
+        let big = Self.push(token: token, extra: [("apns-id", apnsID), ("x-pad", String(repeating: "p", count: 8000)), ("x-after", "1")])
+        let response = try await client.send(big)
+        let after = try await client.send(Self.push(token: token))
+        await client.close()
+
+        #expect(response.status == 431)
+        #expect(response.headers["content-type"] == "application/json")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"reason":"RequestHeaderFieldsTooLarge"}"#)
+        #expect(response.headers["apns-id"] == apnsID)
+        #expect(response.headers["apns-unique-id"].map(APNsIDGenerator.isCanonicalUUID) == true)
+        #expect(after.status == 200, "the connection is still served")
+
+        let records = mock.capture.records(matching: CaptureFilter(apnsID: apnsID))
+        let record = try #require(records.first)
+        #expect(records.count == 1 && mock.capture.count == 3)
+        #expect(record.outcome.status == 431 && record.outcome.reason == .requestHeaderFieldsTooLarge)
+        #expect(record.method == "POST" && record.deviceToken?.hex == Self.deviceToken)
+        #expect(record.headers["apns-topic"] == "com.example.app" && record.headers["x-pad"] == nil && record.headers["x-after"] == nil)
+        #expect(record.token?.fingerprint != nil, "authorization came before the pad")
+        #expect(record.payload.isEmpty)
+        #expect(record.lintWarnings.map(\.code) == [PushLintCode.headerListTooLarge])
+        #expect(mock.metrics.rejectedPushes(.requestHeaderFieldsTooLarge) == 1)
+    }
+
     /// `PUT /devices` leaves unknown tokens accepted unless `acceptUnknownDevices=false` says
     /// otherwise; `PUT /keys` holds key topics to the apps, as the configuration file does.
     @Test func putDevicesCanTurnUnknownTokensAwayAndPutKeysChecksTopics() async throws {

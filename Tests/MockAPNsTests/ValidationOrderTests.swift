@@ -19,6 +19,24 @@ import Testing
         return validator.validate(request, auth: &auth).reason
     }
 
+    /// A header list the transport stopped reading is 431 before anything else: the headers
+    /// that would decide later steps may be the ones it dropped, and a token that did fit is
+    /// neither verified nor bound.
+    @Test func aHeaderListOverTheLimitComesFirst() throws {
+        var request = ValidationFixtures.request(token: token)
+        request.method = "GET"
+        request.oversizedHeaderListLimit = 8000
+        var auth = ConnectionAuthState(environment: .sandbox)
+
+        let validation = validator.validate(request, auth: &auth)
+
+        #expect(validation.reason == .requestHeaderFieldsTooLarge && validation.status == 431)
+        #expect(validation.outcome(apnsID: "id", uniqueID: nil).status == 431)
+        #expect(validation.details.lintWarnings.map(\.code) == [PushLintCode.headerListTooLarge])
+        #expect(validation.details.deviceToken != nil, "the path's token is still noted for the capture")
+        #expect(auth.tokenState.teamID == nil)
+    }
+
     @Test func methodComesBeforePath() {
         // APNs answers GET / with 405, not 404.
         #expect(reason { $0.method = "GET"; $0.path = "/" } == .methodNotAllowed)

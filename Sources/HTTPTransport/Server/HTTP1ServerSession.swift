@@ -88,7 +88,15 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
                 continue
             }
             if error != HPE_OK {
-                if !rejected { reject(status: error == HPE_HEADER_OVERFLOW ? 431 : 400, message: Self.describe(error)) }
+                if !rejected {
+                    if error == HPE_HEADER_OVERFLOW {
+                        // http-parser's own bound on the request line and headers, which
+                        // only a limit above it leaves to the parser.
+                        rejectHeaderListTooLarge(limit: min(context.configuration.maxHeaderListSize, Int(HTTP_MAX_HEADER_SIZE)))
+                    } else {
+                        reject(status: 400, message: Self.describe(error))
+                    }
+                }
                 return
             }
             if parser.pointee.upgrade != 0 {
@@ -124,7 +132,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
                             _ length: Int, isValue: Bool = false) -> Int32 {
         headerBytes += length
         guard headerBytes <= context.configuration.maxHeaderListSize else {
-            reject(status: 431, message: "request header list exceeds \(context.configuration.maxHeaderListSize) bytes")
+            rejectHeaderListTooLarge(limit: context.configuration.maxHeaderListSize)
             return -1
         }
         if let data {
@@ -166,6 +174,16 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         // reallocated as it doubles from 16 bytes.
         if declared != UInt64.max, declared > 0 { body.reserveCapacity(Int(declared)) }
         return 0
+    }
+
+    /// Answers a header list over the limit the way the handler wants, with the fields
+    /// complete so far, then closes.
+    private func rejectHeaderListTooLarge(limit: Int) {
+        let head = HTTPRequest(
+            method: method, path: String(decoding: url, as: UTF8.self), authority: headers["host"],
+            scheme: connection.isSecure ? "https" : "http", headers: headers, body: [], version: .http1_1,
+            streamID: sequence &+ 1, connection: connection)
+        reject(context.handler.headerListTooLargeResponse(head, limit: limit))
     }
 
     /// Answers a body over the limit the way the handler wants, then closes.

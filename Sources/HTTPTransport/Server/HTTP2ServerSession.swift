@@ -292,8 +292,9 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         guard !request.headersTooLarge else { return }
         request.headerListSize += name.count + value.count + 32
         if request.headerListSize > context.configuration.maxHeaderListSize {
+            // The fields before this one are kept (they fit within the limit, so memory stays
+            // bounded) for the handler's answer; this one and any after it are dropped.
             request.headersTooLarge = true
-            request.headers = HTTPHeaders()
             return
         }
         if name.count > 1, name[0] == UInt8(ascii: ":") {
@@ -342,11 +343,8 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         }
         guard let request = stream(streamID) else { return }
         let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
-        if type == UInt8(NGHTTP2_HEADERS.rawValue), request.headersTooLarge, !request.responded {
-            reject(request, status: 431, message: "request header list exceeds \(context.configuration.maxHeaderListSize) bytes")
-            return
-        }
-        guard endStream, !request.dispatched, !request.responded else { return }
+        let headersTooLarge = type == UInt8(NGHTTP2_HEADERS.rawValue) && request.headersTooLarge
+        guard endStream || headersTooLarge, !request.dispatched, !request.responded else { return }
         guard streamID <= lastDispatchableStreamID else {
             // REFUSED_STREAM tells the client the request was not processed and is safe to retry.
             request.responded = true
@@ -354,6 +352,18 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
                 _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID,
                                               HTTP2ErrorCode.refusedStream.rawValue)
             }
+            return
+        }
+        if headersTooLarge {
+            // Answered at once, with what fitted: the rest of the request is not read.
+            request.resetAfterResponse = true
+            let head = HTTPRequest(
+                method: request.method, path: request.path, authority: request.authority ?? request.host,
+                scheme: request.scheme, headers: request.headers, body: [], version: .http2,
+                streamID: streamID, connection: connection)
+            request.headers = HTTPHeaders()
+            request.body = []
+            submit(request, context.handler.headerListTooLargeResponse(head, limit: context.configuration.maxHeaderListSize))
             return
         }
         request.dispatched = true
@@ -408,11 +418,6 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     }
 
     // MARK: Responses and controls
-
-    private func reject(_ request: Stream, status: Int, message: String) {
-        request.resetAfterResponse = true
-        submit(request, HTTPResponse(status: status, text: message + "\n"))
-    }
 
     func respond(streamID: Int32, response: HTTPResponse) {
         guard let request = stream(streamID), !request.responded else { return }

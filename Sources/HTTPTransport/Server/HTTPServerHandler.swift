@@ -16,6 +16,15 @@ public protocol HTTPServerHandler: Sendable {
     /// Defaults to 413 with a plain-text explanation; a server that speaks a protocol of
     /// its own (APNs' `{"reason":"PayloadTooLarge"}`) answers in that protocol instead.
     func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse
+    /// The answer to a request whose header list grew past `limit` bytes (RFC 9113 size:
+    /// name + value + 32 per field); `handle` is not called for it, and the rest of the
+    /// request is not read. `request` has the method, the path and the headers that fit
+    /// within the limit, in wire order (fields past it are dropped, not cut), and an empty
+    /// body; a path that did not fit itself is empty (HTTP/2) or cut short (HTTP/1.1).
+    ///
+    /// Defaults to 431 with a plain-text explanation; a server that speaks a protocol of its
+    /// own answers in that protocol instead.
+    func headerListTooLargeResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse
 }
 
 extension HTTPServerHandler {
@@ -23,6 +32,9 @@ extension HTTPServerHandler {
     public func connectionClosed(_ connection: HTTPConnection) {}
     public func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
         HTTPResponse(status: 413, text: "request body exceeds \(limit) bytes\n")
+    }
+    public func headerListTooLargeResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
+        HTTPResponse(status: 431, text: "request header list exceeds \(limit) bytes\n")
     }
 }
 

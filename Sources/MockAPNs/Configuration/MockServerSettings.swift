@@ -39,7 +39,8 @@ public struct MockServerSettings: Sendable, Hashable {
     /// SETTINGS_MAX_FRAME_SIZE the APNs listeners announce: the largest frame payload they accept.
     public var maxFrameSize: Int
     /// SETTINGS_MAX_HEADER_LIST_SIZE the APNs listeners announce and enforce, in RFC 9113's
-    /// measure (name + value + 32 bytes per field). A push over it is answered 431.
+    /// measure (name + value + 32 bytes per field). A push over it is answered 431 with
+    /// `{"reason":"RequestHeaderFieldsTooLarge"}` and captured (`docs/fidelity.md`).
     public var maxHeaderListSize: Int
     /// A connection idle this long is closed.
     public var idleTimeout: Duration

@@ -29,12 +29,13 @@ public struct PushOutcome: Sendable, Hashable {
         PushOutcome(status: 200, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .none)
     }
 
-    /// A rejected push with the status APNs pairs with `reason`.
+    /// A rejected push with the status APNs pairs with `reason` (431 for the mock's
+    /// ``APNsReason/requestHeaderFieldsTooLarge``, 500 for another reason APNs does not define).
     public static func rejected(
         _ reason: APNsReason, apnsID: String, uniqueID: String?, timestamp: Int64? = nil,
         connectionAction: ConnectionAction = .none
     ) -> PushOutcome {
-        PushOutcome(status: reason.status ?? 500, reason: reason, apnsID: apnsID, uniqueID: uniqueID,
+        PushOutcome(status: reason.mockStatus, reason: reason, apnsID: apnsID, uniqueID: uniqueID,
                     timestamp: timestamp, connectionAction: connectionAction)
     }
 

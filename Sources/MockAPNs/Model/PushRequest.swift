@@ -21,6 +21,10 @@ public struct PushRequest: Sendable {
     /// Set when the body grew past this many bytes and the transport stopped reading it:
     /// `body` is then empty, and the push is too large whatever else it held.
     public var oversizedBodyLimit: Int?
+    /// Set when the header list grew past this many bytes (RFC 9113 size) and the transport
+    /// stopped reading the request: `headers` then holds only the fields that fit, in wire
+    /// order, `body` is empty, and the push is answered 431 whatever else it held.
+    public var oversizedHeaderListLimit: Int?
 
     public init(
         method: String, path: String, headers: HTTPHeaders, body: [UInt8],

@@ -148,11 +148,29 @@ final class APNsEndpoint: HTTPServerHandler {
     /// stream limit, the capture and the metrics see it as any push. Fault rules do not
     /// apply: the transport answers it at once, before the body's end.
     func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
-        let connection = request.connection
         var push = PushRequest(
             method: request.method, path: request.path, headers: request.headers, body: [],
-            environment: environment, connectionID: connection.id, receivedAt: Date())
+            environment: environment, connectionID: request.connection.id, receivedAt: Date())
         push.oversizedBodyLimit = limit
+        return answerUnread(push, on: request.connection)
+    }
+
+    /// A header list past the listener's limit is answered at once, as APNs' reason JSON
+    /// with status 431 (`RequestHeaderFieldsTooLarge`, the mock's own reason), so a client
+    /// parses it like any rejection. It goes through validation, whose step 0 decides it, and
+    /// is captured with the headers that fit; stream limit and metrics see it as any push.
+    /// Fault rules do not apply.
+    func headerListTooLargeResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
+        var push = PushRequest(
+            method: request.method, path: request.path, headers: request.headers, body: [],
+            environment: environment, connectionID: request.connection.id, receivedAt: Date())
+        push.oversizedHeaderListLimit = limit
+        return answerUnread(push, on: request.connection)
+    }
+
+    /// Validates, answers and reports a push the transport stopped reading (a body or header
+    /// list over its limit), which is answered synchronously and never reaches `handle`.
+    private func answerUnread(_ push: PushRequest, on connection: HTTPConnection) -> HTTPResponse {
         let box = state(of: connection)
         var validation = PushValidation(details: PushDetails(), verdict: .accepted)
         services.validator.validate(push, auth: &box.state.auth, into: &validation)

@@ -21,6 +21,9 @@ public enum PushLintCode {
     public static let liveActivityPriority = "header.liveactivity-priority"
     /// `apns-id` with uppercase hex digits; Apple documents a lowercase UUID.
     public static let apnsIDUppercase = "header.apns-id-uppercase"
+    /// The header list went past the listener's limit: explains the 431, and says that the
+    /// capture holds only the headers that fit.
+    public static let headerListTooLarge = "header.list-too-large"
 
     // MARK: Provider token
     /// `iat` was a numeric string.

@@ -35,7 +35,7 @@ public struct PushValidation: Sendable, Hashable {
     }
 
     /// The HTTP status APNs would answer.
-    public var status: Int { reason.map { $0.status ?? 500 } ?? 200 }
+    public var status: Int { reason.map(\.mockStatus) ?? 200 }
 
     /// The answer to send, with the ids the server chose.
     public func outcome(apnsID: String, uniqueID: String?) -> PushOutcome {

@@ -10,6 +10,7 @@ import StrictJSON
 ///
 /// | # | Step | Reasons |
 /// |---|---|---|
+/// | 0 | The header list fitted within the listener's limit (the transport stopped reading it otherwise) | 431 `RequestHeaderFieldsTooLarge` (the mock's own reason) |
 /// | 1 | `:method` is `POST` (APNs checks it before the path: `GET /` → 405) | 405 `MethodNotAllowed` |
 /// | 2 | `:path` is `/3/device/<token>` | 404 `BadPath`, 400 `MissingDeviceToken`, 400 `BadDeviceToken` (not hex of even length) |
 /// | 3 | No `apns-*` or `authorization` header repeated | 400 `DuplicateHeaders` |
@@ -133,6 +134,7 @@ public struct PushValidator: Sendable {
         // Read before any step, so that even a push rejected at step 1 echoes its apns-id.
         let headers = PushHeaderFields(request.headers)
         if let id = headers.id, APNsIDGenerator.isCanonicalUUID(id) { details.messageID = id }
+        try checkHeaderListSize(request, details: &details)                                    // 0
         try checkMethod(request.method)                                                        // 1
         let deviceToken = try DevicePath.token(in: request.path, raw: &details.rawDeviceToken)  // 2
         details.deviceToken = deviceToken
@@ -156,6 +158,22 @@ public struct PushValidator: Sendable {
         let device = try checkDevice(deviceToken, bundleID: bundleID, environment: auth.environment) // 14
         try checkPayload(request, pushType: pushType, inferType: explicitType == nil, details: &details) // 15
         try checkDeviceState(device)                                                            // 16
+    }
+
+    /// 0. A header list the transport stopped reading at the listener's limit: 431
+    /// `RequestHeaderFieldsTooLarge`, before any APNs check, since the headers that would
+    /// decide them may be the ones dropped. The path's device token, when it fitted, is
+    /// still noted for the capture.
+    private func checkHeaderListSize(_ request: PushRequest, details: inout PushDetails) throws(PushRejection) {
+        guard let limit = request.oversizedHeaderListLimit else { return }
+        if let token = try? DevicePath.token(in: request.path, raw: &details.rawDeviceToken) {
+            details.deviceToken = token
+            details.hexDevicePath.text = request.path
+        }
+        let message = "the header list is over the listener's limit of \(limit) bytes (SETTINGS_MAX_HEADER_LIST_SIZE, "
+            + "name + value + 32 per field); only the headers before the one that crossed it were kept"
+        details.lintWarnings.append(PushLintWarning(code: PushLintCode.headerListTooLarge, message: message))
+        throw PushRejection(.requestHeaderFieldsTooLarge, message)
     }
 
     /// 1. Only `POST`; APNs answers 405 even to `GET /`, so this precedes the path.
