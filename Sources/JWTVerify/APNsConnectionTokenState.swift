@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Create one per connection and pass it `inout` to every
 /// ``APNsProviderTokenVerifier/verify(authorization:topic:connection:)`` call for that
-/// connection. The connection is bound to a team and key on its first accepted push.
+/// connection. The connection is bound to a team and key on its first accepted push, and to
+/// a topic-specific key's topics on the first push that key signs.
 ///
 /// ```swift
 /// var state = APNsConnectionTokenState(environment: .sandbox)   // at accept time
@@ -29,6 +30,10 @@ public struct APNsConnectionTokenState: Sendable {
     var currentRecord: VerifiedTokenRecord?
     /// Seconds since 1970 when ``currentRecord`` took effect.
     var currentTokenSince: Double = 0
+    /// For each topic-specific key accepted on this connection, by key ID, its topics when
+    /// the connection first accepted one of its tokens: APNs binds a connection to its
+    /// topics then, so a topic added to the key later waits for a new connection.
+    var boundTopics: [String: Set<String>] = [:]
 
     /// State for a new connection, not yet bound.
     public init(environment: APNsEnvironment) {

@@ -17,11 +17,15 @@ import StrictJSON
 ///    `ExpiredProviderToken`. See "Future iat" below.
 /// 4. Environment: a key scoped to the other environment → `BadEnvironmentKeyIdInToken`.
 /// 5. Topic: a topic-specific key used for a topic outside its list →
-///    `InvalidProviderToken` (Apple names no reason; this is the mock's choice).
-/// 6. Connection: once bound, a `kid` of another team, or of a different kind of key
-///    (team-scoped vs topic-specific), → `UnrelatedKeyIdInToken`. Another team-scoped
-///    key of the same team is related (APNs allows two keys per environment, for
-///    rotation).
+///    `InvalidProviderToken` (Apple names no reason; this is the mock's choice). On a
+///    connection that already accepted the key, the list is the one the key had then,
+///    less any topic taken from it since: a connection is bound to its topics on first
+///    use, so a topic added to the key (keys replaced while connections are open) is
+///    refused there until the client opens a new connection.
+/// 6. Connection: once bound, a `kid` of another team, of a different kind of key
+///    (team-scoped vs topic-specific) or of a different environment scope (`both` vs
+///    one environment), → `UnrelatedKeyIdInToken`. Another key of the same team, kind and
+///    scope is related (APNs allows two team keys per environment, for rotation).
 /// 7. Rate: a token different from the one in force, whose `iat` is less than
 ///    ``Configuration/minimumTokenUpdateInterval`` (20 min) from that one's, sent less than
 ///    20 min after that one took effect on the connection → `TooManyProviderTokenUpdates`
@@ -31,7 +35,8 @@ import StrictJSON
 ///    connection may be replaced by any other.
 ///
 /// Only an accepted push changes the connection state: the first binds the connection to
-/// its team and key, and a new token takes effect at the time it is accepted.
+/// its team and key, the first of each topic-specific key binds that key's topics, and a
+/// new token takes effect at the time it is accepted.
 ///
 /// **Future iat.** Apple does not say. The mock accepts an `iat` up to
 /// ``Configuration/futureIssuedAtTolerance`` (60 s) ahead of its clock with an
@@ -188,17 +193,27 @@ public final class APNsProviderTokenVerifier: Sendable {
                     detail: "key \(record.keyID) is specific to other topics and may not push to \(topic.map { "'\($0)'" } ?? "a push without apns-topic")")
             }
         }
+        if !connection.boundTopics.isEmpty, let bound = connection.boundTopics[record.keyID] {
+            // Also when the key has since become team-scoped: that, too, adds topics.
+            guard let topic, bound.contains(topic) else {
+                throw .invalidProviderToken(
+                    detail: "key \(record.keyID) covers \(topic.map { "'\($0)'" } ?? "pushes without apns-topic") only since this "
+                        + "connection first used it; APNs binds a connection to its topics then: open a new connection")
+            }
+        }
 
         guard let current = connection.currentRecord else {
             // The first accepted push binds the connection.
             connection.firstRecord = record
             connection.currentRecord = record
             connection.currentTokenSince = currentTime
+            Self.bindTopics(of: record, to: &connection)
             return APNsProviderTokenAcceptance(record: record, futureBy: futureBy, wasCached: wasCached)
         }
         if current !== record {
             if let first = connection.firstRecord, first.keyID != record.keyID {
-                guard first.teamID == record.teamID, first.isTopicSpecific == record.isTopicSpecific else {
+                guard first.teamID == record.teamID, first.isTopicSpecific == record.isTopicSpecific,
+                      first.environments == record.environments else {
                     throw .unrelatedKeyIdInToken
                 }
             }
@@ -213,8 +228,18 @@ public final class APNsProviderTokenVerifier: Sendable {
                 connection.currentTokenSince = currentTime
             }
             connection.currentRecord = record
+            Self.bindTopics(of: record, to: &connection)
         }
         return APNsProviderTokenAcceptance(record: record, futureBy: futureBy, wasCached: wasCached)
+    }
+
+    /// Records a topic-specific key's topics the first time the connection accepts it. A key
+    /// that was team-scoped then covered every topic, and is never bound: only the binding
+    /// key can be one (a later key of another kind is unrelated).
+    private static func bindTopics(of record: VerifiedTokenRecord, to connection: inout APNsConnectionTokenState) {
+        guard let topics = record.topics, connection.boundTopics[record.keyID] == nil else { return }
+        if let first = connection.firstRecord, first.keyID == record.keyID, !first.isTopicSpecific { return }
+        connection.boundTopics[record.keyID] = topics
     }
 
     /// Full verification of a token not in the cache.

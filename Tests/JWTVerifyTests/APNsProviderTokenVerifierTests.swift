@@ -420,6 +420,35 @@ import Testing
         }
     }
 
+    /// A key of the same team and kind whose environment scope differs (an all-environments
+    /// key and a sandbox-only one) is another kind of key on the connection, as the digest
+    /// has it ("mixing kinds or environments on one connection errors"): unrelated, since a
+    /// new connection would take it, not `BadEnvironmentKeyIdInToken`, which says the key
+    /// cannot be used in this environment at all.
+    @Test(arguments: [
+        (APNsKeyEnvironmentScope.both, APNsKeyEnvironmentScope.sandbox, Set<String>?.none),
+        (.sandbox, .both, nil),
+        (.both, .sandbox, Set(["com.example.app"])),
+    ])
+    func aSameTeamKeyOfAnotherEnvironmentScopeIsUnrelated(
+        first: APNsKeyEnvironmentScope, second: APNsKeyEnvironmentScope, topics: Set<String>?
+    ) throws {
+        let verifier = APNsProviderTokenVerifier(keys: [
+            TestKeys.keyID: APNsRegisteredKey(publicKey: key.publicKey, teamID: TestKeys.teamID, environments: first, topics: topics),
+            TestKeys.otherKeyID: APNsRegisteredKey(publicKey: otherKey.publicKey, teamID: TestKeys.teamID, environments: second, topics: topics),
+        ], now: clock.now)
+        var connection = APNsConnectionTokenState(environment: .sandbox)
+        _ = try verifier.verify(token: try token(), topic: "com.example.app", connection: &connection)
+        clock.advance(by: 1800)
+        let scoped = try token(signer: JWTSigner(key: otherKey, keyID: TestKeys.otherKeyID))
+
+        expectReason("UnrelatedKeyIdInToken") { () throws(APNsProviderTokenError) in
+            try verifier.verify(token: scoped, topic: "com.example.app", connection: &connection)
+        }
+        var own = APNsConnectionTokenState(environment: .sandbox)
+        #expect(try verifier.verify(token: scoped, topic: "com.example.app", connection: &own).keyID == TestKeys.otherKeyID)
+    }
+
     // MARK: BadEnvironmentKeyIdInToken
 
     @Test(arguments: [
@@ -455,6 +484,54 @@ import Testing
             try verifier.verify(token: token, topic: "com.example.other", connection: &connection)
         }
         expectReason("InvalidProviderToken") { () throws(APNsProviderTokenError) in try verifier.verify(token: token, connection: &connection) }
+    }
+
+    func verifier(topics: Set<String>?) -> APNsProviderTokenVerifier {
+        APNsProviderTokenVerifier(
+            keys: [TestKeys.keyID: APNsRegisteredKey(publicKey: key.publicKey, teamID: TestKeys.teamID, topics: topics)], now: clock.now)
+    }
+
+    /// A connection is bound to its topics on first use ("a newly added bundle fails until
+    /// reconnect"): a topic added to a topic-specific key while the connection is open (the
+    /// mock's keys replaced) is refused there, and taken on a new connection. A topic taken
+    /// away, or the key itself, is refused at once.
+    @Test func aTopicAddedToAKeyWaitsForANewConnection() throws {
+        let token = try token()
+        var connection = APNsConnectionTokenState(environment: .production)
+        _ = try verifier(topics: ["com.example.app"]).verify(token: token, topic: "com.example.app", connection: &connection)
+
+        let widened = verifier(topics: ["com.example.app", "com.example.other"])
+        expectReason("InvalidProviderToken") { () throws(APNsProviderTokenError) in
+            try widened.verify(token: token, topic: "com.example.other", connection: &connection)
+        }
+        #expect(try widened.verify(token: token, topic: "com.example.app", connection: &connection).keyID == TestKeys.keyID)
+        var fresh = APNsConnectionTokenState(environment: .production)
+        #expect(try widened.verify(token: token, topic: "com.example.other", connection: &fresh).keyID == TestKeys.keyID)
+        // Made team-scoped: that adds topics too.
+        expectReason("InvalidProviderToken") { () throws(APNsProviderTokenError) in
+            try verifier(topics: nil).verify(token: token, topic: "com.example.other", connection: &connection)
+        }
+        #expect(try verifier(topics: nil).verify(token: token, topic: "com.example.app", connection: &connection).teamID == TestKeys.teamID)
+        var narrowed = connection
+        expectReason("InvalidProviderToken") { () throws(APNsProviderTokenError) in
+            try verifier(topics: ["com.example.other"]).verify(token: token, topic: "com.example.app", connection: &narrowed)
+        }
+    }
+
+    /// A key that was team-scoped when the connection bound covered every topic then: narrowed
+    /// later, it is held to its new list at once, and widened again it gets back what it had.
+    @Test func aKeyTeamScopedAtBindingIsNotHeldToALaterList() throws {
+        let token = try token()
+        var connection = APNsConnectionTokenState(environment: .production)
+        _ = try verifier(topics: nil).verify(token: token, topic: "com.example.app", connection: &connection)
+
+        let narrowed = verifier(topics: ["com.example.app"])
+        #expect(try narrowed.verify(token: token, topic: "com.example.app", connection: &connection).keyID == TestKeys.keyID)
+        expectReason("InvalidProviderToken") { () throws(APNsProviderTokenError) in
+            try narrowed.verify(token: token, topic: "com.example.other", connection: &connection)
+        }
+        let widened = verifier(topics: ["com.example.app", "com.example.other"])
+        #expect(try widened.verify(token: token, topic: "com.example.other", connection: &connection).keyID == TestKeys.keyID)
     }
 
     // MARK: Order

@@ -244,6 +244,38 @@ struct MockAPNsServerTests {
         await apns.close()
     }
 
+    /// `PUT /keys` adding a topic to a topic-specific key: connections bound before it keep
+    /// the key's old topics (APNs binds a connection's topics on first use), and a new
+    /// connection pushes to the added topic.
+    @Test func aTopicAddedWithPutKeysWaitsForANewConnection() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) {
+            $0.server.tlsEnabled = false
+            $0.registry.bundleIDs.insert("com.example.other")
+            $0.registry.keys["ABC123DEFG"]?.topics = ["com.example.app"]
+        }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let open = try Self.client(for: mock.productionURL, trust: nil)
+        let token = try Self.providerToken()
+        #expect(try await open.send(Self.push(token: token)).status == 200)
+
+        let pem = try String(contentsOfFile: Self.certs + "/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
+        let keys: JSONValue = [["keyId": "ABC123DEFG", "teamId": "TEAM000001", "publicKey": .string(pem),
+                                "topics": ["com.example.app", "com.example.other"]]]
+        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(keys.description.utf8))).status == 200)
+        let added = try await open.send(Self.push(token: token, topic: "com.example.other"))
+        let kept = try await open.send(Self.push(token: token))
+        let fresh = try Self.client(for: mock.productionURL, trust: nil)
+        let onNewConnection = try await fresh.send(Self.push(token: token, topic: "com.example.other"))
+        await control.close()
+        await open.close()
+        await fresh.close()
+
+        #expect(added.status == 403 && String(decoding: added.body, as: UTF8.self) == #"{"reason":"InvalidProviderToken"}"#)
+        #expect(kept.status == 200)
+        #expect(onNewConnection.status == 200)
+    }
+
     /// `/metrics` agrees with the capture: a push a fault reset or cut off is rejected with
     /// no reason (status 0 in the capture), not accepted; a delayed answer's latency includes
     /// the delay.
