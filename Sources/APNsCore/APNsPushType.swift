@@ -62,6 +62,30 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable {
         return topic.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[..<bundleIDLength]), as: UTF8.self) }
     }
 
+    /// The push type a topic's suffix implies, for a push sent without `apns-push-type`: the
+    /// type whose suffix the topic ends with after a bundle ID (the longest such suffix),
+    /// else `alert`. Compared as UTF-8 bytes, as ``bundleID(fromTopic:)`` compares them.
+    ///
+    /// ```swift
+    /// APNsPushType.implied(byTopic: "com.example.app.voip")  // .voip
+    /// APNsPushType.implied(byTopic: "com.example.app")       // .alert
+    /// ```
+    public static func implied(byTopic topic: String) -> APNsPushType {
+        var topic = topic
+        return topic.withUTF8 { bytes in
+            var best = APNsPushType.alert
+            var bestLength = 0
+            for type in allCases {
+                guard let suffix = suffixBytes[type], suffix.count > bestLength, bytes.count > suffix.count,
+                      Self.bytes(bytes, endWith: suffix)
+                else { continue }
+                best = type
+                bestLength = suffix.count
+            }
+            return best
+        }
+    }
+
     /// Each suffixed type's suffix as bytes.
     private static let suffixBytes: [APNsPushType: [UInt8]] = Dictionary(
         uniqueKeysWithValues: allCases.filter { !$0.topicSuffix.isEmpty }.map { ($0, Array($0.topicSuffix.utf8)) })

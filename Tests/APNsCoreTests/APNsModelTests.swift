@@ -24,6 +24,16 @@ import Testing
         #expect(APNsPushType(rawValue: "Alert") == nil)
     }
 
+    @Test func aTopicsSuffixImpliesItsPushType() {
+        for type in APNsPushType.allCases where !type.topicSuffix.isEmpty {
+            #expect(APNsPushType.implied(byTopic: "com.example.app" + type.topicSuffix) == type, "\(type)")
+        }
+        #expect(APNsPushType.implied(byTopic: "com.example.app") == .alert)
+        #expect(APNsPushType.implied(byTopic: ".voip") == .alert, "a suffix alone names no app")
+        #expect(APNsPushType.implied(byTopic: "com.example.app.voip-ptt") == .pushtotalk)
+        #expect(APNsPushType.implied(byTopic: "") == .alert)
+    }
+
     @Test func priorityAcceptsOnlyTenFiveAndOne() {
         #expect(APNsPriority(headerValue: "10") == .immediately)
         #expect(APNsPriority(headerValue: "5") == .consideringDevicePower)

@@ -94,6 +94,24 @@ struct AppleProfileTests {
             .contains("apple.payload-size"))
     }
 
+    /// Without `apns-push-type`, APNs goes by the topic: a `.voip` topic makes a VoIP push,
+    /// whose limit is 5120 bytes (the mock infers the type the same way). The missing header
+    /// is still a finding of its own.
+    @Test func anUntypedPushToAVoIPTopicMayUseFiveKilobytes() {
+        let fits = #"{"aps":{},"d":"\#(String(repeating: "a", count: 5000))"}"#
+        let untyped = Fixtures.failedRules(Fixtures.push(fits, type: nil, topic: "com.example.app.voip"), [.apple])
+        #expect(!untyped.contains("apple.payload-size"), "\(untyped)")
+        #expect(untyped.contains("apple.push-type"))
+        let tooLarge = #"{"aps":{},"d":"\#(String(repeating: "a", count: 5200))"}"#
+        let findings = Fixtures.findings(Fixtures.push(tooLarge, type: nil, topic: "com.example.app.voip"), [.apple])
+            .filter { $0.rule == "apple.payload-size" }
+        #expect(findings.map(\.message) == [
+            "the payload is 5217 bytes; a voip push (inferred: no apns-push-type) may have 5120 (PayloadTooLarge)",
+        ])
+        #expect(Fixtures.failedRules(Fixtures.push(fits, type: nil), [.apple]).contains("apple.payload-size"), "a plain topic: 4096")
+        #expect(Fixtures.failedRules(Fixtures.push(fits, type: nil, topic: nil), [.apple]).contains("apple.payload-size"))
+    }
+
     @Test func aPayloadThatIsNotJSONFailsTheShapeRule() {
         let findings = Fixtures.findings(Fixtures.push("{not json"), [.apple])
         #expect(findings.contains { $0.rule == "apple.aps-shape" && $0.message.contains("not JSON") })

@@ -174,6 +174,18 @@ struct PushInspectCommandTests {
         #expect(stats.stdout.contains("1  (none)") && !stats.stdout.contains("1  alert"), "\(stats.stdout)")
     }
 
+    /// A captured VoIP push sent without `apns-push-type` (the mock inferred `voip` from the
+    /// topic and accepted 5000 bytes) fails for the missing header, not for its size.
+    @Test func anUntypedCapturedVoIPPushIsJudgedByTheVoIPLimit() async throws {
+        let payload = #"{"aps":{},"call":"\#(String(repeating: "a", count: 5000))"}"#
+        let line = P.captureLine(seq: 1, headers: [("apns-topic", "com.example.app.voip")], payload: payload,
+                                 settled: [("push_type", "voip")])
+        let result = try await P.run(["check", try P.file(line + "\n")])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("apple.push-type header:apns-push-type: no apns-push-type"), "\(result.stdout)")
+        #expect(!result.stdout.contains("apple.payload-size"), "\(result.stdout)")
+    }
+
     /// Titles, bodies and the other text columns are the sender's: `show` escapes control
     /// characters in them as `check` does in values (JSON string escapes), so a push can
     /// neither forge table rows nor send the terminal escape sequences.

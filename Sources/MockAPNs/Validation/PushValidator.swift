@@ -346,7 +346,7 @@ public struct PushValidator: Sendable {
         guard settings.acceptsMissingPushType else {
             throw PushRejection(.invalidPushType, "apns-push-type is required")
         }
-        let inferred = TopicRules.inferredPushType(forTopic: topic)
+        let inferred = APNsPushType.implied(byTopic: topic)
         details.pushType = inferred
         details.lintWarnings.append(PushLintWarning(
             code: PushLintCode.pushTypeMissing,

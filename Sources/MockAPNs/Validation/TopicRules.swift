@@ -35,19 +35,4 @@ enum TopicRules {
             return labelLength > 0
         }
     }
-
-    /// The push type a topic's suffix implies: the type with a non-empty suffix the topic
-    /// ends with, else `alert`. Used only when `apns-push-type` is absent.
-    static func inferredPushType(forTopic topic: String) -> APNsPushType {
-        var best: APNsPushType = .alert
-        var bestLength = 0
-        for type in APNsPushType.allCases {
-            let suffix = type.topicSuffix
-            if suffix.utf8.count > bestLength, topic.utf8.count > suffix.utf8.count, topic.hasSuffix(suffix) {
-                best = type
-                bestLength = suffix.utf8.count
-            }
-        }
-        return best
-    }
 }

@@ -12,13 +12,16 @@ enum ApplePayloadRules {
         JSONPath(components: [.key(APNsPayloadKey.aps), .key(key)])
     }
 
-    /// The payload fits the push type's limit: 4096 bytes, 5120 for VoIP.
+    /// The payload fits the limit of the push type APNs goes by: 4096 bytes, 5120 for VoIP,
+    /// also for a push sent without `apns-push-type` to a `.voip` topic (whose missing
+    /// header is `apple.push-type`'s finding).
     static let size = FunctionRule(id: "apple.payload-size") { push, findings in
-        let type = push.headers.pushType.flatMap(APNsPushType.init(rawValue:)) ?? .alert
+        let type = push.effectivePushType ?? .alert
         if push.payloadSize > type.maxPayloadSize {
+            let inferred = push.headers.pushType == nil ? " (inferred: no apns-push-type)" : ""
             findings.append(Finding(
                 rule: "apple.payload-size", path: .root,
-                message: "the payload is \(push.payloadSize) bytes; a \(type.rawValue) push may have \(type.maxPayloadSize) (PayloadTooLarge)"))
+                message: "the payload is \(push.payloadSize) bytes; a \(type.rawValue) push\(inferred) may have \(type.maxPayloadSize) (PayloadTooLarge)"))
         } else if push.payloadSize == 0 {
             findings.append(Finding(rule: "apple.payload-size", path: .root, message: "the payload is empty (PayloadEmpty)"))
         }
