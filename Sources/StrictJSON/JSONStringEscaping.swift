@@ -14,6 +14,17 @@ public enum JSONStringEscaping: Sendable, Hashable {
     /// person reads, on a terminal or anywhere else.
     case terminalSafe
 
+    /// Whether a string written with this escaping holds `scalar` as an escape (`\n`,
+    /// `\u001b`, `\u202e`…) rather than as itself; `"` and `\`, which every JSON string
+    /// escapes, aside. For writers of other formats that must escape the same characters
+    /// (push-inspect's JUnit report).
+    public func escapes(_ scalar: Unicode.Scalar) -> Bool {
+        switch self {
+        case .minimal: scalar.value < 0x20
+        case .terminalSafe: scalar.value < 0x20 || scalar.value == 0x7F || Self.escapesForTerminal(scalar)
+        }
+    }
+
     /// Whether ``terminalSafe`` writes `scalar`, which is not ASCII, as `\uXXXX`.
     static func escapesForTerminal(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

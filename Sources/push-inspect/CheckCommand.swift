@@ -130,9 +130,7 @@ struct CheckRun {
         text += "\n"
         for finding in result.findings {
             text += "  \(finding.rule)\(finding.detector.map { "[\($0)]" } ?? "") \(finding.path): \(finding.message)"
-            if showValues, let value = finding.value {
-                // A payload value is JSON text; a header's is the text as sent.
-                let shown = finding.path.header == nil ? TerminalText.escaped(json: value) : TerminalText.escaped(value)
+            if showValues, let shown = finding.escapedValue {
                 text += " \(terminal.dim("value:")) \(shown)"
             }
             text += "\n"

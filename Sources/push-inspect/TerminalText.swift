@@ -14,14 +14,6 @@ enum TerminalText {
         return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self)
     }
 
-    /// `json`, a JSON text (a finding's value from the payload, whose strings are escaped
-    /// only as JSON requires), written again with terminal-safe escapes: the same value.
-    /// Text that is not JSON is escaped as text.
-    static func escaped(json text: String) -> String {
-        guard let value = try? JSONParser.parse(Array(text.utf8)) else { return escaped(text) }
-        return String(decoding: jsonBytes(value), as: UTF8.self)
-    }
-
     /// `value` as compact JSON, its strings written with terminal-safe escapes.
     static func jsonBytes(_ value: JSONValue) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -216,8 +216,8 @@ struct PushInspectCommandTests {
 
     /// DEL, C1 controls (the 8-bit CSI U+009B), bidirectional controls and U+2028/U+2029 in a
     /// sender's text are escaped as `\uXXXX` wherever push-inspect prints it: show's table,
-    /// check's values and paths, stats' keys, and the JSON outputs, which still parse back to
-    /// the same text.
+    /// check's values and paths, stats' keys, the JUnit report, and the JSON outputs, which
+    /// still parse back to the same text.
     @Test func textFromTheSenderReachesNoTerminalUnescaped() async throws {
         let title = "\u{9B}31mred\u{7F}\u{202E}evil\u{2066}\u{61C}\u{200F}\u{2028}x"
         var payload: [UInt8] = []
@@ -230,11 +230,16 @@ struct PushInspectCommandTests {
         let file = try P.file(lines.joined(separator: "\n") + "\n")
 
         let show = try await P.run(["show", file])
-        let check = try await P.run(["check", "--profile", "hermes", "--show-values", file])
+        let report = NSTemporaryDirectory() + "push-inspect-\(UUID().uuidString).xml"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let check = try await P.run(["check", "--profile", "hermes", "--show-values", "--junit", report, file])
         let stats = try await P.run(["stats", file])
         for (name, result) in [("show", show), ("check", check), ("stats", stats)] {
             #expect(!Self.hasRawTerminalControls(result.stdout + result.stderr), "\(name): \(result.stdout.debugDescription)")
         }
+        let junit = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(!Self.hasRawTerminalControls(junit), "junit: \(junit.debugDescription)")
+        #expect(junit.contains(#"(value: &quot;\u009b31mred\u007f\u202eevil\u2066\u061c\u200f\u2028x&quot;)"#), "\(junit)")
         #expect(show.stdout.contains(#"  \u009b31mred\u007f\u202eevil\u2066\u061c\u200f\"#), "\(show.stdout)")
         #expect(show.stdout.contains(#"400 BadDeviceToken\u009b2J"#), "\(show.stdout)")
         #expect(check.stdout.contains(#"hermes.allowed-keys ["k\u009b2J\u001b"]: "#), "\(check.stdout)")

@@ -135,6 +135,13 @@ import Testing
             var minimal: [UInt8] = []
             JSONWriter.writeString(text, into: &minimal)
             #expect(minimal == Array("\"\(text)\"".utf8), "U+\(hex)")
+            #expect(JSONStringEscaping.terminalSafe.escapes(scalar) && !JSONStringEscaping.minimal.escapes(scalar), "U+\(hex)")
+        }
+        for scalar: Unicode.Scalar in ["\u{0}", "\u{1B}", "\n"] {
+            #expect(JSONStringEscaping.terminalSafe.escapes(scalar) && JSONStringEscaping.minimal.escapes(scalar))
+        }
+        for scalar: Unicode.Scalar in ["a", " ", "~", "\u{A0}", "ó", "\u{200D}", "\u{FFFE}", "😀"] {
+            #expect(!JSONStringEscaping.terminalSafe.escapes(scalar) && !JSONStringEscaping.minimal.escapes(scalar))
         }
         var output: [UInt8] = []
         JSONWriter.write(["k\u{9B}": ["ó 😀 \u{200D}\u{1B}[2J\"\\"]], into: &output, escaping: .terminalSafe)

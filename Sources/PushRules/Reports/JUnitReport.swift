@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A JUnit XML report for CI: one test case per push per rule that applied to it, failed
 /// when the rule found something.
 ///
@@ -35,8 +37,9 @@ public struct JUnitReport: Sendable {
                 text += "/>"
             } else {
                 failureCount += 1
+                // A value is the sender's text: shown as check --show-values shows it.
                 let lines = findings.map { finding in
-                    finding.description + (showsValues ? finding.value.map { " (value: \($0))" } ?? "" : "")
+                    finding.description + (showsValues ? finding.escapedValue.map { " (value: \($0))" } ?? "" : "")
                 }
                 text += ">\n      <failure message=\"\(Self.escape(findings[0].description))\" type=\"\(Self.escape(rule))\">"
                 text += Self.escape(lines.joined(separator: "\n"))
@@ -56,8 +59,13 @@ public struct JUnitReport: Sendable {
         return text
     }
 
-    /// Text made safe for XML attributes and content; control characters XML 1.0 cannot
-    /// hold become U+FFFD. Shared with other JUnit writers (the gateway conformance suite).
+    /// Text made safe for XML attributes and content, and for the person reading the report
+    /// in a CI page: besides the five XML escapes, every character push-inspect's text
+    /// output escapes (``JSONStringEscaping/terminalSafe``: C0 controls other than tab, line
+    /// feed and carriage return, DEL, the C1 controls, the bidirectional controls, U+2028 and
+    /// U+2029) and the noncharacters U+FFFE and U+FFFF, which XML 1.0 does not allow, are
+    /// written as visible `\uXXXX`. So the document holds only characters XML 1.0 allows.
+    /// Shared with other JUnit writers (the gateway conformance suite).
     public static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
@@ -69,10 +77,21 @@ public struct JUnitReport: Sendable {
             case "\"": output += "&quot;"
             case "'": output += "&apos;"
             case "\n", "\t", "\r": output.unicodeScalars.append(scalar)
+            case "\u{FFFE}", "\u{FFFF}": output += unicodeEscape(scalar)
             default:
-                output.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF ? "\u{FFFD}" : scalar)
+                if JSONStringEscaping.terminalSafe.escapes(scalar) {
+                    output += unicodeEscape(scalar)
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
             }
         }
         return output
+    }
+
+    /// `\uXXXX` in lower-case hex, as the JSON escapes are written, for a scalar below U+10000.
+    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }
