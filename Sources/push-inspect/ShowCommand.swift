@@ -64,19 +64,36 @@ enum ShowCommand {
 
     private static let widths = [19, 11, 24, 12, 48, 0]
 
-    /// One table row. Every field is escaped first (``TerminalText/escaped(_:)``): titles,
+    /// One table row. Every field is escaped (``TerminalText/escaped(_:)``): titles,
     /// bodies, topics and reasons are the sender's text.
     static func row(_ fields: [String]) -> String {
         var line = ""
-        for (field, width) in zip(fields.map { TerminalText.escaped($0) }, widths) {
+        for (field, width) in zip(fields, widths) {
             guard width > 0 else {
-                line += field
+                line += TerminalText.escaped(field)
                 break
             }
-            let shown = field.count > width ? String(field.prefix(width - 1)) + "…" : field
-            line += shown + String(repeating: " ", count: width - shown.count + 2)
+            let shown = shortened(field, toWidth: width)
+            line += shown + String(repeating: " ", count: max(0, width - shown.count) + 2)
         }
         return line
+    }
+
+    /// `text` escaped, in at most `width` characters. A longer one is cut after the escapes
+    /// of as many whole characters of `text` as fit before a `…`: never inside an escape
+    /// (leaving `\u00` or a lone `\`), nor inside a character.
+    static func shortened(_ text: String, toWidth width: Int) -> String {
+        let escaped = TerminalText.escaped(text)
+        guard escaped.count > width else { return escaped }
+        var shown = ""
+        var used = 0
+        for character in text {
+            let piece = TerminalText.escaped(String(character))
+            used += piece.count
+            guard used < width else { break }
+            shown += piece
+        }
+        return shown + "…"
     }
 
     /// `2026-11-30 10:00:00` in UTC.

@@ -203,6 +203,37 @@ struct PushInspectCommandTests {
         #expect(show.stdout.contains(#"400 BadDeviceToken\r\u001b[32m"#), "\(show.stdout)")
     }
 
+    /// `show` shortens a long column to its width with `…`, cutting between whole
+    /// characters of the sender's text, never inside the escape of one (`\u00`, `\`), so
+    /// the columns after it stay aligned.
+    @Test func showShortensColumnsBetweenEscapes() async throws {
+        let bodies = [String(repeating: "a", count: 45) + "\u{9B}31m and more",
+                      String(repeating: "a", count: 46) + "\\x and more",
+                      String(repeating: "a", count: 46) + "é🇫🇷 and more",
+                      "short"]
+        let lines = bodies.enumerated().map { index, body in
+            var payload: [UInt8] = []
+            JSONWriter.write(["aps": ["alert": .string(body)]], into: &payload)
+            return P.captureLine(seq: index + 1, headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")],
+                                 payload: String(decoding: payload, as: UTF8.self))
+        }
+        let show = try await P.run(["show", try P.file(lines.joined(separator: "\n") + "\n")])
+        #expect(show.status == 0, "\(show.stderr)")
+        let rows = show.stdout.split(separator: "\n").map(String.init)
+        #expect(rows.count == 5, "\(show.stdout)")
+        guard rows.count == 5 else { return }
+        #expect(rows[1].contains(String(repeating: "a", count: 45) + "…  "), "\(rows[1])")
+        #expect(rows[2].contains(String(repeating: "a", count: 46) + "…  "), "\(rows[2])")
+        #expect(rows[3].contains(String(repeating: "a", count: 46) + "é…  "), "\(rows[3])")
+        #expect(!show.stdout.contains(#"\…"#) && !show.stdout.contains(#"\u…"#) && !show.stdout.contains(#"\u00…"#), "\(show.stdout)")
+        // The outcome column starts at the same character in every row.
+        func outcomeColumn(_ row: String) -> Int? {
+            row.range(of: "OUTCOME").map { row.distance(from: row.startIndex, to: $0.lowerBound) }
+                ?? row.range(of: "200 accepted").map { row.distance(from: row.startIndex, to: $0.lowerBound) }
+        }
+        #expect(Set(rows.map(outcomeColumn)).count == 1, "\(show.stdout)")
+    }
+
     /// Whether `text` holds, unescaped, a character a terminal acts on beyond C0: DEL, a C1
     /// control, a bidirectional control, U+2028 or U+2029.
     static func hasRawTerminalControls(_ text: String) -> Bool {
@@ -240,7 +271,7 @@ struct PushInspectCommandTests {
         let junit = try String(contentsOfFile: report, encoding: .utf8)
         #expect(!Self.hasRawTerminalControls(junit), "junit: \(junit.debugDescription)")
         #expect(junit.contains(#"(value: &quot;\u009b31mred\u007f\u202eevil\u2066\u061c\u200f\u2028x&quot;)"#), "\(junit)")
-        #expect(show.stdout.contains(#"  \u009b31mred\u007f\u202eevil\u2066\u061c\u200f\"#), "\(show.stdout)")
+        #expect(show.stdout.contains(#"  \u009b31mred\u007f\u202eevil\u2066\u061c\u200f…  "#), "\(show.stdout)")
         #expect(show.stdout.contains(#"400 BadDeviceToken\u009b2J"#), "\(show.stdout)")
         #expect(check.stdout.contains(#"hermes.allowed-keys ["k\u009b2J\u001b"]: "#), "\(check.stdout)")
         #expect(check.stdout.contains(#"value: "\u009b31mred\u007f\u202eevil\u2066\u061c\u200f\u2028x""#), "\(check.stdout)")
