@@ -112,6 +112,28 @@ struct AppleProfileTests {
         #expect(Fixtures.failedRules(Fixtures.push(fits, type: nil, topic: nil), [.apple]).contains("apple.payload-size"))
     }
 
+    /// A push sent without `apns-push-type` whose `aps` has `content-available` and nothing
+    /// to show is a background push (what Apple's older documentation calls a push that
+    /// "contains only the content-available key", for which priority 10 "is an error"; the
+    /// mock infers `background` for it too), so it needs priority 5 as one sent with the header does.
+    @Test func anUntypedPushWithOnlyContentAvailableNeedsPriorityFive() {
+        func fails(_ payload: String, type: String? = nil, topic: String = "com.example.app", priority: Int?) -> Bool {
+            Fixtures.failedRules(Fixtures.push(payload, type: type, topic: topic, priority: priority), [.apple])
+                .contains("apple.background-priority")
+        }
+        #expect(fails(Self.background, priority: nil), "absent means 10")
+        #expect(fails(Self.background, priority: 10))
+        #expect(!fails(Self.background, priority: 5))
+        let messages = Fixtures.findings(Fixtures.push(Self.background, type: nil, priority: nil), [.apple])
+            .filter { $0.rule == "apple.background-priority" }.map(\.message)
+        #expect(messages == [
+            "without apns-push-type, a push whose aps has content-available and no alert, sound or badge is a background push; it needs apns-priority 5; absent means 10",
+        ])
+        #expect(!fails(#"{"aps":{"alert":"x","content-available":1}}"#, priority: 10), "something to show: an alert push")
+        #expect(!fails(Self.background, type: "alert", priority: 10), "the header, when sent, is the type")
+        #expect(!fails(Self.background, topic: "com.example.app.voip", priority: 10), "the topic makes it a VoIP push")
+    }
+
     @Test func aPayloadThatIsNotJSONFailsTheShapeRule() {
         let findings = Fixtures.findings(Fixtures.push("{not json"), [.apple])
         #expect(findings.contains { $0.rule == "apple.aps-shape" && $0.message.contains("not JSON") })

@@ -47,6 +47,10 @@ struct ProfileTests {
         #expect(!alert.rulesApplied.contains("apple.background-priority"))
         #expect(alert.rulesApplied.contains("apple.payload-size"))
         #expect(rules.check(Fixtures.push(#"{"aps":{"alert":"x"}}"#)).rulesApplied.isEmpty)
+        let untypedBackground = rules.check(Fixtures.push(#"{"aps":{"content-available":1}}"#, type: nil), recordApplied: true)
+        #expect(untypedBackground.rulesApplied.contains("apple.background-priority"))
+        let untypedAlert = rules.check(Fixtures.push(#"{"aps":{"alert":"x"}}"#, type: nil), recordApplied: true)
+        #expect(!untypedAlert.rulesApplied.contains("apple.background-priority"))
     }
 }
 

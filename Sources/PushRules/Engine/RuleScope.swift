@@ -47,6 +47,10 @@ public struct RuleScope: Sendable, Hashable {
     public var topics: Set<String>?
     /// Payload conditions.
     public var fields: [FieldCondition]
+    /// Whether ``pushTypes`` is matched against the type APNs goes by
+    /// (``PushInput/effectivePushType``) rather than `apns-push-type` as sent: for built-in
+    /// rules about what APNs does with a push. Policy scopes match the header.
+    var matchesEffectivePushType = false
 
     /// Every push.
     public static let all = RuleScope()
@@ -58,10 +62,19 @@ public struct RuleScope: Sendable, Hashable {
         self.fields = fields
     }
 
+    /// A scope of the pushes whose effective type (sent, or inferred when
+    /// `apns-push-type` was not sent) is one of `pushTypes`.
+    static func effective(pushTypes: Set<String>) -> RuleScope {
+        var scope = RuleScope(pushTypes: pushTypes)
+        scope.matchesEffectivePushType = true
+        return scope
+    }
+
     /// Whether a rule with this scope applies to `push`.
     public func contains(_ push: PushInput) -> Bool {
         if let pushTypes {
-            guard let type = push.headers.pushType, pushTypes.contains(type) else { return false }
+            let type = matchesEffectivePushType ? push.effectivePushType?.rawValue : push.headers.pushType
+            guard let type, pushTypes.contains(type) else { return false }
         }
         if let topics {
             guard let topic = push.headers.topic, topics.contains(topic) else { return false }

@@ -1,14 +1,28 @@
 import APNsCore
+import StrictJSON
 
 extension PushInput {
     /// The push type APNs goes by: `apns-push-type` when it was sent (nil when it names no
     /// type APNs knows, which APNs rejects); without it, the type the topic's suffix implies
-    /// (`.voip` is a VoIP push), as the mock infers it.
+    /// (`.voip` is a VoIP push), and for a plain topic `background` when `aps` has
+    /// `content-available` and no `alert`, `sound` or `badge`, as the mock infers it.
     ///
     /// Rules that judge what the sender sent (`apple.push-type`) read ``PushHeaders/pushType``;
-    /// rules that judge what APNs does with the push (its size limit) read this.
+    /// rules that judge what APNs does with the push (its size limit, a background push's
+    /// priority) read this.
     var effectivePushType: APNsPushType? {
         if let sent = headers.pushType { return APNsPushType(rawValue: sent) }
-        return headers.topic.map(APNsPushType.implied(byTopic:)) ?? .alert
+        let implied = headers.topic.map(APNsPushType.implied(byTopic:)) ?? .alert
+        if implied == .alert, looksLikeBackground { return .background }
+        return implied
+    }
+
+    /// Whether `aps` has `content-available` and nothing to show: what makes a push sent
+    /// without `apns-push-type` a background push.
+    private var looksLikeBackground: Bool {
+        guard case .object(let aps)? = payloadObject?[APNsPayloadKey.aps], aps[APNsPayloadKey.contentAvailable] != nil else {
+            return false
+        }
+        return aps[APNsPayloadKey.alert] == nil && aps[APNsPayloadKey.sound] == nil && aps[APNsPayloadKey.badge] == nil
     }
 }

@@ -50,16 +50,21 @@ enum AppleHeaderRules {
     }
 
     /// Background pushes go at priority 5; 10 (also the default when absent) is an error.
+    /// That holds for a push sent without `apns-push-type` whose `aps` has
+    /// `content-available` and nothing to show, which is a background push too (Apple's
+    /// older documentation: priority 10 "is an error" for a push that "contains only the
+    /// content-available key"; the mock infers `background` for it).
     static let backgroundPriority = FunctionRule(
-        id: "apple.background-priority", scope: RuleScope(pushTypes: [APNsPushType.background.rawValue])
+        id: "apple.background-priority", scope: .effective(pushTypes: [APNsPushType.background.rawValue])
     ) { push, findings in
         let priority = push.headers.priority ?? APNsPriority.immediately.rawValue
         if priority != APNsPriority.consideringDevicePower.rawValue {
+            let what = push.headers.pushType == nil
+                ? "without apns-push-type, a push whose aps has content-available and no alert, sound or badge is a background push; it"
+                : "a background push"
             findings.append(Finding(
                 rule: "apple.background-priority", path: .header(APNsHeaderName.priority),
-                message: push.headers.priority == nil
-                    ? "a background push needs apns-priority 5; absent means 10"
-                    : "a background push needs apns-priority 5",
+                message: push.headers.priority == nil ? "\(what) needs apns-priority 5; absent means 10" : "\(what) needs apns-priority 5",
                 value: String(priority)))
         }
     }
