@@ -134,6 +134,26 @@ struct AppleProfileTests {
         #expect(!fails(Self.background, topic: "com.example.app.voip", priority: 10), "the topic makes it a VoIP push")
     }
 
+    /// Without `apns-push-type`, the shape and Live Activity rules judge the type APNs goes
+    /// by, as the size and background-priority rules do: no finding contradicts another.
+    @Test func anUntypedPushIsShapedByTheTypeAPNsGoesBy() {
+        func failed(_ payload: String, topic: String, priority: Int? = nil) -> Set<String> {
+            Set(Fixtures.failedRules(Fixtures.push(payload, type: nil, topic: topic, priority: priority), [.apple]))
+        }
+        // A VoIP push needs nothing to show; an alert would.
+        #expect(!failed(#"{"aps":{},"call":"x"}"#, topic: "com.example.app.voip").contains("apple.aps-shape"))
+        #expect(failed(#"{"aps":{},"call":"x"}"#, topic: "com.example.app").contains("apple.aps-shape"))
+        // A content-available-only push is a background push: it is not told to show something.
+        let background = Fixtures.findings(Fixtures.push(Self.background, type: nil, priority: 5), [.apple])
+        #expect(!background.contains { $0.rule == "apple.aps-shape" }, "\(background.map(\.message))")
+        // A Live Activity topic makes a Live Activity push: its fields and its priority are checked.
+        let activity = #"{"aps":{"event":"update","timestamp":1,"content-state":{},"relevance-score":75}}"#
+        let liveActivityTopic = "com.example.app.push-type.liveactivity"
+        #expect(!failed(activity, topic: liveActivityTopic).contains("apple.aps-types"), "any relevance score for Live Activities")
+        #expect(failed(activity, topic: liveActivityTopic, priority: 1).contains("apple.liveactivity-priority"))
+        #expect(failed(#"{"aps":{"event":"update"}}"#, topic: liveActivityTopic).contains("apple.aps-shape"))
+    }
+
     @Test func aPayloadThatIsNotJSONFailsTheShapeRule() {
         let findings = Fixtures.findings(Fixtures.push("{not json"), [.apple])
         #expect(findings.contains { $0.rule == "apple.aps-shape" && $0.message.contains("not JSON") })

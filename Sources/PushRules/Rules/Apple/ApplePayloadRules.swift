@@ -32,7 +32,8 @@ enum ApplePayloadRules {
         APNsPushType.alert.rawValue, APNsPushType.background.rawValue, APNsPushType.liveactivity.rawValue,
     ]
 
-    /// The payload is a JSON object and `aps` has the shape its push type needs.
+    /// The payload is a JSON object and `aps` has the shape its push type needs: the type
+    /// sent, or without `apns-push-type` the one APNs goes by (``PushInput/effectivePushType``).
     static let shape = FunctionRule(id: "apple.aps-shape") { push, findings in
         let rule = "apple.aps-shape"
         guard push.payloadSize > 0 else { return }
@@ -40,7 +41,9 @@ enum ApplePayloadRules {
             findings.append(Finding(rule: rule, path: .root, message: push.payloadError ?? "the payload must be a JSON object"))
             return
         }
-        let type = push.headers.pushType ?? APNsPushType.alert.rawValue
+        // As sent, even a type APNs does not know; without the header, the type APNs goes by,
+        // so an untyped push to a `.voip` topic is not held to an alert's shape.
+        let type = push.headers.pushType ?? (push.effectivePushType ?? .alert).rawValue
         guard let apsValue = payload[APNsPayloadKey.aps] else {
             if typesNeedingAPS.contains(type) {
                 findings.append(Finding(rule: rule, path: apsPath, message: "a \(type) push needs an aps dictionary"))
@@ -85,7 +88,7 @@ enum ApplePayloadRules {
     /// The known `aps` keys have the types Apple documents.
     static let keyTypes = FunctionRule(id: "apple.aps-types") { push, findings in
         guard case .object(let aps)? = push.payloadObject?[APNsPayloadKey.aps] else { return }
-        let isLiveActivity = push.headers.pushType == APNsPushType.liveactivity.rawValue
+        let isLiveActivity = push.effectivePushType == .liveactivity
         // Sorted so that findings come in the same order on every run.
         for key in aps.keys.sorted() {
             guard let value = aps[key] else { continue }
