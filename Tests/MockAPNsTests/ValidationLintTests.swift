@@ -48,6 +48,7 @@ import Testing
     @Test func missingPushTypeWithOnlyContentAvailableIsTreatedAsBackground() {
         var request = ValidationFixtures.request(token: token, payload: #"{"aps":{"content-available":1}}"#)
         request.set(APNsHeaderName.pushType, nil)
+        request.set(APNsHeaderName.priority, "5")  // a background push's; 10 adds a lint (below)
         var auth = ConnectionAuthState(environment: .sandbox)
         let result = validator.validate(request, auth: &auth)
         #expect(result.isAccepted)
@@ -94,6 +95,22 @@ import Testing
         #expect(lints(background, type: .background, priority: "5").isEmpty)
         // Priority 1 is documented for other push types.
         #expect(lints(ValidationFixtures.alertPayload, priority: "1").isEmpty)
+    }
+
+    /// Without `apns-push-type`, a content-available-only push is inferred `background`: at
+    /// priority 10 (or absent) or 1 it is accepted, since the type is the mock's guess, but
+    /// lints as push-inspect's `apple.background-priority` flags it.
+    @Test func anInferredBackgroundPushAtPriority10Or1IsALint() {
+        let background = #"{"aps":{"content-available":1}}"#
+        for (priority, code) in [("10", PushLintCode.backgroundPriority), (nil, PushLintCode.backgroundPriority),
+                                 ("1", PushLintCode.backgroundPriority1)] {
+            let warnings = lints(background, type: nil, priority: priority)
+            #expect(codes(warnings) == [PushLintCode.pushTypeMissing, code], "priority \(priority ?? "absent")")
+            #expect(warnings.last?.message.hasPrefix("without apns-push-type") == true)
+        }
+        #expect(codes(lints(background, type: nil, priority: "5")) == [PushLintCode.pushTypeMissing])
+        #expect(codes(lints(#"{"aps":{"content-available":1,"badge":1}}"#, type: nil, priority: "10"))
+            == [PushLintCode.pushTypeMissing], "a badge to show: an alert push")
     }
 
     /// Apple documents priority 5 or 10 for Live Activities and names no error for 1.

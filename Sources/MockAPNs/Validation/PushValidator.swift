@@ -256,17 +256,32 @@ public struct PushValidator: Sendable {
                 path: APNsHeaderName.priority))
         }
         guard pushType == .background else { return }
-        if priority == .prioritizingPowerSavings {
+        if priority == .immediately, settings.rejectsImmediateBackgroundPushes {
+            throw PushRejection(.badPriority, "a background push must use apns-priority 5, not 10")
+        }
+        Self.lintBackgroundPriority(priority, inferred: false, details: &details)
+    }
+
+    /// A background push at priority 1 or 10, accepted: Apple names no error for 1, the
+    /// settings accept 10, or the type was only inferred from the payload (step 15), where
+    /// rejecting would rest on the mock's guess.
+    private static func lintBackgroundPriority(_ priority: APNsPriority, inferred: Bool, details: inout PushDetails) {
+        let push = inferred
+            ? "without apns-push-type, a push whose aps has content-available and nothing to show is a background push; it"
+            : "a background push"
+        switch priority {
+        case .prioritizingPowerSavings:
             details.lintWarnings.append(PushLintWarning(
                 code: PushLintCode.backgroundPriority1,
-                message: "a background push should use apns-priority 5, not 1 (accepted; Apple names no error for it)",
+                message: "\(push) should use apns-priority 5, not 1 (accepted; Apple names no error for it)",
                 path: APNsHeaderName.priority))
+        case .immediately:
+            details.lintWarnings.append(PushLintWarning(
+                code: PushLintCode.backgroundPriority, message: "\(push) must use apns-priority 5, not 10",
+                path: APNsHeaderName.priority))
+        case .consideringDevicePower:
+            break
         }
-        guard priority == .immediately else { return }
-        let message = "a background push must use apns-priority 5, not 10"
-        if settings.rejectsImmediateBackgroundPushes { throw PushRejection(.badPriority, message) }
-        details.lintWarnings.append(PushLintWarning(
-            code: PushLintCode.backgroundPriority, message: message, path: APNsHeaderName.priority))
     }
 
     /// 8. `apns-expiration` as whole UNIX seconds; 0 means "try once". A past time is
@@ -477,6 +492,7 @@ public struct PushValidator: Sendable {
         if inferType, pushType == .alert, Self.looksLikeBackground(aps: outline.memberFields) {
             pushType = .background
             details.pushType = .background
+            if let priority = details.priority { Self.lintBackgroundPriority(priority, inferred: true, details: &details) }
         }
         let maximumDepth = settings.payloadNestingLimit
         PayloadRules.lint(outline, pushType: pushType, into: &details.lintWarnings) {
