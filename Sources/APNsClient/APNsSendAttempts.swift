@@ -89,8 +89,7 @@ struct APNsSendAttempts: Sendable {
                 // APNs ends a connection for a fatal reason (a certificate for the other
                 // environment, say) with GOAWAY, last stream 0 and the reason as debug data:
                 // every new connection would meet the same. The push gets that reason.
-                if let reason = Self.fatalReason(inGoAwayDebugData: debugData) {
-                    let rejection = APNsRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID)
+                if let rejection = fatalRejection(inGoAwayDebugData: debugData) {
                     return try reject(rejection, on: connection, pool: pool, tokens: tokens, acceptedToken: nil)
                 }
                 pool.release(connection)
@@ -101,8 +100,7 @@ struct APNsSendAttempts: Sendable {
             case .connectionClosed:
                 // Lost before its answer, after a GOAWAY that named a fatal reason: a resend
                 // would meet the same reason on every new connection.
-                if let reason = connection.client.lastGoAway.flatMap({ Self.fatalReason(inGoAwayDebugData: $0.debugData) }) {
-                    let rejection = APNsRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID)
+                if let goAway = connection.client.lastGoAway, let rejection = fatalRejection(inGoAwayDebugData: goAway.debugData) {
                     return try reject(rejection, on: connection, pool: pool, tokens: tokens, acceptedToken: nil)
                 }
                 pool.release(connection)
@@ -178,6 +176,11 @@ struct APNsSendAttempts: Sendable {
     static func fatalReason(inGoAwayDebugData debugData: [UInt8]) -> APNsReason? {
         guard !debugData.isEmpty, let reason = APNsClient.errorBody(debugData).reason, reason.status != nil, !reason.isRetryable, reason != .idleTimeout else { return nil }
         return reason
+    }
+
+    /// The push's rejection by a GOAWAY whose debug data names a fatal reason (``fatalReason(inGoAwayDebugData:)``).
+    private func fatalRejection(inGoAwayDebugData debugData: [UInt8]) -> APNsRejection? {
+        Self.fatalReason(inGoAwayDebugData: debugData).map { APNsRejection(status: $0.status ?? 403, reason: $0, apnsID: apnsID) }
     }
 
     private static func add(_ notification: APNsNotification, apnsID: String, to headers: inout HTTPHeaders) {

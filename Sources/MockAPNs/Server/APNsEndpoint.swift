@@ -148,9 +148,7 @@ final class APNsEndpoint: HTTPServerHandler {
     /// stream limit, the capture and the metrics see it as any push. Fault rules do not
     /// apply: the transport answers it at once, before the body's end.
     func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
-        var push = PushRequest(
-            method: request.method, path: request.path, headers: request.headers, body: [],
-            environment: environment, connectionID: request.connection.id, receivedAt: Date())
+        var push = unreadPush(request)
         push.oversizedBodyLimit = limit
         return answerUnread(push, on: request.connection)
     }
@@ -161,11 +159,15 @@ final class APNsEndpoint: HTTPServerHandler {
     /// is captured with the headers that fit; stream limit and metrics see it as any push.
     /// Fault rules do not apply.
     func headerListTooLargeResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
-        var push = PushRequest(
-            method: request.method, path: request.path, headers: request.headers, body: [],
-            environment: environment, connectionID: request.connection.id, receivedAt: Date())
+        var push = unreadPush(request)
         push.oversizedHeaderListLimit = limit
         return answerUnread(push, on: request.connection)
+    }
+
+    /// What the transport read of a push it stopped reading: everything but the body.
+    private func unreadPush(_ request: HTTPRequest) -> PushRequest {
+        PushRequest(method: request.method, path: request.path, headers: request.headers, body: [],
+                    environment: environment, connectionID: request.connection.id, receivedAt: Date())
     }
 
     /// Validates, answers and reports a push the transport stopped reading (a body or header
