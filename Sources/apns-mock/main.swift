@@ -3,6 +3,8 @@ import Foundation
 import MockAPNs
 import Synchronization
 
+// Before any thread starts: a SIGTERM sent as soon as the banner appears must stop the mock.
+TerminationSignals.hold()
 let version = "0.2.0"
 let parser = CommandLineParser(
     command: "apns-mock",
@@ -110,15 +112,6 @@ banner += "  topics      \(mock.registry.bundleIDs.sorted().joined(separator: ",
 if let capture = configuration.server.captureFilePath { banner += "  capture     \(capture)\n" }
 standardOutput(banner)
 
-let stop = DispatchSemaphore(value: 0)
-var sources: [DispatchSourceSignal] = []
-for sig in [SIGINT, SIGTERM] {
-    signal(sig, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-    source.setEventHandler { stop.signal() }
-    source.resume()
-    sources.append(source)
-}
 /// Why capture lines were lost, for the log.
 nonisolated func captureLoss(_ file: CaptureFileWriter) -> String {
     file.lastError.map { "\($0)" } ?? "\(file.path) fell too far behind"
@@ -146,7 +139,7 @@ nonisolated func reportCaptureLoss(of file: CaptureFileWriter, to logger: Logger
 
 let captureWatch = mock.capture.fileWriter.map { reportCaptureLoss(of: $0, to: logger) }
 
-stop.wait()
+TerminationSignals.wait()
 captureWatch?.cancel()
 mock.stop()
 if let file = mock.capture.fileWriter, file.droppedRecordCount > 0 {

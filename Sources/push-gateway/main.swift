@@ -2,6 +2,8 @@ import CLISupport
 import Foundation
 import PushGateway
 
+// Before any thread starts: a SIGTERM sent as soon as the banner appears must stop the gateway.
+TerminationSignals.hold()
 let version = "0.1.0"
 let parser = CommandLineParser(
     command: "push-gateway",
@@ -100,15 +102,14 @@ standardOutput("""
 
     """)
 
-await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-    let once = OnceFlag()
-    for sig in [SIGINT, SIGTERM] {
-        signal(sig, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-        source.setEventHandler { if once.claim() { continuation.resume() } }
-        source.resume()
-        signalSources.append(source)
-    }
+// Blocking, not `await`: with async top-level code, Dispatch parks the main thread in
+// sigsuspend with every signal unblocked, where a SIGTERM would kill the gateway unflushed.
+TerminationSignals.wait()
+let stopped = DispatchSemaphore(value: 0)
+let stopping = gateway
+Task.detached {
+    await stopping.shutdown()
+    stopped.signal()
 }
-await gateway.shutdown()
+stopped.wait()
 logger.info("stopped")

@@ -242,6 +242,29 @@ struct ApnsMockCommandTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// A SIGTERM sent while the mock is still starting (a CI script stopping it the moment it
+    /// is spawned, or as its banner appears) is held, not lost and not fatal: the mock comes
+    /// up, then stops as asked, flushing its capture, status 0. Sent before its handler was in
+    /// place, it either killed the mock unflushed (143) or was ignored until SIGKILL (137).
+    @Test func aSIGTERMDuringStartupStopsItCleanly() async throws {
+        let capture = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let ended = try await onThread { () throws -> (held: Bool, status: Int32?, output: String, log: String) in
+            let process = try BackgroundProcess(
+                Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", capture],
+                environment: ["APNS_MOCK_CERTS": Self.certs])
+            let held = process.waitUntilBlocking([SIGINT, SIGTERM], timeout: 20)
+            process.signal(SIGTERM)
+            let status = process.wait(timeout: 20)
+            if status == nil { process.signal(SIGKILL) }
+            return (held, status, process.standardOutput, process.standardError)
+        }
+        #expect(ended.held, "the mock never held SIGINT and SIGTERM: \(ended.log)")
+        #expect(ended.status == 0, "\(ended.output)\(ended.log)")
+        #expect(ended.output.contains("production"), "it came up before stopping: \(ended.output)")
+        #expect(ended.log.contains("stopped; capture flushed"), "\(ended.log)")
+    }
+
     /// A clash in the file that a flag resolves is no error: the configuration is checked
     /// once, after the flags, and the mock starts on the file's other port. A clash the flags
     /// leave in the file is still the usage error naming the file.

@@ -80,6 +80,25 @@ struct PushGatewayCommandTests {
         }
     }
 
+    /// A SIGTERM sent while the gateway is still starting is held until it is up, then stops
+    /// it cleanly (status 0, "stopped"), instead of killing it or being ignored.
+    @Test func aSIGTERMDuringStartupStopsItCleanly() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: GatewayFixture.certs)
+        defer { mock.stop() }
+        let ended = try await onThread { () throws -> (held: Bool, status: Int32?, output: String, log: String) in
+            let process = try BackgroundProcess(Self.executable.path, Self.arguments(for: mock), environment: Self.environment)
+            let held = process.waitUntilBlocking([SIGINT, SIGTERM], timeout: 20)
+            process.signal(SIGTERM)
+            let status = process.wait(timeout: 20)
+            if status == nil { process.signal(SIGKILL) }
+            return (held, status, process.standardOutput, process.standardError)
+        }
+        #expect(ended.held, "the gateway never held SIGINT and SIGTERM: \(ended.log)")
+        #expect(ended.status == 0, "\(ended.output)\(ended.log)")
+        #expect(ended.output.contains("listening"), "it came up before stopping: \(ended.output)")
+        #expect(ended.log.contains("stopped"), "\(ended.log)")
+    }
+
     @Test func helpVersionAndUsageErrors() async throws {
         let help = try await onThread { try Self.run(["--help"]) }
         #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW:") && help.output.contains("PUSH_GATEWAY_HMAC_SECRET"))

@@ -85,6 +85,27 @@ public final class BackgroundProcess: @unchecked Sendable {
         return nil
     }
 
+    /// The signals its main thread blocks now (`SigBlk` in `/proc/PID/status`), as a mask
+    /// with bit `n - 1` for signal `n`; nil once it has exited or where `/proc` is missing.
+    public var blockedSignals: UInt64? {
+        guard status() == nil, let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
+        return line.flatMap { UInt64($0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
+    }
+
+    /// Waits until its main thread blocks every signal in `signals`; false if it exits or
+    /// `timeout` passes first. The moment a server has begun holding its stop signals.
+    public func waitUntilBlocking(_ signals: [Int32], timeout: TimeInterval = 20) -> Bool {
+        let wanted = signals.reduce(UInt64(0)) { $0 | 1 << UInt64($1 - 1) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard let blocked = blockedSignals else { return false }
+            if blocked & wanted == wanted { return true }
+            usleep(1_000)
+        }
+        return false
+    }
+
     /// Sends `signal` (SIGTERM unless told otherwise).
     public func signal(_ signal: Int32 = SIGTERM) {
         if status() == nil { kill(pid, signal) }
