@@ -8,7 +8,8 @@ import Testing
         {"host":"0.0.0.0","port":9443,"tls_cert":"c.pem","tls_key":"k.pem","topic":"com.example.hermes",
          "auth_key":{"key_id":"ABC123DEFG","team_id":"TEAM000001","path":"/keys/AuthKey.p8"},
          "apns_production":"https://127.0.0.1:2197","apns_sandbox":"http://127.0.0.1:2198","apns_ca":"ca.pem",
-         "auth_modes":["capability"],"rate_limits":{"per_device":{"burst":3,"per_second":0.25},"total":{"burst":50,"per_second":20}},
+         "auth_modes":["capability"],"rate_limits":{"per_device":{"burst":3,"per_second":0.25},"total":{"burst":50,"per_second":20},
+                       "register":{"burst":7,"per_second":2}},
          "apns_attempts":4,"max_body_bytes":2048,"threads":2}
         """#
         let configuration = try GatewayConfiguration.decode(Array(json.utf8), base: GatewayConfiguration(topic: ""))
@@ -21,6 +22,7 @@ import Testing
         #expect(configuration.authModes == [.capability])
         #expect(configuration.perDeviceRateLimit == GatewayRateLimit(burst: 3, perSecond: 0.25))
         #expect(configuration.totalRateLimit == GatewayRateLimit(burst: 50, perSecond: 20))
+        #expect(configuration.registerRateLimit == GatewayRateLimit(burst: 7, perSecond: 2))
         #expect(configuration.apnsAttempts == 4 && configuration.maximumBodySize == 2048)
         #expect(configuration.eventLoopThreads == 2)
     }

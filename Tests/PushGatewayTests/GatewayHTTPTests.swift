@@ -348,6 +348,41 @@ struct GatewayHTTPTests {
         #expect(delivery.requests.count == 4)
     }
 
+    @Test func registrationsHaveTheirOwnBudgetAndNeverUseUpThePushes() async throws {
+        let delivery = FakeDelivery()
+        let clock = ManualClock()
+        let log = LogSink.memory()
+        var configuration = GatewayFixture.configuration()
+        configuration.totalRateLimit = GatewayRateLimit(burst: 2, perSecond: 1)
+        configuration.registerRateLimit = GatewayRateLimit(burst: 3, perSecond: 0.25)
+        let gateway = try GatewayFixture.start(configuration, delivery: delivery, log: log, rateClock: { clock.seconds })
+        let client = try GatewayFixture.client(for: gateway.url)
+        func registration() async throws -> HTTPClientResponse {
+            try await client.send(GatewayFixture.post("/register", HermesRegistration.requestBody(deviceToken: GatewayFixture.deviceToken)))
+        }
+
+        // Strangers register (no authorization needed) until their own budget is gone...
+        for _ in 0..<3 { #expect(try await registration().status == 200) }
+        let limited = try await registration()
+        #expect(limited.status == 429 && limited.errorCode == "rate_limited", "\(limited.text)")
+        #expect(limited.headers["retry-after"] == "4")
+        // ...and the authorized pushes still have all of theirs.
+        for token in [GatewayFixture.deviceToken, GatewayFixture.otherDeviceToken] {
+            let response = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(token: token).encodedBody()))
+            #expect(response.status == 200, "\(response.text)")
+        }
+        let pushLimited = try await client.send(
+            GatewayFixture.post("/push", try GatewayFixture.pushRequest(token: String(repeating: "ef", count: 32)).encodedBody()))
+        #expect(pushLimited.status == 429, "the pushes' own total still applies")
+        #expect(try await registration().status == 429, "pushes gave nothing back to /register")
+        clock.advance(by: 4)
+        #expect(try await registration().status == 200, "the register bucket refills at its own rate")
+        await client.close()
+        await gateway.shutdown()
+        #expect(delivery.requests.count == 2)
+        #expect(log.recorded.contains { $0.contains("gateway.endpoint=register") && $0.contains("gateway.limit=register") })
+    }
+
     @Test func logsNeverHoldCopyFullTokensSecretsOrSignatures() async throws {
         let delivery = FakeDelivery()
         let log = LogSink.memory()

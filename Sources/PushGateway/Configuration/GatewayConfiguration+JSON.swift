@@ -82,9 +82,10 @@ extension GatewayConfiguration {
         case nil: break
         case .object(let limits)?:
             let limitsReader = ConfigReader(members: limits, path: "rate_limits.")
-            try limitsReader.rejectUnknown(["per_device", "total"])
+            try limitsReader.rejectUnknown(["per_device", "total", "register"])
             if let limit = try limitsReader.rateLimit("per_device") { configuration.perDeviceRateLimit = limit }
             if let limit = try limitsReader.rateLimit("total") { configuration.totalRateLimit = limit }
+            if let limit = try limitsReader.rateLimit("register") { configuration.registerRateLimit = limit }
         case let other?: throw GatewayConfigurationError("\"rate_limits\": expected an object, found \(other.typeName)")
         }
         if let attempts = try reader.integer("apns_attempts", in: 1...maximumAPNsAttempts) { configuration.apnsAttempts = attempts }

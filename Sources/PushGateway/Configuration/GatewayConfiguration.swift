@@ -35,8 +35,11 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var authModes: Set<GatewayAuthMode>
     /// Per device token.
     public var perDeviceRateLimit: GatewayRateLimit
-    /// For the whole gateway.
+    /// For the whole gateway's pushes.
     public var totalRateLimit: GatewayRateLimit
+    /// For `/register`, which is open to anyone: a budget of its own, so registrations never
+    /// use up the pushes'.
+    public var registerRateLimit: GatewayRateLimit
     /// How many times one push is tried against APNs (5xx, 429 and lost connections only).
     public var apnsAttempts: Int
     /// Largest request body read (256 to 65536, default 4096): bigger ones get 413 from the
@@ -71,6 +74,7 @@ public struct GatewayConfiguration: Sendable, Hashable {
         authModes = Set(GatewayAuthMode.allCases)
         perDeviceRateLimit = .defaultPerDevice
         totalRateLimit = .defaultTotal
+        registerRateLimit = .defaultRegister
         apnsAttempts = Self.defaultAPNsAttempts
         maximumBodySize = HermesPushRequest.maximumBodySize
         eventLoopThreads = Self.defaultEventLoopThreads

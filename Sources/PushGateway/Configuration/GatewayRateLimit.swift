@@ -18,4 +18,7 @@ public struct GatewayRateLimit: Sendable, Hashable {
     public static let defaultPerDevice = GatewayRateLimit(burst: 10, perSecond: 0.5)
     /// For the whole gateway, across devices.
     public static let defaultTotal = GatewayRateLimit(burst: 2_000, perSecond: 1_000)
+    /// For `/register`, apart from the pushes: as much as ``defaultTotal``, because after the
+    /// capability key is rotated every push is refused once and followed by a registration.
+    public static let defaultRegister = GatewayRateLimit(burst: 2_000, perSecond: 1_000)
 }

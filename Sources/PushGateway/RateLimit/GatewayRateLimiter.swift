@@ -1,15 +1,21 @@
 import Synchronization
 
-/// Token buckets per device token and for the whole gateway.
+/// Token buckets per device token and for the whole gateway's pushes, and one for `/register`.
 ///
 /// A push takes one token from its device's bucket and one from the total bucket; if
-/// either is empty it is refused with 429 and takes nothing. Buckets of idle devices are
+/// either is empty it is refused with 429 and takes nothing. A registration takes one from
+/// the register bucket only: `/register` is open to anyone, so however many registrations
+/// arrive, they never use up the budget of authorized pushes. Buckets of idle devices are
 /// forgotten when the table grows past ``maximumTrackedDevices``, so memory stays bounded.
 public final class GatewayRateLimiter: Sendable {
     /// Which limit refused a request.
     public enum Refusal: Sendable, Hashable {
+        /// The push's device has used its budget.
         case device
+        /// The gateway's pushes, across devices, have used theirs.
         case total
+        /// `/register` has used its own budget.
+        case register
     }
 
     /// Device buckets kept before idle ones are dropped.
@@ -23,19 +29,29 @@ public final class GatewayRateLimiter: Sendable {
     private struct State {
         var devices: [String: Bucket] = [:]
         var total: Bucket
+        var register: Bucket
     }
 
     private let perDevice: GatewayRateLimit
     private let total: GatewayRateLimit
+    private let register: GatewayRateLimit
     private let now: @Sendable () -> Double
     private let state: Mutex<State>
 
-    /// - Parameter now: a monotonic clock in seconds; tests inject one.
-    public init(perDevice: GatewayRateLimit, total: GatewayRateLimit, now: @escaping @Sendable () -> Double = GatewayRateLimiter.monotonicSeconds) {
+    /// - Parameters:
+    ///   - perDevice: each device token's pushes.
+    ///   - total: all pushes.
+    ///   - register: all `/register` calls, apart from the pushes.
+    ///   - now: a monotonic clock in seconds; tests inject one.
+    public init(perDevice: GatewayRateLimit, total: GatewayRateLimit, register: GatewayRateLimit,
+                now: @escaping @Sendable () -> Double = GatewayRateLimiter.monotonicSeconds) {
         self.perDevice = perDevice
         self.total = total
+        self.register = register
         self.now = now
-        state = Mutex(State(total: Bucket(tokens: Double(total.burst), updated: now())))
+        let start = now()
+        state = Mutex(State(total: Bucket(tokens: Double(total.burst), updated: start),
+                            register: Bucket(tokens: Double(register.burst), updated: start)))
     }
 
     /// Takes a token for `device` (lowercase hex) and one from the total; nil when admitted.
@@ -61,13 +77,14 @@ public final class GatewayRateLimiter: Sendable {
         }
     }
 
-    /// Takes one token from the total bucket only (for `/register`); nil when admitted.
-    public func admitUnattributed() -> Refusal? {
+    /// Takes one token from the register bucket, and none from the pushes' (for
+    /// `/register`); nil when admitted, else ``Refusal/register``.
+    public func admitRegistration() -> Refusal? {
         let time = now()
         return state.withLock { state in
-            var bucket = Self.refilled(state.total, limit: total, at: time)
-            defer { state.total = bucket }
-            guard bucket.tokens >= 1 else { return .total }
+            var bucket = Self.refilled(state.register, limit: register, at: time)
+            defer { state.register = bucket }
+            guard bucket.tokens >= 1 else { return .register }
             bucket.tokens -= 1
             return nil
         }
@@ -75,7 +92,11 @@ public final class GatewayRateLimiter: Sendable {
 
     /// Seconds until `limit` has a token again after a refusal, rounded up: `retry-after`.
     public func retryAfterSeconds(for refusal: Refusal) -> Int {
-        let rate = refusal == .device ? perDevice.perSecond : total.perSecond
+        let rate = switch refusal {
+        case .device: perDevice.perSecond
+        case .total: total.perSecond
+        case .register: register.perSecond
+        }
         return max(1, Int((1 / rate).rounded(.up)))
     }
 

@@ -135,9 +135,11 @@ struct GatewayHandler: HTTPServerHandler {
             refuse(responder, .register, code: .invalidRequest, message: error.description, metadata: Self.logFields(of: error))
             return
         }
-        if let limited = limiter.admitUnattributed() {
-            refuse(responder, .register, code: .rateLimited, message: "the gateway is at its rate limit; try later",
-                   metadata: ["push.device": token.masked], retryAfter: limiter.retryAfterSeconds(for: limited))
+        // Its own budget, never the pushes': anyone may call /register, and authorized
+        // pushes must not be refused because strangers registered.
+        if let limited = limiter.admitRegistration() {
+            refuse(responder, .register, code: .rateLimited, message: "the gateway is at its /register rate limit; try later",
+                   metadata: ["push.device": token.masked, "gateway.limit": "register"], retryAfter: limiter.retryAfterSeconds(for: limited))
             return
         }
         guard let capability = try? issuer.capability(for: token) else {

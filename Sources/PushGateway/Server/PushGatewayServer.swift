@@ -47,7 +47,7 @@ public final class PushGatewayServer: Sendable {
         metrics = GatewayMetrics()
         let handler = GatewayHandler(
             authorizer: PushAuthorizer(modes: configuration.authModes, secrets: secrets),
-            limiter: GatewayRateLimiter(perDevice: configuration.perDeviceRateLimit, total: configuration.totalRateLimit, now: rateClock),
+            limiter: GatewayRateLimiter(perDevice: configuration.perDeviceRateLimit, total: configuration.totalRateLimit, register: configuration.registerRateLimit, now: rateClock),
             delivery: delivery, metrics: metrics, logger: logger, topic: configuration.topic,
             maximumBodySize: configuration.maximumBodySize, ids: APNsIDGenerator(),
             wallClock: wallClock)
