@@ -132,9 +132,11 @@ public final class APNsClient: Sendable {
     /// - Returns: the accepted push's ids.
     /// - Throws: `APNsClientError.rejected` with status, reason and 410 timestamp for an
     ///   APNs error; `.retriesExhausted` when retryable failures used up the policy;
-    ///   `.transport`, `.invalidRequest`, `.tokenSigningFailed` or `.shutDown` otherwise.
+    ///   `.sendTimedOut` when `sendTimeout` ran out first; `.transport`, `.invalidRequest`,
+    ///   `.tokenSigningFailed` or `.shutDown` otherwise.
     public func send(_ notification: APNsNotification, environment: APNsEnvironment) async throws(APNsClientError) -> APNsResponse {
-        var attempts = try APNsSendAttempts(notification, apnsID: ids.next(), policy: configuration.retryPolicy)
+        var attempts = try APNsSendAttempts(notification, apnsID: ids.next(), policy: configuration.retryPolicy,
+                                            requestTimeout: configuration.requestTimeout, sendTimeout: configuration.sendTimeout)
         let pool = self.pool(for: environment)
         while true {
             let lease = try pool.lease(avoiding: attempts.avoidedConnection)
@@ -182,7 +184,8 @@ public final class APNsClient: Sendable {
     ) {
         let attempts: APNsSendAttempts
         do throws(APNsClientError) {
-            attempts = try APNsSendAttempts(notification, apnsID: ids.next(), policy: configuration.retryPolicy)
+            attempts = try APNsSendAttempts(notification, apnsID: ids.next(), policy: configuration.retryPolicy,
+                                           requestTimeout: configuration.requestTimeout, sendTimeout: configuration.sendTimeout)
         } catch {
             completion(.failure(error))
             return

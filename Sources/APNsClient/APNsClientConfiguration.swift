@@ -46,6 +46,14 @@ public struct APNsClientConfiguration: Sendable {
     public var connectTimeout: Duration
     /// One attempt of one push, from hand-over to the whole answer.
     public var requestTimeout: Duration
+    /// The longest one push may take in all, from `send` to its outcome: every attempt,
+    /// backoff and resend included. An attempt gets what is left of it as its timeout when
+    /// that is shorter than `requestTimeout`, a backoff that would end past it is not
+    /// waited, and the push then fails with `APNsClientError.sendTimedOut`. For a caller
+    /// that itself gives up after a while (a server answering a client with a timeout),
+    /// so that it answers before then. Nil (the default): each attempt is bounded by
+    /// `requestTimeout`, and the whole push by the retry policy only.
+    public var sendTimeout: Duration?
     /// Threads running the connections' event loops.
     public var eventLoopThreads: Int
 
@@ -85,6 +93,7 @@ public struct APNsClientConfiguration: Sendable {
         pingTimeout = Self.defaultPingTimeout
         connectTimeout = Self.defaultConnectTimeout
         requestTimeout = Self.defaultRequestTimeout
+        sendTimeout = nil
         eventLoopThreads = Self.defaultEventLoopThreads
     }
 
@@ -110,6 +119,9 @@ public struct APNsClientConfiguration: Sendable {
         }
         guard connectTimeout > .zero, requestTimeout > .zero, pingTimeout > .zero else {
             throw .invalidConfiguration("connectTimeout, requestTimeout and pingTimeout must be positive")
+        }
+        if let sendTimeout, sendTimeout <= .zero {
+            throw .invalidConfiguration("sendTimeout must be positive, or nil for no bound beyond the attempts'")
         }
         if let idlePingInterval, idlePingInterval <= .zero {
             throw .invalidConfiguration("idlePingInterval must be positive, or nil for no PINGs")

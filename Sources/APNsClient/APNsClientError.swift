@@ -6,6 +6,12 @@ public indirect enum APNsClientError: Error, Sendable, Equatable, CustomStringCo
     case rejected(APNsRejection)
     /// Every attempt the retry policy allows failed; `last` is the final failure.
     case retriesExhausted(attempts: Int, last: APNsClientError)
+    /// The push had no outcome within `APNsClientConfiguration.sendTimeout` (`after`): the
+    /// attempt in flight was cancelled then (its stream reset), or the next attempt would
+    /// have started too late. `attempts` counts the retry policy's attempts made; `last` is
+    /// the latest failure of an attempt that ended before then, nil when none did. A push
+    /// whose attempt was cut short may have been delivered.
+    case sendTimedOut(after: Duration, attempts: Int, last: APNsClientError?)
     /// The connection failed: connect, TLS, timeout, reset, or lost in a way that is not retried.
     case transport(HTTPClientError)
     /// The notification cannot be sent as given; nothing was sent.
@@ -22,6 +28,7 @@ public indirect enum APNsClientError: Error, Sendable, Equatable, CustomStringCo
         switch self {
         case let .rejected(rejection): rejection
         case let .retriesExhausted(_, last): last.rejection
+        case let .sendTimedOut(_, _, last): last?.rejection
         default: nil
         }
     }
@@ -33,6 +40,9 @@ public indirect enum APNsClientError: Error, Sendable, Equatable, CustomStringCo
             "APNs rejected the push: \(rejection)"
         case let .retriesExhausted(attempts, last):
             "the push failed \(attempts) times, as often as the retry policy allows; last: \(last)"
+        case let .sendTimedOut(after, attempts, last):
+            "the push had no outcome within the send timeout of \(after) (\(attempts) attempt\(attempts == 1 ? "" : "s")"
+                + (last.map { "; last failure: \($0)" } ?? "") + "); an attempt cut short may have been delivered"
         case let .transport(error):
             "sending to APNs failed: \(error)"
         case let .invalidRequest(message):

@@ -29,15 +29,38 @@ struct APNsSendAttempts: Sendable {
     private var refreshedExpiredToken = false
     private var resentAfterTooManyTokenUpdates = false
     private var unprocessedResends = 0
+    /// `APNsClientConfiguration.requestTimeout`: each attempt's own bound.
+    private let requestTimeout: Duration
+    /// `APNsClientConfiguration.sendTimeout`, and when it runs out; nil for no bound beyond
+    /// the attempts' own.
+    private let sendTimeout: Duration?
+    private let deadline: ContinuousClock.Instant?
+    /// The latest failure of an attempt that was followed by another, for `.sendTimedOut`.
+    private var lastFailure: APNsClientError?
+
+    /// How far an attempt's own timeout may end past the deadline before it is cut to
+    /// what is left: the first attempt, which starts with all the time there is, keeps the
+    /// connection's shared timer (a timer of its own costs every push) when `requestTimeout`
+    /// is no longer than `sendTimeout`; so an attempt ends at most this late. A request
+    /// timeout that ends within it of the deadline counts as the send timeout.
+    static let deadlineTolerance = Duration.milliseconds(5)
 
     /// The attempts for `notification`, checked for sending; `apnsID` when it has none.
+    ///
+    /// - Parameters:
+    ///   - requestTimeout: one attempt's bound, from hand-over to the whole answer.
+    ///   - sendTimeout: the whole push's bound, counted from now; nil for none.
     init(_ notification: APNsNotification, apnsID generated: @autoclosure () -> String,
-         policy: APNsRetryPolicy) throws(APNsClientError) {
+         policy: APNsRetryPolicy, requestTimeout: Duration = APNsClientConfiguration.defaultRequestTimeout,
+         sendTimeout: Duration? = nil) throws(APNsClientError) {
         try notification.validateForSending()
         apnsID = notification.apnsID ?? generated()
         self.policy = policy
         self.notification = notification
         path = "/3/device/" + notification.deviceToken
+        self.requestTimeout = requestTimeout
+        self.sendTimeout = sendTimeout
+        deadline = sendTimeout.map { ContinuousClock.now + $0 }
     }
 
     /// Starts the next attempt: the request with `token`, the provider token its leased
@@ -55,15 +78,57 @@ struct APNsSendAttempts: Sendable {
             headers.add(name: APNsHeaderName.authorization, value: token.bearer)
         }
         Self.add(notification, apnsID: apnsID, to: &headers)
-        return HTTPClientRequest(method: "POST", path: path, headers: headers, body: notification.payload)
+        var request = HTTPClientRequest(method: "POST", path: path, headers: headers, body: notification.payload)
+        if let deadline {
+            // What is left of the send timeout, when that ends before the attempt's own would.
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            if remaining < requestTimeout - Self.deadlineTolerance {
+                request.timeout = max(remaining, .milliseconds(1))
+            }
+        }
+        return request
     }
 
     /// Ends the attempt sent on `connection` (leased from `pool`, released here) with `result`.
     ///
     /// - Throws: the push's final error: a rejection that is not retryable (from an answer,
     ///   or from the reason of a GOAWAY that left the push unprocessed), a transport failure
-    ///   that may have been delivered, or the last failure once the policy is used up.
+    ///   that may have been delivered, the last failure once the policy is used up, or
+    ///   `.sendTimedOut` when the attempt was cut short by the send timeout or the next one
+    ///   (after its backoff) would start after it.
     mutating func end(
+        _ result: Result<HTTPClientResponse, HTTPClientError>, on connection: APNsPooledConnection,
+        pool: APNsConnectionPool, tokens: APNsProviderTokenSource?
+    ) throws(APNsClientError) -> Next {
+        guard let deadline, let sendTimeout else { return try endAttempt(result, on: connection, pool: pool, tokens: tokens) }
+        let next: Next
+        do throws(APNsClientError) {
+            next = try endAttempt(result, on: connection, pool: pool, tokens: tokens)
+        } catch {
+            if case .transport(.timedOut(.request, _)) = error, ContinuousClock.now + Self.deadlineTolerance >= deadline {
+                throw .sendTimedOut(after: sendTimeout, attempts: attempt, last: lastFailure)
+            }
+            throw error
+        }
+        guard case let .again(delay) = next else { return next }
+        let failure = Self.failure(of: result, apnsID: apnsID)
+        guard ContinuousClock.now + (delay ?? .zero) < deadline else {
+            throw .sendTimedOut(after: sendTimeout, attempts: attempt, last: failure)
+        }
+        lastFailure = failure
+        return next
+    }
+
+    /// What an attempt that is followed by another failed with, as its error.
+    private static func failure(of result: Result<HTTPClientResponse, HTTPClientError>, apnsID: String) -> APNsClientError {
+        switch result {
+        case let .success(response): .rejected(APNsClient.rejection(from: response, apnsID: apnsID))
+        case let .failure(error): .transport(error)
+        }
+    }
+
+    /// ``end(_:on:pool:tokens:)`` without the send timeout.
+    private mutating func endAttempt(
         _ result: Result<HTTPClientResponse, HTTPClientError>, on connection: APNsPooledConnection,
         pool: APNsConnectionPool, tokens: APNsProviderTokenSource?
     ) throws(APNsClientError) -> Next {
