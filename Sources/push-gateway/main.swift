@@ -23,6 +23,8 @@ let parser = CommandLineParser(
         .value("apns-ca", "PEM", help: "Trust these CAs for APNs instead of the system's (e.g. the mock's certs/ca.pem)."),
         .value("auth-modes", "LIST", help: "Accepted auth modes: hmac, capability or hmac,capability (default both)."),
         .value("apns-attempts", "N", help: "Tries per push for 5xx, 429 and lost connections (default \(GatewayConfiguration.defaultAPNsAttempts))."),
+        .value("apns-timeout-ms", "N", help: "The longest one push's APNs leg may take, retries included, before it is answered 503 "
+            + "(default \(Int(GatewayConfiguration.defaultAPNsTimeout / .milliseconds(1))); keep it under the plugin's 5 s)."),
         .value("threads", "N", help: "Event-loop threads, each serving HTTP with its own APNs connections (default: one per core, here \(GatewayConfiguration.defaultEventLoopThreads))."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default), notice, warning, error or critical."),
     ])
@@ -55,6 +57,9 @@ do {
     if let modes = arguments.value("auth-modes") { configuration.authModes = try GatewayAuthMode.parseList(modes) }
     if let attempts = try arguments.integer("apns-attempts", in: 1...GatewayConfiguration.maximumAPNsAttempts) {
         configuration.apnsAttempts = attempts
+    }
+    if let milliseconds = try arguments.integer("apns-timeout-ms", in: GatewayConfiguration.allowedAPNsTimeoutMilliseconds) {
+        configuration.apnsTimeout = .milliseconds(milliseconds)
     }
     if let threads = try arguments.integer("threads", in: 1...GatewayConfiguration.maximumEventLoopThreads) {
         configuration.eventLoopThreads = threads

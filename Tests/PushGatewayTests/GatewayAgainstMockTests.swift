@@ -174,6 +174,27 @@ struct GatewayAgainstMockTests {
         #expect(byConnection.values.allSatisfy { $0.count == 6 }, "\(byConnection.mapValues(\.count))")
     }
 
+    @Test func aSlowAPNsIsAnswered503BeforeThePluginGivesUp() async throws {
+        let running = try MockGateway.start { $0.apnsTimeout = .milliseconds(800) }
+        let client = try GatewayFixture.client(for: running.gateway.url)
+        // A connection to APNs first: the bound then meets a slow answer, not a handshake.
+        #expect(try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody())).status == 200)
+        try running.mock.faults.add(FaultRule(id: "slow", action: .delay(.seconds(20))))
+
+        let started = ContinuousClock.now
+        let response = try await client.send(
+            GatewayFixture.post("/push", try GatewayFixture.pushRequest(session: "sess-2").encodedBody()))
+        let took = started.duration(to: .now)
+        await client.close()
+        await running.stop()
+        #expect(response.status == 503 && response.errorCode == "apns_unavailable", "\(response.text)")
+        #expect(response.headers["content-type"] == "application/json")
+        #expect(response.headers["server-timing"] != nil, "it went to APNs")
+        // Generous above (a loaded machine runs timers late), and still far from the 20 s delay.
+        #expect(took >= .milliseconds(750) && took < .seconds(5), "answered after \(took), not after APNs' 20 s")
+        #expect(running.log.recorded.contains { $0.contains("gateway.status=503") && $0.contains("send timeout") })
+    }
+
     @Test func anUnreachableAPNsAnswers503() async throws {
         let running = try MockGateway.start { $0.sandboxURL = "https://127.0.0.1:1" }
         let client = try GatewayFixture.client(for: running.gateway.url)

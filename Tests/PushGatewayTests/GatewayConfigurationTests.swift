@@ -10,7 +10,7 @@ import Testing
          "apns_production":"https://127.0.0.1:2197","apns_sandbox":"http://127.0.0.1:2198","apns_ca":"ca.pem",
          "auth_modes":["capability"],"rate_limits":{"per_device":{"burst":3,"per_second":0.25},"total":{"burst":50,"per_second":20},
                        "register":{"burst":7,"per_second":2}},
-         "apns_attempts":4,"max_body_bytes":2048,"threads":2}
+         "apns_attempts":4,"apns_timeout_ms":2500,"max_body_bytes":2048,"threads":2}
         """#
         let configuration = try GatewayConfiguration.decode(Array(json.utf8), base: GatewayConfiguration(topic: ""))
         #expect(configuration.host == "0.0.0.0" && configuration.port == 9443)
@@ -24,6 +24,7 @@ import Testing
         #expect(configuration.totalRateLimit == GatewayRateLimit(burst: 50, perSecond: 20))
         #expect(configuration.registerRateLimit == GatewayRateLimit(burst: 7, perSecond: 2))
         #expect(configuration.apnsAttempts == 4 && configuration.maximumBodySize == 2048)
+        #expect(configuration.apnsTimeout == .milliseconds(2500))
         #expect(configuration.eventLoopThreads == 2)
     }
 
@@ -33,6 +34,7 @@ import Testing
         #expect(configuration.sandboxURL == "https://api.sandbox.push.apple.com")
         #expect(configuration.authModes == [.hmac, .capability])
         #expect(configuration.maximumBodySize == 4096)
+        #expect(configuration.apnsTimeout == .seconds(4), "under the plugin's 5 s timeout")
         #expect(configuration.eventLoopThreads == ProcessInfo.processInfo.activeProcessorCount)
     }
 
@@ -47,6 +49,7 @@ import Testing
         (#"{"rate_limits":{"per_device":{"burst":0,"per_second":1}}}"#, "rate_limits.per_device"),
         (#"{"rate_limits":{"device":{}}}"#, "unknown key \"rate_limits.device\""),
         (#"{"threads":0}"#, "\"threads\""),
+        (#"{"apns_timeout_ms":99}"#, "\"apns_timeout_ms\": expected an integer from 100 to 60000"),
         ("[1]", "top level must be a JSON object"),
         ("{", "not valid JSON"),
     ])

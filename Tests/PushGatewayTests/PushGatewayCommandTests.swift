@@ -103,7 +103,7 @@ struct PushGatewayCommandTests {
         let help = try await onThread { try Self.run(["--help"]) }
         #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW:") && help.output.contains("PUSH_GATEWAY_HMAC_SECRET"))
         for flag in ["--config", "--host", "--port", "--tls-cert", "--tls-key", "--auth-key", "--topic", "--apns-production",
-                     "--apns-sandbox", "--apns-ca", "--auth-modes", "--threads"] {
+                     "--apns-sandbox", "--apns-ca", "--auth-modes", "--apns-timeout-ms", "--threads"] {
             #expect(help.output.contains(flag), "\(flag) is documented")
         }
         let version = try await onThread { try Self.run(["--version"]) }
@@ -119,6 +119,7 @@ struct PushGatewayCommandTests {
             (["--topic", "t", "--auth-key", "ABC123DEFG:TEAM000001:/nonexistent.p8"], Self.environment, "nonexistent.p8"),
             (["--topic", "t", "--auth-key", key, "--port", "70000"], Self.environment, "--port"),
             (["--topic", "t", "--auth-key", key, "--threads", "0"], Self.environment, "--threads"),
+            (["--topic", "t", "--auth-key", key, "--apns-timeout-ms", "60001"], Self.environment, "--apns-timeout-ms"),
         ]
         for (arguments, environment, message) in cases {
             let result = try await onThread { try Self.run(arguments, environment: environment) }

@@ -5,7 +5,7 @@ extension GatewayConfiguration {
     /// The keys a configuration file may have (docs/push-gateway.md).
     static let fileKeys: Set<String> = [
         "host", "port", "tls_cert", "tls_key", "topic", "auth_key", "apns_production", "apns_sandbox", "apns_ca",
-        "auth_modes", "rate_limits", "apns_attempts", "max_body_bytes", "threads",
+        "auth_modes", "rate_limits", "apns_attempts", "apns_timeout_ms", "max_body_bytes", "threads",
     ]
 
     /// Reads a JSON configuration file over `base`: keys present replace `base`'s values.
@@ -89,6 +89,7 @@ extension GatewayConfiguration {
         case let other?: throw GatewayConfigurationError("\"rate_limits\": expected an object, found \(other.typeName)")
         }
         if let attempts = try reader.integer("apns_attempts", in: 1...maximumAPNsAttempts) { configuration.apnsAttempts = attempts }
+        if let milliseconds = try reader.integer("apns_timeout_ms", in: allowedAPNsTimeoutMilliseconds) { configuration.apnsTimeout = .milliseconds(milliseconds) }
         if let size = try reader.integer("max_body_bytes", in: 256...65_536) { configuration.maximumBodySize = size }
         if let threads = try reader.integer("threads", in: 1...maximumEventLoopThreads) { configuration.eventLoopThreads = threads }
         return configuration

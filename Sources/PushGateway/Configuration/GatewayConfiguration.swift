@@ -42,6 +42,12 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var registerRateLimit: GatewayRateLimit
     /// How many times one push is tried against APNs (5xx, 429 and lost connections only).
     public var apnsAttempts: Int
+    /// The longest the APNs leg of one push may take, every attempt and backoff included
+    /// (``defaultAPNsTimeout``, within ``allowedAPNsTimeoutMilliseconds``). It must end
+    /// before the plugin's own 5 s timeout: when it runs out, the push is answered with a
+    /// 5xx (`apns_unavailable`) the plugin retries, instead of the plugin giving up on its
+    /// side while the gateway still waits.
+    public var apnsTimeout: Duration
     /// Largest request body read (256 to 65536, default 4096): bigger ones get 413 from the
     /// transport, and `/push` and `/register` validate against this limit too, not the
     /// contract's default.
@@ -59,6 +65,11 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public static let appleSandboxURL = "https://api.sandbox.push.apple.com"
     public static let defaultAPNsAttempts = 3
     public static let maximumAPNsAttempts = 10
+    /// 4 s: the contract's plugin waits 5 s for an answer, so a second is left for the
+    /// gateway's own work and the network between them.
+    public static let defaultAPNsTimeout = Duration.seconds(4)
+    /// The APNs timeouts allowed, in milliseconds (as the file and the flag give them).
+    public static let allowedAPNsTimeoutMilliseconds = 100...60_000
     /// One per core, up to `maximumEventLoopThreads`.
     public static let defaultEventLoopThreads = min(max(1, ProcessInfo.processInfo.activeProcessorCount), maximumEventLoopThreads)
     public static let maximumEventLoopThreads = 64
@@ -76,6 +87,7 @@ public struct GatewayConfiguration: Sendable, Hashable {
         totalRateLimit = .defaultTotal
         registerRateLimit = .defaultRegister
         apnsAttempts = Self.defaultAPNsAttempts
+        apnsTimeout = Self.defaultAPNsTimeout
         maximumBodySize = HermesPushRequest.maximumBodySize
         eventLoopThreads = Self.defaultEventLoopThreads
     }
@@ -106,6 +118,10 @@ public struct GatewayConfiguration: Sendable, Hashable {
         }
         guard (1...Self.maximumAPNsAttempts).contains(apnsAttempts) else {
             throw GatewayConfigurationError("apns attempts: expected 1 to \(Self.maximumAPNsAttempts), got \(apnsAttempts)")
+        }
+        let timeouts = Self.allowedAPNsTimeoutMilliseconds
+        guard (Duration.milliseconds(timeouts.lowerBound)...Duration.milliseconds(timeouts.upperBound)).contains(apnsTimeout) else {
+            throw GatewayConfigurationError("apns timeout: expected \(timeouts.lowerBound) to \(timeouts.upperBound) ms, got \(apnsTimeout)")
         }
         guard (1...Self.maximumEventLoopThreads).contains(eventLoopThreads) else {
             throw GatewayConfigurationError("threads: expected 1 to \(Self.maximumEventLoopThreads), got \(eventLoopThreads)")

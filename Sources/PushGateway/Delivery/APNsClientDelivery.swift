@@ -18,7 +18,8 @@ public final class APNsClientDelivery: APNsDelivering {
         self.client = client
     }
 
-    /// A client for `configuration`: its provider key, APNs URLs, CA and attempt count.
+    /// A client for `configuration`: its provider key, APNs URLs, CA, attempt count and
+    /// APNs timeout (the client's `sendTimeout`, which also bounds each attempt).
     ///
     /// - Parameters:
     ///   - now: the wall clock provider tokens are dated by; tests inject one.
@@ -37,6 +38,9 @@ public final class APNsClientDelivery: APNsDelivering {
             client.sandbox = try APNsDestination(url: configuration.sandboxURL)
             client.trustRootsPath = configuration.apnsCAPath
             client.retryPolicy.maximumAttempts = configuration.apnsAttempts
+            // The whole APNs leg, retries included, ends before the plugin stops waiting.
+            client.sendTimeout = configuration.apnsTimeout
+            client.requestTimeout = min(client.requestTimeout, configuration.apnsTimeout)
             // The gateway serves on these loops too (``eventLoopGroup``), and each forwards on
             // its own connections: room for one per loop, so that none borrows another's.
             client.eventLoopThreads = configuration.eventLoopThreads

@@ -6,6 +6,7 @@ public enum APNsDeliveryResult: Sendable, Hashable {
     case accepted(apnsID: String)
     /// APNs refused it with `reason` (and, on 410, the time the token was last valid, epoch ms).
     case rejected(status: Int, reason: APNsReason, timestamp: Int64?)
-    /// APNs could not be reached or gave no answer; `detail` is safe to log (no secrets).
+    /// APNs could not be reached or gave no answer (within the gateway's APNs timeout, say);
+    /// `detail` is safe to log (no secrets).
     case unreachable(String)
 }

@@ -11,7 +11,7 @@ import StrictJSON
 /// | 410 `Unregistered`, `ExpiredToken` | 410 `device_token_inactive` | prunes the token |
 /// | 400 `BadDeviceToken`, `DeviceTokenNotForTopic` | 400 `device_token_rejected` | gives up on this push |
 /// | 429 `TooManyRequests` (after retries) | 429 `rate_limited` | gives up; the device is flooded |
-/// | 5xx, unreachable (after retries) | 503 `apns_unavailable` | retries, bounded |
+/// | 5xx, unreachable (after retries), no answer within the APNs timeout | 503 `apns_unavailable` | retries, bounded |
 /// | 429 `TooManyProviderTokenUpdates` | 503 `apns_unavailable` | retries: a later token works |
 /// | any other 4xx, or a reason this version does not know with a 4xx | 502 `apns_rejected` | retries, bounded; the gateway is misconfigured |
 ///
@@ -47,7 +47,7 @@ public struct GatewayOutcome: Sendable, Hashable {
             let code = Self.code(for: reason, status: status)
             self.init(code: code, message: Self.message(for: reason, code: code))
         case .unreachable:
-            self.init(code: .apnsUnavailable, message: "APNs could not be reached; try again later")
+            self.init(code: .apnsUnavailable, message: "APNs could not be reached or did not answer in time; try again later")
         }
     }
 
