@@ -35,7 +35,9 @@ public struct HermesPushRequest: Sendable, Hashable {
     public var body: String
     /// `thread_id`: the session id again, or nil when the plugin leaves it out.
     public var threadID: String?
-    /// Lowercase hex HMAC-SHA256 of ``canonicalBytes`` under the shared secret.
+    /// Lowercase hex HMAC-SHA256 of ``canonicalBytes`` under the shared secret. Parsed as
+    /// sent, whatever its form: one that is not 64 lowercase hex digits is a bad hmac, which
+    /// the gateway refuses as unauthorized (403, contract §2.3), not as an invalid request.
     public var hmac: String?
     /// A capability the gateway issued for ``deviceToken``.
     public var capability: String?
@@ -112,8 +114,9 @@ public struct HermesPushRequest: Sendable, Hashable {
     /// Every field must be a string; the device token hex; `apns_env` and `type` from
     /// their enums; `session_id` must match ``HermesSessionID``; `title` and `body` must be
     /// the type's fixed copy (anything else would be content leaving the agent);
-    /// `thread_id`, when present and non-empty, must equal `session_id`; `hmac` must be 64
-    /// lowercase hex digits. Unknown members are ignored: they never reach APNs.
+    /// `thread_id`, when present and non-empty, must equal `session_id`; `hmac` may be any
+    /// string (its form is the authorization's to judge: a malformed one is a bad hmac, 403).
+    /// Unknown members are ignored: they never reach APNs.
     ///
     /// - Parameters:
     ///   - bytes: the request body.
@@ -148,9 +151,9 @@ public struct HermesPushRequest: Sendable, Hashable {
         threadID = try object.optional("thread_id", unless: "must equal session_id") {
             $0.isEmpty ? "" : HermesText.string($0, equalTo: sessionID)
         }
-        hmac = try object.optional("hmac", unless: "must be 64 lowercase hex digits") {
-            $0.count == 64 && HexDigits.areHex($0, allowingUppercase: false) ? String(decoding: $0, as: UTF8.self) : nil
-        }
+        // Any string, empty and uppercase included: the contract answers a bad hmac with 403
+        // (the authorizer's `invalid_hmac`), and 400 would make the plugin give up silently.
+        hmac = try object.optional("hmac", unless: "must be a string") { String(decoding: $0, as: UTF8.self) }
         capability = try object.optional("capability", unless: "must be 1 to \(Self.maximumCapabilityLength) bytes") {
             !$0.isEmpty && $0.count <= Self.maximumCapabilityLength ? String(decoding: $0, as: UTF8.self) : nil
         }

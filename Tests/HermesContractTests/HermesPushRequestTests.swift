@@ -67,6 +67,14 @@ import Testing
         #expect(try HermesPushRequest(body: request.encodedBody()).deviceToken == Self.token.uppercased())
     }
 
+    @Test(arguments: ["", "ABCD", String(repeating: "AB", count: 32), String(repeating: "ab", count: 31), "not hex at all"])
+    func aMalformedHMACIsKeptAsSentForTheAuthorizationToRefuse(hmac: String) throws {
+        var request = HermesPushRequest(deviceToken: Self.token, environment: .sandbox, type: .approval, sessionID: "s")
+        request.hmac = hmac
+        // Contract §2.3: a bad hmac is 403 (not authorized), never 400 (invalid request).
+        #expect(try HermesPushRequest(body: request.encodedBody()).hmac == hmac)
+    }
+
     static let invalidBodies: [(String, HermesRequestError)] = [
         ("[1]", .notAnObject),
         ("{", .malformedJSON("")),
@@ -80,7 +88,7 @@ import Testing
         (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"rm -rf /","body":"Hermes needs your approval","hmac":"x"}"#, .invalidValue(field: "title", reason: "")),
         (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"secret text"}"#, .invalidValue(field: "body", reason: "")),
         (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","thread_id":"t"}"#, .invalidValue(field: "thread_id", reason: "")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","hmac":"ABCD"}"#, .invalidValue(field: "hmac", reason: "")),
+        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","hmac":7}"#, .notAString("hmac")),
         (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","capability":""}"#, .invalidValue(field: "capability", reason: "")),
         (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval"}"#, .missingAuthorization),
     ]

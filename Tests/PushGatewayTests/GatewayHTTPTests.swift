@@ -67,9 +67,22 @@ struct GatewayHTTPTests {
         let stale = try GatewayFixture.pushRequest(capability: try CapabilityIssuer(key: Array("an old key, rotated away since".utf8))
             .capability(for: try #require(DeviceToken(GatewayFixture.deviceToken))))
 
+        func malformed(_ hmac: String) throws -> [UInt8] {
+            var request = try GatewayFixture.pushRequest()
+            request.hmac = hmac
+            return request.encodedBody()
+        }
+        let valid = try #require(try GatewayFixture.pushRequest().hmac)
+
         let cases: [(String, [UInt8], String)] = [
             ("tampered hmac", tampered.encodedBody(), "invalid_hmac"),
             ("wrong secret", wrongSecret.encodedBody(), "invalid_hmac"),
+            // Contract §2.3: a bad hmac is 403, whatever is wrong with it.
+            ("uppercase hmac", try malformed(valid.uppercased()), "invalid_hmac"),
+            ("short hmac", try malformed(String(valid.dropLast(2))), "invalid_hmac"),
+            ("long hmac", try malformed(valid + "00"), "invalid_hmac"),
+            ("empty hmac", try malformed(""), "invalid_hmac"),
+            ("hmac not hex", try malformed(String(repeating: "z", count: 64)), "invalid_hmac"),
             ("no auth", unsigned.encodedBody(), "missing_authorization"),
             ("capability of another device", borrowed.encodedBody(), "invalid_capability"),
             ("stale capability", stale.encodedBody(), "invalid_capability"),
