@@ -3,6 +3,15 @@ import StrictJSON
 /// One log line being built, in swift-log's stream layout:
 /// `<time> <level> <label>: key=value ... <message>`.
 ///
+/// One event is always one line, and its fields stay its own: a value may come from a
+/// sender (an APNs reason, a topic, an error's text), so a value that is not one plain word
+/// is written quoted and escaped as a JSON string (``StrictJSON/JSONStringEscaping/terminalSafe``):
+/// `apns.reason="Bad\nINJECTED gateway.status=200"`, never a line break or a field of its
+/// own. A plain word, as nearly every value is (a status, an id, a masked token such as
+/// `abab…abab`, a reason's wire name), is written as it is. A `String` message has its
+/// control characters and those a terminal acts on escaped the same way, unquoted; keys,
+/// the label and `StaticString` messages are the program's own and written as they are.
+///
 /// Built as bytes in one ``StrictJSON/TextBuffer``: a server may log a line per request, and
 /// String or `[UInt8]` appends cost several times more than copying UTF-8 into room reserved
 /// once. See ``Logger/log(level:_:build:)``.
@@ -30,7 +39,7 @@ public struct LogLine: ~Copyable {
     /// say), so that a caller need not build a `String` for it.
     public mutating func field(_ key: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
         appendKey(key)
-        bytes.append(value)
+        appendValue(value)
     }
 
     /// Appends ` key=value` for a whole number, without building a `String` for it.
@@ -51,8 +60,84 @@ public struct LogLine: ~Copyable {
         bytes.append(UInt8(ascii: " "))
         bytes.append(name)
         bytes.append(UInt8(ascii: "="))
-        bytes.append(value)
+        value.withBorrowedUTF8 { appendValue($0) }
     }
+
+    /// A value as it is when it is one plain word, else quoted and escaped as a JSON string.
+    private mutating func appendValue(_ value: UnsafeBufferPointer<UInt8>) {
+        if Self.isPlainWord(value) {
+            bytes.append(value)
+            return
+        }
+        // Rare (an error's text, a sender's odd value): a String and an array are fine here.
+        var quoted: [UInt8] = []
+        JSONWriter.writeString(String(decoding: value, as: UTF8.self), into: &quoted, escaping: .terminalSafe)
+        bytes.append(quoted)
+    }
+
+    /// Whether `value` may stand unquoted after `key=`: valid UTF-8 without a space, a
+    /// control character, `"`, `\` or a character that ``StrictJSON/JSONStringEscaping/terminalSafe``
+    /// escapes (C1 and bidirectional controls, U+2028, U+2029). Empty counts as plain (`key=`).
+    static func isPlainWord(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        var ascii = true
+        for byte in value {
+            if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            if byte >= 0x80 { ascii = false }
+        }
+        if ascii { return true }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = value.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if JSONStringEscaping.terminalSafe.escapes(Unicode.UTF8.decode(encoded)) { return false }
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
+    /// `message` with each control character, and each character a terminal acts on or that
+    /// reorders the text, escaped as in a JSON string (`\n`, `\u001b`, `\u202e`); the rest,
+    /// quotes and spaces included, as it is.
+    private mutating func appendMessage(_ message: String) {
+        message.withBorrowedUTF8 { utf8 in
+            guard utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else {
+                bytes.append(utf8)
+                return
+            }
+            var parser = Unicode.UTF8.ForwardParser()
+            var iterator = utf8.makeIterator()
+            // A String's UTF-8 is valid: every parse is a scalar.
+            while case .valid(let encoded) = parser.parseScalar(from: &iterator) {
+                let scalar = Unicode.UTF8.decode(encoded)
+                if JSONStringEscaping.terminalSafe.escapes(scalar) {
+                    appendEscape(of: scalar)
+                } else {
+                    for byte in encoded { bytes.append(byte) }
+                }
+            }
+        }
+    }
+
+    /// The escape a JSON string writes for `scalar`, a control character or one below
+    /// U+10000 that ``StrictJSON/JSONStringEscaping/terminalSafe`` escapes.
+    private mutating func appendEscape(of scalar: Unicode.Scalar) {
+        switch scalar.value {
+        case 0x0A: bytes.append(#"\n"# as StaticString)
+        case 0x0D: bytes.append(#"\r"# as StaticString)
+        case 0x09: bytes.append(#"\t"# as StaticString)
+        case 0x08: bytes.append(#"\b"# as StaticString)
+        case 0x0C: bytes.append(#"\f"# as StaticString)
+        default:
+            bytes.append(#"\u"# as StaticString)
+            for shift: UInt32 in [12, 8, 4, 0] {
+                bytes.append(Self.hexDigits[Int((scalar.value >> shift) & 0x0F)])
+            }
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// ` key=`: field keys are constants (`StaticString`), so this is one copy of known length
     /// where a `String` key was first asked for its UTF-8; a line per request has several.
@@ -67,10 +152,11 @@ public struct LogLine: ~Copyable {
         }
     }
 
-    /// The finished line, the message and a newline after the fields, handed to `body`.
+    /// The finished line, the message (escaped, see ``LogLine``) and a newline after the
+    /// fields, handed to `body`.
     consuming func finish<Result>(_ message: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         bytes.append(UInt8(ascii: " "))
-        bytes.append(message)
+        appendMessage(message)
         bytes.append(UInt8(ascii: "\n"))
         return bytes.withUnsafeBytes(body)
     }

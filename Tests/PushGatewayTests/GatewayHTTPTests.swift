@@ -440,12 +440,15 @@ struct GatewayHTTPTests {
         _ = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(type: .error, environment: .production).encodedBody()))
         delivery.answer(with: .unreachable("connect failed"))
         _ = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
+        // A reason is APNs' (or a mock fault's) text: it must not start a line or a field of its own.
+        delivery.answer(with: .rejected(status: 400, reason: .unknown("Bad\nINJECTED gateway.status=200 x"), timestamp: nil))
+        _ = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest().encodedBody()))
         await client.close()
         await gateway.shutdown()
 
         let apnsID = try #require(sent.text.split(separator: "\"").dropFirst(3).first.map(String.init))
         let ids = delivery.requests.map(\.request.apnsID)
-        try #require(ids.count == 3 && ids[0] == apnsID)
+        try #require(ids.count == 4 && ids[0] == apnsID)
         // Everything after the timestamp: the level, the label, the fields sorted by key, the message.
         let lines = log.recorded.map { String($0.drop { $0 != " " }.dropFirst()) }
         #expect(lines == [
@@ -453,9 +456,13 @@ struct GatewayHTTPTests {
                 + "push.auth=hmac push.device=abab…abab push.env=sandbox push.type=approval push sent\n",
             "info push-gateway: apns.reason=Unregistered apns.status=410 gateway.endpoint=push gateway.outcome=device_token_inactive "
                 + "gateway.status=410 push.apns-id=\(ids[1]) push.auth=hmac push.device=abab…abab push.env=production push.type=error push failed\n",
-            "info push-gateway: apns.error=connect failed gateway.endpoint=push gateway.outcome=apns_unavailable gateway.status=503 "
+            "info push-gateway: apns.error=\"connect failed\" gateway.endpoint=push gateway.outcome=apns_unavailable gateway.status=503 "
                 + "push.apns-id=\(ids[2]) push.auth=hmac push.device=abab…abab push.env=sandbox push.type=approval push failed\n",
+            #"info push-gateway: apns.reason="Bad\nINJECTED gateway.status=200 x" apns.status=400 gateway.endpoint=push "#
+                + "gateway.outcome=apns_rejected gateway.status=502 push.apns-id=\(ids[3]) push.auth=hmac push.device=abab…abab "
+                + "push.env=sandbox push.type=approval push failed\n",
         ])
+        #expect(log.recorded.allSatisfy { $0.filter { $0 == "\n" }.count == 1 }, "one event, one line")
     }
 
     @Test func metricsCountRequestsAPNsReasonsAndLatency() async throws {
