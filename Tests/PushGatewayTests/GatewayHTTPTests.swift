@@ -308,6 +308,9 @@ struct GatewayHTTPTests {
     @Test(arguments: [
         (APNsDeliveryResult.rejected(status: 410, reason: .unregistered, timestamp: 1_700_000_000_000), 410, "device_token_inactive"),
         (.rejected(status: 410, reason: .expiredToken, timestamp: nil), 410, "device_token_inactive"),
+        // A 410 says the token is gone whatever reason comes with it (contract §2.3 maps by status).
+        (.rejected(status: 410, reason: .unknown("TokenRetired"), timestamp: 1_700_000_000_000), 410, "device_token_inactive"),
+        (.rejected(status: 410, reason: .unknown(""), timestamp: nil), 410, "device_token_inactive"),
         (.rejected(status: 400, reason: .badDeviceToken, timestamp: nil), 400, "device_token_rejected"),
         (.rejected(status: 400, reason: .deviceTokenNotForTopic, timestamp: nil), 400, "device_token_rejected"),
         (.rejected(status: 429, reason: .tooManyRequests, timestamp: nil), 429, "rate_limited"),

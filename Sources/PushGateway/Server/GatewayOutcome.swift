@@ -8,7 +8,7 @@ import StrictJSON
 /// | APNs | gateway | plugin does |
 /// |---|---|---|
 /// | 200 | 200 `{"apns_id":…}` | done |
-/// | 410 `Unregistered`, `ExpiredToken` | 410 `device_token_inactive` | prunes the token |
+/// | 410, whatever the reason (`Unregistered`, `ExpiredToken`, one this version does not know) | 410 `device_token_inactive` | prunes the token |
 /// | 400 `BadDeviceToken`, `DeviceTokenNotForTopic` | 400 `device_token_rejected` | gives up on this push |
 /// | 429 `TooManyRequests` (after retries) | 429 `rate_limited` | gives up; the device is flooded |
 /// | 5xx, unreachable (after retries), no answer within the APNs timeout | 503 `apns_unavailable` | retries, bounded |
@@ -63,9 +63,13 @@ public struct GatewayOutcome: Sendable, Hashable {
     }
 
     /// The gateway's code for an APNs rejection; see the type's table.
-    /// `status` decides for reasons this version does not know: 5xx is transient.
+    /// A 410 is APNs saying the device token is gone, whatever its reason: the contract maps
+    /// it to 410 by status, and the plugin prunes the token rather than retrying forever.
+    /// Otherwise the reason decides, and for a reason this version does not know, `status`:
+    /// 5xx is transient.
     public static func code(for reason: APNsReason, status: Int) -> HermesGatewayErrorCode {
-        switch reason {
+        if status == 410 { return .deviceTokenInactive }
+        return switch reason {
         case .unregistered, .expiredToken: .deviceTokenInactive
         case .badDeviceToken, .deviceTokenNotForTopic: .deviceTokenRejected
         case .tooManyRequests: .rateLimited
