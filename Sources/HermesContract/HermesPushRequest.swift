@@ -20,6 +20,16 @@ public struct HermesPushRequest: Sendable, Hashable {
     public static let maximumBodySize = 4_096
     /// The longest `capability` accepted.
     public static let maximumCapabilityLength = 512
+    /// How many hex digits a `device_token` may have (an even number of them): at least 64
+    /// (32 bytes) and at most 256.
+    ///
+    /// Apple says to assume nothing about a token's size, and tokens have grown: 32 bytes
+    /// for years, 48, 54 and 80 bytes (96, 108, 160 digits) reported since. None shorter
+    /// than 32 bytes has been seen, so the floor admits every token APNs issues while a
+    /// truncated or made-up one (`"abcd"`) is refused here, naming the rule, instead of
+    /// costing an APNs round trip for a `BadDeviceToken`. The ceiling bounds the work per
+    /// request with room for tokens to grow further.
+    public static let deviceTokenHexDigits = 64...256
 
     /// The APNs device token, lowercase hex as the plugin registered it.
     public var deviceToken: String
@@ -41,6 +51,10 @@ public struct HermesPushRequest: Sendable, Hashable {
     public var hmac: String?
     /// A capability the gateway issued for ``deviceToken``.
     public var capability: String?
+
+    /// What a `device_token` must be, for error messages.
+    static let deviceTokenRule =
+        "must be an even number of hex digits, \(deviceTokenHexDigits.lowerBound) to \(deviceTokenHexDigits.upperBound)"
 
     /// A request for `type` with the contract's copy and `thread_id` = `sessionID`.
     public init(deviceToken: String, environment: HermesAPNsEnvironment, type: HermesPushType, sessionID: String) {
@@ -111,7 +125,8 @@ public struct HermesPushRequest: Sendable, Hashable {
 
     /// Parses and strictly validates a request body.
     ///
-    /// Every field must be a string; the device token hex; `apns_env` and `type` from
+    /// Every field must be a string; the device token an even number of hex digits within
+    /// ``deviceTokenHexDigits``; `apns_env` and `type` from
     /// their enums; `session_id` must match ``HermesSessionID``; `title` and `body` must be
     /// the type's fixed copy (anything else would be content leaving the agent);
     /// `thread_id`, when present and non-empty, must equal `session_id`; `hmac` may be any
@@ -132,8 +147,9 @@ public struct HermesPushRequest: Sendable, Hashable {
         // `type`, `title`, `body`, a `thread_id` equal to `session_id`) reuse existing strings.
         let object = try HermesFields(bytes: bytes)
         // Kept as sent, not lowercased: the HMAC was computed over the sender's spelling.
-        deviceToken = try object.required("device_token", unless: "must be an even number of hex digits, at most 256") {
-            $0.count <= 256 && HexDigits.areHex($0, allowingUppercase: true) && $0.count % 2 == 0 ? String(decoding: $0, as: UTF8.self) : nil
+        deviceToken = try object.required("device_token", unless: Self.deviceTokenRule) {
+            Self.deviceTokenHexDigits.contains($0.count) && HexDigits.areHex($0, allowingUppercase: true) && $0.count % 2 == 0
+                ? String(decoding: $0, as: UTF8.self) : nil
         }
         environment = try object.required("apns_env", unless: #"must be "sandbox" or "production""#, HermesText.enumCase)
         let type: HermesPushType = try object.required("type", unless: "must be one of approval, clarify, complete, error", HermesText.enumCase)

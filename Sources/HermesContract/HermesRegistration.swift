@@ -11,7 +11,8 @@ public enum HermesRegistration {
         return output
     }
 
-    /// Reads the device token from a request body; it must be hex.
+    /// Reads the device token from a request body: an even number of hex digits within
+    /// ``HermesPushRequest/deviceTokenHexDigits``, as `/push` requires.
     ///
     /// - Parameters:
     ///   - bytes: the request body.
@@ -24,8 +25,8 @@ public enum HermesRegistration {
             throw .invalidValue(field: "body", reason: "is larger than \(maximumBodySize) bytes")
         }
         let text = try HermesFields(bytes: bytes).requiredString("device_token")
-        guard text.utf8.count <= 256, let token = DeviceToken(text) else {
-            throw .invalidValue(field: "device_token", reason: "must be an even number of hex digits, at most 256")
+        guard HermesPushRequest.deviceTokenHexDigits.contains(text.utf8.count), let token = DeviceToken(text) else {
+            throw .invalidValue(field: "device_token", reason: HermesPushRequest.deviceTokenRule)
         }
         return token
     }

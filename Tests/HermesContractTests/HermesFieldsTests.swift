@@ -50,9 +50,9 @@ import Testing
         (#"{"device_token":"abab"} trailing"#, .malformedJSON("")),
         (#"{"device_token":"abab",}"#, .malformedJSON("")),
         ("{\"device_token\":\"ab\u{1}ab\"}", .malformedJSON("")),
-        (#"{"device_token":"abab","apns_env":null}"#, .missingField("apns_env")),
-        (#"{"device_token":"abab","apns_env":["sandbox"]}"#, .notAString("apns_env")),
-        (#"{"device_token":"\u0061bab","apns_env":"staging"}"#, .invalidValue(field: "apns_env", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":null}"#, .missingField("apns_env")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":["sandbox"]}"#, .notAString("apns_env")),
+        (#"{"device_token":"\u0061bababababababababababababababababababababababababababababababab","apns_env":"staging"}"#, .invalidValue(field: "apns_env", reason: "")),
     ]
 
     @Test(arguments: refusedBodies)

@@ -1,3 +1,4 @@
+import APNsCore
 import HermesContract
 import JWTVerify
 import Testing
@@ -55,10 +56,10 @@ import Testing
         #expect(throws: HermesRequestError.invalidValue(field: "body", reason: "is larger than 4096 bytes")) {
             try HermesPushRequest(body: body, maximumBodySize: 4_096)
         }
-        let registration = Array(HermesRegistration.requestBody(deviceToken: "abcd").dropLast()) + Array(#","pad":""#.utf8)
+        let registration = Array(HermesRegistration.requestBody(deviceToken: Self.token).dropLast()) + Array(#","pad":""#.utf8)
             + Array(repeating: UInt8(ascii: "x"), count: 4_500) + Array(#""}"#.utf8)
         #expect(throws: HermesRequestError.self) { try HermesRegistration.deviceToken(fromRequestBody: registration) }
-        #expect(try HermesRegistration.deviceToken(fromRequestBody: registration, maximumBodySize: 8_192).hex == "abcd")
+        #expect(try HermesRegistration.deviceToken(fromRequestBody: registration, maximumBodySize: 8_192).hex == Self.token)
     }
 
     @Test func keepsTheSendersTokenSpellingForTheHMAC() throws {
@@ -75,22 +76,51 @@ import Testing
         #expect(try HermesPushRequest(body: request.encodedBody()).hmac == hmac)
     }
 
+    @Test func deviceTokensAreAtLeast32AndAtMost128Bytes() throws {
+        func push(_ token: String) throws -> HermesPushRequest {
+            var request = HermesPushRequest(deviceToken: token, environment: .sandbox, type: .approval, sessionID: "s")
+            request.capability = "cap"
+            return try HermesPushRequest(body: request.encodedBody())
+        }
+        func registration(_ token: String) throws -> DeviceToken {
+            try HermesRegistration.deviceToken(fromRequestBody: HermesRegistration.requestBody(deviceToken: token))
+        }
+        // 32 bytes, and the longer sizes reported (48, 54, 80 bytes), up to 128 bytes.
+        for digits in [64, 96, 108, 160, 256] {
+            let token = String(repeating: "ab", count: digits / 2)
+            #expect(try push(token).deviceToken == token)
+            #expect(try registration(token).hex == token)
+        }
+        for token in ["abcd", String(repeating: "ab", count: 31), String(repeating: "ab", count: 129)] {
+            #expect(throws: HermesRequestError.invalidValue(field: "device_token", reason: "must be an even number of hex digits, 64 to 256")) {
+                try push(token)
+            }
+            #expect(throws: HermesRequestError.invalidValue(field: "device_token", reason: "must be an even number of hex digits, 64 to 256")) {
+                try registration(token)
+            }
+        }
+    }
+
     static let invalidBodies: [(String, HermesRequestError)] = [
         ("[1]", .notAnObject),
         ("{", .malformedJSON("")),
         (#"{"apns_env":"sandbox"}"#, .missingField("device_token")),
         (#"{"device_token":12}"#, .notAString("device_token")),
         (#"{"device_token":"abc","apns_env":"sandbox"}"#, .invalidValue(field: "device_token", reason: "")),
-        (#"{"device_token":"abab","apns_env":"staging"}"#, .invalidValue(field: "apns_env", reason: "")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"spam"}"#, .invalidValue(field: "type", reason: "")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":""}"#, .invalidValue(field: "session_id", reason: "")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"../etc"}"#, .invalidValue(field: "session_id", reason: "")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"rm -rf /","body":"Hermes needs your approval","hmac":"x"}"#, .invalidValue(field: "title", reason: "")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"secret text"}"#, .invalidValue(field: "body", reason: "")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","thread_id":"t"}"#, .invalidValue(field: "thread_id", reason: "")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","hmac":7}"#, .notAString("hmac")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","capability":""}"#, .invalidValue(field: "capability", reason: "")),
-        (#"{"device_token":"abab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval"}"#, .missingAuthorization),
+        // Shorter than any token APNs issues (32 bytes), or longer than 128 bytes.
+        (#"{"device_token":"abcd","apns_env":"sandbox"}"#, .invalidValue(field: "device_token", reason: "")),
+        (#"{"device_token":"ababababababababababababababababababababababababababababababab","apns_env":"sandbox"}"#, .invalidValue(field: "device_token", reason: "")),
+        (#"{"device_token":"ababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab","apns_env":"sandbox"}"#, .invalidValue(field: "device_token", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"staging"}"#, .invalidValue(field: "apns_env", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"spam"}"#, .invalidValue(field: "type", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":""}"#, .invalidValue(field: "session_id", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"../etc"}"#, .invalidValue(field: "session_id", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"rm -rf /","body":"Hermes needs your approval","hmac":"x"}"#, .invalidValue(field: "title", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"secret text"}"#, .invalidValue(field: "body", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","thread_id":"t"}"#, .invalidValue(field: "thread_id", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","hmac":7}"#, .notAString("hmac")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","capability":""}"#, .invalidValue(field: "capability", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval"}"#, .missingAuthorization),
     ]
 
     @Test(arguments: invalidBodies)
@@ -113,7 +143,7 @@ import Testing
     }
 
     @Test func registrationBodiesRoundTrip() throws {
-        #expect(try HermesRegistration.deviceToken(fromRequestBody: HermesRegistration.requestBody(deviceToken: "ABCD")).hex == "abcd")
+        #expect(try HermesRegistration.deviceToken(fromRequestBody: HermesRegistration.requestBody(deviceToken: Self.token.uppercased())).hex == Self.token)
         #expect(try HermesRegistration.capability(fromResponseBody: HermesRegistration.responseBody(capability: "c1")) == "c1")
         #expect(throws: HermesRequestError.self) { try HermesRegistration.deviceToken(fromRequestBody: Array(#"{"device_token":"xyz"}"#.utf8)) }
     }

@@ -157,6 +157,9 @@ struct GatewayHTTPTests {
             valid.replacingOccurrences(of: #""session_id":"sess-1""#, with: #""session_id":"../etc/passwd""#),
             valid.replacingOccurrences(of: #""session_id":"sess-1""#, with: #""session_id":42"#),
             valid.replacingOccurrences(of: GatewayFixture.deviceToken, with: "not-hex"),
+            // Hex, but shorter than any device token APNs issues (32 bytes).
+            valid.replacingOccurrences(of: GatewayFixture.deviceToken, with: "abcd"),
+            valid.replacingOccurrences(of: GatewayFixture.deviceToken, with: String(GatewayFixture.deviceToken.dropLast(2))),
             valid.replacingOccurrences(of: "Approval needed", with: "Delete /home? Reply YES"),
             valid.replacingOccurrences(of: #""thread_id":"sess-1""#, with: #""thread_id":"other""#),
             valid + "x",
@@ -168,8 +171,10 @@ struct GatewayHTTPTests {
             #expect(response.errorCode == "invalid_request", "\(body): \(response.text)")
             #expect(response.headers["content-type"] == "application/json")
         }
-        let badRegister = try await client.send(GatewayFixture.post("/register", #"{"device_token":"zz"}"#))
-        #expect(badRegister.status == 400 && badRegister.errorCode == "invalid_request")
+        for token in ["zz", "abcd"] {
+            let badRegister = try await client.send(GatewayFixture.post("/register", #"{"device_token":"\#(token)"}"#))
+            #expect(badRegister.status == 400 && badRegister.errorCode == "invalid_request", "\(token): \(badRegister.text)")
+        }
         await client.close()
         await gateway.shutdown()
         #expect(delivery.requests.isEmpty)

@@ -29,8 +29,8 @@ enum ReferenceHermesContract {
             return value
         }
         let token = try requiredString("device_token")
-        guard token.utf8.count <= 256, DeviceToken(token) != nil else {
-            throw .invalidValue(field: "device_token", reason: "must be an even number of hex digits, at most 256")
+        guard (64...256).contains(token.utf8.count), DeviceToken(token) != nil else {
+            throw .invalidValue(field: "device_token", reason: "must be an even number of hex digits, 64 to 256")
         }
         guard let environment = HermesAPNsEnvironment(rawValue: try requiredString("apns_env")) else {
             throw .invalidValue(field: "apns_env", reason: "must be \"sandbox\" or \"production\"")
