@@ -9,7 +9,8 @@ let parser = CommandLineParser(
     command: "push-gateway",
     overview: "The Hermes push gateway: POST /push and /register (docs/push-gateway.md), forwarded to APNs.",
     usage: "push-gateway --topic BUNDLE_ID --auth-key KEY_ID:TEAM_ID:P8_PATH [--config FILE] [--host ADDR] [--port N] "
-        + "[--tls-cert PEM --tls-key PEM] [--apns-production URL] [--apns-sandbox URL] [--apns-ca PEM] [--auth-modes LIST] [--threads N]",
+        + "[--tls-cert PEM --tls-key PEM] [--apns-production URL] [--apns-sandbox URL] [--apns-ca PEM] [--auth-modes LIST] "
+        + "[--apns-attempts N] [--apns-timeout-ms N] [--threads N] [--log-level LEVEL]",
     options: [
         .value("config", "FILE", help: "Read the JSON configuration file first; flags override it."),
         .value("host", "ADDR", help: "Address to listen on (default \(GatewayConfiguration.defaultHost))."),

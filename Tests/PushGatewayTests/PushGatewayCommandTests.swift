@@ -106,6 +106,15 @@ struct PushGatewayCommandTests {
                      "--apns-sandbox", "--apns-ca", "--auth-modes", "--apns-timeout-ms", "--threads"] {
             #expect(help.output.contains(flag), "\(flag) is documented")
         }
+        // The usage line, which scripts' authors copy, names every option the help lists.
+        let lines = help.output.split(separator: "\n")
+        let usage = lines.first { $0.hasPrefix("USAGE:") } ?? ""
+        let options = lines.compactMap { line -> Substring? in
+            guard line.hasPrefix("  --") else { return nil }
+            return line.dropFirst(2).prefix { $0 != " " }
+        }.filter { $0 != "--version" }
+        #expect(options.count >= 15)
+        for option in options { #expect(usage.contains("[\(option) ") || usage.contains(" \(option) "), "usage lacks \(option)") }
         let version = try await onThread { try Self.run(["--version"]) }
         #expect(version.status == 0 && version.output == "0.1.0\n")
 
