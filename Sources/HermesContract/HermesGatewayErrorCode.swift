@@ -31,6 +31,10 @@ public enum HermesGatewayErrorCode: String, Sendable, Hashable, CaseIterable {
     case methodNotAllowed = "method_not_allowed"
     /// 413: the body is larger than the gateway reads.
     case bodyTooLarge = "body_too_large"
+    /// 431: the request's header list is larger than the gateway reads.
+    case headersTooLarge = "headers_too_large"
+    /// 505: an HTTP version the gateway does not speak (HTTP/1.x other than 1.0 and 1.1).
+    case httpVersionNotSupported = "http_version_not_supported"
 
     /// The HTTP status the gateway answers with this code.
     public var status: Int {
@@ -44,6 +48,8 @@ public enum HermesGatewayErrorCode: String, Sendable, Hashable, CaseIterable {
         case .notFound: 404
         case .methodNotAllowed: 405
         case .bodyTooLarge: 413
+        case .headersTooLarge: 431
+        case .httpVersionNotSupported: 505
         }
     }
 

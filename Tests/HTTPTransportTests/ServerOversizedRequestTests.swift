@@ -11,15 +11,12 @@ struct ServerOversizedRequestTests {
             responder.respond(HTTPResponse(status: 200, text: "ok"))
         }
 
-        func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
-            HTTPResponse(status: 413, headers: ["content-type": "application/json", "x-path": request.path],
-                         body: Array("{\"limit\":\(limit),\"body\":\(request.body.count)}".utf8))
-        }
-
-        func headerListTooLargeResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
+        func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
             let names = request.headers.map { "\"\($0.name)\"" }.joined(separator: ",")
-            return HTTPResponse(status: 431, headers: ["content-type": "application/json", "x-path": request.path],
-                                body: Array("{\"limit\":\(limit),\"method\":\"\(request.method)\",\"kept\":[\(names)]}".utf8))
+            let limit = rejection.limit.map(String.init) ?? "null"
+            return HTTPResponse(
+                status: rejection.status, headers: ["content-type": "application/json", "x-path": request.path],
+                body: Array(#"{"kind":"\#(rejection.kind)","limit":\#(limit),"method":"\#(request.method)","body":\#(request.body.count),"kept":[\#(names)]}"#.utf8))
         }
     }
 
@@ -33,7 +30,7 @@ struct ServerOversizedRequestTests {
         let big = try await Curl.request([protocolFlag, "-D", "-", "-H", "content-type: application/octet-stream",
                                           "--data-binary", String(repeating: "x", count: 5000), server.url("/big")])
         #expect(big.status == 413, "\(big.result.stderr)")
-        #expect(big.body.contains("{\"limit\":1000,\"body\":0}"), "\(big.body)")
+        #expect(big.body.contains(#"{"kind":"bodyTooLarge","limit":1000,"method":"POST","body":0,"#), "\(big.body)")
         #expect(big.body.lowercased().contains("x-path: /big"))
         #expect(await eventually { server.metrics.openConnections == 0 && server.metrics.openStreams == 0 })
     }
@@ -49,9 +46,44 @@ struct ServerOversizedRequestTests {
                                           "-H", "x-after: 2", server.url("/big")])
 
         #expect(big.status == 431, "\(big.result.stderr)")
-        #expect(big.body.contains(#"{"limit":1024,"method":"GET","kept":["#), "\(big.body)")
+        #expect(big.body.contains(#"{"kind":"headerListTooLarge","limit":1024,"method":"GET","body":0,"kept":["#), "\(big.body)")
         #expect(big.body.contains(#""x-first""#) && !big.body.contains(#""x-big""#) && !big.body.contains(#""x-after""#), "\(big.body)")
         #expect(big.body.lowercased().contains("x-path: /big"))
         #expect(await eventually { server.metrics.openConnections == 0 && server.metrics.openStreams == 0 })
+    }
+
+    /// Malformed HTTP/1.1 and an unsupported version reach the same hook, with the status
+    /// the transport chose and what was read; the connection closes after the answer.
+    @Test(arguments: [("G@T / HTTP/1.1\r\nHost: x\r\n\r\n", 400, #""kind":"malformed","limit":null,"method":"""#),
+                      ("GET /v HTTP/1.9\r\nHost: x\r\n\r\n", 505, #""kind":"versionNotSupported","limit":null,"method":"GET""#)])
+    func theHandlerAnswersMalformedHTTP1(request: String, status: Int, expected: String) async throws {
+        let server = try TestServer(handler: JSONRejecting())
+        defer { server.shutdown() }
+
+        let client = try RawClient(port: server.port)
+        client.send(request)
+        let (bytes, closed) = client.readUntilClose(timeout: .seconds(10))
+
+        #expect(bytes.text.hasPrefix("HTTP/1.1 \(status) "), "\(bytes.text)")
+        #expect(bytes.text.contains("content-type: application/json\r\n"), "\(bytes.text)")
+        #expect(bytes.text.contains(expected), "\(bytes.text)")
+        #expect(closed)
+        #expect(server.metrics.requests == 0)
+    }
+
+    /// A request that fails after a complete one on the same connection is not shown the
+    /// earlier request's path and headers.
+    @Test func aMalformedSecondRequestShowsNothingOfTheFirst() async throws {
+        let server = try TestServer(handler: JSONRejecting())
+        defer { server.shutdown() }
+
+        let client = try RawClient(port: server.port)
+        client.send("GET /first HTTP/1.1\r\nHost: x\r\nx-first: 1\r\n\r\n\u{01}garbage\r\n\r\n")
+        let (bytes, closed) = client.readUntilClose(timeout: .seconds(10))
+
+        #expect(bytes.text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(bytes.text)")
+        #expect(bytes.text.contains(#"{"kind":"malformed","limit":null,"method":"","body":0,"kept":[]}"#), "\(bytes.text)")
+        #expect(!bytes.text.contains("x-path: /first"), "\(bytes.text)")
+        #expect(closed)
     }
 }

@@ -559,4 +559,63 @@ struct GatewayHTTP1Tests {
         #expect(results[1].stdout.hasPrefix(#"{"error":"invalid_request","#))
         #expect(delivery.requests.isEmpty)
     }
+
+    /// Sends each of `requests` on its own connection and returns everything up to the
+    /// gateway's close (python, so the bytes are exactly these).
+    static func rawExchanges(port: Int, _ requests: [String]) async throws -> [String] {
+        let script = #"""
+        import json, socket, sys
+        answers = []
+        for raw in sys.argv[2:]:
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+            s.sendall(raw.encode("latin-1"))
+            data = b""
+            try:
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+            except (socket.timeout, ConnectionResetError):
+                data += b"<<no close>>"
+            s.close()
+            answers.append(data.decode("latin-1"))
+        print(json.dumps(answers))
+        """#
+        let result = try await onThread { try ChildProcess.run("python3", ["-c", script, String(port)] + requests, timeout: 30) }
+        guard result.status == 0, let line = result.stdout.split(separator: "\n").last else {
+            throw ChildProcessError(description: "python: \(result.stdout) \(result.stderr)")
+        }
+        return try JSONDecoder().decode([String].self, from: Data(line.utf8))
+    }
+
+    /// What the transport refuses before the gateway's routes (malformed HTTP/1.1, an
+    /// unsupported version, headers over 16 KB) is answered
+    /// in the gateway's JSON error shape, with the transport's status, and counted.
+    @Test func transportRefusalsAnswerTheGatewaysJSON() async throws {
+        let delivery = FakeDelivery()
+        let gateway = try GatewayFixture.start(delivery: delivery)
+        let port = try #require(gateway.url.split(separator: ":").last.flatMap { Int($0) })
+
+        let answers = try await Self.rawExchanges(port: port, [
+            "G@T /push HTTP/1.1\r\nHost: x\r\n\r\n",
+            "POST /push HTTP/1.9\r\nHost: x\r\ncontent-length: 2\r\n\r\n{}",
+            "POST /push HTTP/1.1\r\nHost: x\r\nx-big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n",
+        ])
+        await gateway.shutdown()
+
+        let expected = [(400, "invalid_request", "other"), (505, "http_version_not_supported", "push"),
+                        (431, "headers_too_large", "push")]
+        #expect(answers.count == expected.count)
+        for (answer, (status, code, endpoint)) in zip(answers, expected) {
+            #expect(answer.hasPrefix("HTTP/1.1 \(status) "), "\(answer)")
+            #expect(answer.contains("content-type: application/json\r\n"), "\(answer)")
+            #expect(answer.contains("connection: close\r\n"), "\(answer)")
+            let body = String(answer[(answer.range(of: "\r\n\r\n")?.upperBound ?? answer.endIndex)...])
+            #expect(body.hasPrefix(#"{"error":"\#(code)","message":""#), "\(answer)")
+            #expect(!body.contains("aaaa") && !body.contains("device_token"), "the message never quotes the request: \(body)")
+            #expect(gateway.metrics.requests(endpoint: endpoint, outcome: code) == 1, "\(code)")
+        }
+        #expect(delivery.requests.isEmpty)
+    }
 }

@@ -20,6 +20,8 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
     private var headerBytes = 0
     private var body: [UInt8] = []
     private var inMessage = false
+    /// The request line has begun (its URL), so the parser's method is this request's.
+    private var methodRead = false
 
     // The request being answered.
     private var awaitingResponse = false
@@ -41,7 +43,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         http_parser_settings_init(settings)
         parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         settings.pointee.on_message_begin = { owner($0)?.messageBegin() ?? -1 }
-        settings.pointee.on_url = { owner($0)?.append(\.url, $1, $2) ?? -1 }
+        settings.pointee.on_url = { owner($0)?.urlChunk($1, $2) ?? -1 }
         settings.pointee.on_header_field = { owner($0)?.headerField($1, $2) ?? -1 }
         settings.pointee.on_header_value = { owner($0)?.append(\.fieldValue, $1, $2, isValue: true) ?? -1 }
         settings.pointee.on_headers_complete = { owner($0)?.headersComplete() ?? -1 }
@@ -92,9 +94,9 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
                     if error == HPE_HEADER_OVERFLOW {
                         // http-parser's own bound on the request line and headers, which
                         // only a limit above it leaves to the parser.
-                        rejectHeaderListTooLarge(limit: min(context.configuration.maxHeaderListSize, Int(HTTP_MAX_HEADER_SIZE)))
+                        reject(.headerListTooLarge(limit: min(context.configuration.maxHeaderListSize, Int(HTTP_MAX_HEADER_SIZE))))
                     } else {
-                        reject(status: 400, message: Self.describe(error))
+                        reject(HTTPRequestRejection(.malformed, message: Self.describe(error)))
                     }
                 }
                 return
@@ -123,6 +125,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         body = []
         headerBytes = 0
         lastWasValue = false
+        methodRead = false
         inMessage = true
         context.counters.openStreams.wrappingAdd(1, ordering: .relaxed)
         return 0
@@ -132,7 +135,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
                             _ length: Int, isValue: Bool = false) -> Int32 {
         headerBytes += length
         guard headerBytes <= context.configuration.maxHeaderListSize else {
-            rejectHeaderListTooLarge(limit: context.configuration.maxHeaderListSize)
+            reject(.headerListTooLarge(limit: context.configuration.maxHeaderListSize))
             return -1
         }
         if let data {
@@ -142,6 +145,11 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         }
         if isValue { lastWasValue = true }
         return 0
+    }
+
+    fileprivate func urlChunk(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+        methodRead = true
+        return append(\.url, data, length)
     }
 
     fileprivate func headerField(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
@@ -162,12 +170,12 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         commitHeader()
         // http-parser takes any single digits as a version; only HTTP/1.0 and HTTP/1.1 are spoken here.
         guard parser.pointee.http_major == 1, parser.pointee.http_minor <= 1 else {
-            reject(status: 505, message: "HTTP/\(parser.pointee.http_major).\(parser.pointee.http_minor) is not supported")
+            reject(HTTPRequestRejection(.versionNotSupported, message: "only HTTP/1.0 and HTTP/1.1 are served"))
             return -1
         }
         let declared = parser.pointee.content_length
         if declared != UInt64.max, declared > UInt64(context.configuration.maxBodySize) {
-            rejectOversized()
+            reject(.bodyTooLarge(limit: context.configuration.maxBodySize))
             return -1
         }
         // The declared length (within the limit): the body is copied once instead of being
@@ -176,28 +184,9 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         return 0
     }
 
-    /// Answers a header list over the limit the way the handler wants, with the fields
-    /// complete so far, then closes.
-    private func rejectHeaderListTooLarge(limit: Int) {
-        let head = HTTPRequest(
-            method: method, path: String(decoding: url, as: UTF8.self), authority: headers["host"],
-            scheme: connection.isSecure ? "https" : "http", headers: headers, body: [], version: .http1_1,
-            streamID: sequence &+ 1, connection: connection)
-        reject(context.handler.headerListTooLargeResponse(head, limit: limit))
-    }
-
-    /// Answers a body over the limit the way the handler wants, then closes.
-    private func rejectOversized() {
-        let head = HTTPRequest(
-            method: method, path: String(decoding: url, as: UTF8.self), authority: headers["host"],
-            scheme: connection.isSecure ? "https" : "http", headers: headers, body: [], version: .http1_1,
-            streamID: sequence &+ 1, connection: connection)
-        reject(context.handler.oversizedRequestResponse(head, limit: context.configuration.maxBodySize))
-    }
-
     fileprivate func bodyChunk(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
         guard body.count + length <= context.configuration.maxBodySize else {
-            rejectOversized()
+            reject(.bodyTooLarge(limit: context.configuration.maxBodySize))
             return -1
         }
         if let data {
@@ -225,8 +214,20 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
 
     // MARK: Output
 
-    private func reject(status: Int, message: String) {
-        reject(HTTPResponse(status: status, text: message + "\n"))
+    /// What was read of the request the parser is in: nothing of a request not begun (the
+    /// fields then still hold the previous request's).
+    private func partialRequest() -> HTTPRequest {
+        HTTPRequest(
+            method: inMessage && methodRead ? method : "", path: inMessage ? String(decoding: url, as: UTF8.self) : "",
+            authority: inMessage ? headers["host"] : nil, scheme: connection.isSecure ? "https" : "http",
+            headers: inMessage ? headers : HTTPHeaders(), body: [], version: .http1_1, streamID: sequence &+ 1,
+            connection: connection)
+    }
+
+    /// Answers a request the transport refuses the way the handler wants, with what was read
+    /// of it, then closes: the rest of the request is not read.
+    private func reject(_ rejection: HTTPRequestRejection) {
+        reject(context.handler.rejectedRequestResponse(partialRequest(), rejection: rejection))
     }
 
     private func reject(_ response: HTTPResponse) {

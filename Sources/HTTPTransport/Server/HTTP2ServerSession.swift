@@ -320,13 +320,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         guard let request = stream(streamID), !request.bodyTooLarge, !request.responded else { return }
         if request.body.count + bytes.count > context.configuration.maxBodySize {
             request.bodyTooLarge = true
-            request.body = []
-            request.resetAfterResponse = true
-            let head = HTTPRequest(
-                method: request.method, path: request.path, authority: request.authority ?? request.host,
-                scheme: request.scheme, headers: request.headers, body: [], version: .http2,
-                streamID: streamID, connection: connection)
-            submit(request, context.handler.oversizedRequestResponse(head, limit: context.configuration.maxBodySize))
+            reject(request, .bodyTooLarge(limit: context.configuration.maxBodySize))
             return
         }
         request.body.append(contentsOf: bytes)
@@ -356,14 +350,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         }
         if headersTooLarge {
             // Answered at once, with what fitted: the rest of the request is not read.
-            request.resetAfterResponse = true
-            let head = HTTPRequest(
-                method: request.method, path: request.path, authority: request.authority ?? request.host,
-                scheme: request.scheme, headers: request.headers, body: [], version: .http2,
-                streamID: streamID, connection: connection)
-            request.headers = HTTPHeaders()
-            request.body = []
-            submit(request, context.handler.headerListTooLargeResponse(head, limit: context.configuration.maxHeaderListSize))
+            reject(request, .headerListTooLarge(limit: context.configuration.maxHeaderListSize))
             return
         }
         request.dispatched = true
@@ -374,6 +361,19 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
             streamID: streamID, connection: connection)
         request.body = []
         context.handler.handle(httpRequest, responder: HTTPResponder(connection: connection, streamID: streamID))
+    }
+
+    /// Answers a request the transport refuses the way the handler wants, with what was read
+    /// of it; the stream is reset after the answer if the client is still sending it.
+    private func reject(_ request: Stream, _ rejection: HTTPRequestRejection) {
+        request.resetAfterResponse = true
+        let head = HTTPRequest(
+            method: request.method, path: request.path, authority: request.authority ?? request.host,
+            scheme: request.scheme, headers: request.headers, body: [], version: .http2,
+            streamID: request.id, connection: connection)
+        request.headers = HTTPHeaders()
+        request.body = []
+        submit(request, context.handler.rejectedRequestResponse(head, rejection: rejection))
     }
 
     fileprivate func frameSent(flags: UInt8, streamID: Int32) {

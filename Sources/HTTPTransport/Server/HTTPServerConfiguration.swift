@@ -11,10 +11,10 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS sent at connection start.
     public var maxConcurrentStreams: Int
     /// Largest header list (RFC 9113 size: name + value + 32 per field) accepted: 431 above it
-    /// (or the handler's `headerListTooLargeResponse`). HTTP/2 announces it as
+    /// (answered by the handler's `rejectedRequestResponse`). HTTP/2 announces it as
     /// SETTINGS_MAX_HEADER_LIST_SIZE.
     public var maxHeaderListSize: Int
-    /// Largest request body accepted: 413 above it.
+    /// Largest request body accepted: 413 above it (answered by the handler's `rejectedRequestResponse`).
     public var maxBodySize: Int
     /// A connection with no open stream and no traffic for this long is closed.
     public var idleTimeout: Duration

@@ -10,31 +10,27 @@ public protocol HTTPServerHandler: Sendable {
     func connectionOpened(_ connection: HTTPConnection)
     /// Called on the event loop when a connection has closed. Defaults to nothing.
     func connectionClosed(_ connection: HTTPConnection)
-    /// The answer to a request whose body grew past `limit` bytes; `handle` is not called
-    /// for it. `request` has the method, path and headers, and an empty body.
+    /// The answer to a request the transport refused before it reached `handle`: not valid
+    /// HTTP/1.1, or a body or header list over its limit. `handle` is not called for it, and the rest of the request is
+    /// not read: an HTTP/1.1 connection closes after the answer, an HTTP/2 stream still being
+    /// sent is reset (NO_ERROR) after it.
     ///
-    /// Defaults to 413 with a plain-text explanation; a server that speaks a protocol of
-    /// its own (APNs' `{"reason":"PayloadTooLarge"}`) answers in that protocol instead.
-    func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse
-    /// The answer to a request whose header list grew past `limit` bytes (RFC 9113 size:
-    /// name + value + 32 per field); `handle` is not called for it, and the rest of the
-    /// request is not read. `request` has the method, the path and the headers that fit
-    /// within the limit, in wire order (fields past it are dropped, not cut), and an empty
-    /// body; a path that did not fit itself is empty (HTTP/2) or cut short (HTTP/1.1).
+    /// `request` holds what was read before the transport stopped: the method and path (empty
+    /// when the request line or pseudo-header was not read; a path cut short in HTTP/1.1), the
+    /// headers complete by then in wire order (for a header list over the limit, those that fit
+    /// within it: the field that crossed it and any after it are dropped), and an empty body.
     ///
-    /// Defaults to 431 with a plain-text explanation; a server that speaks a protocol of its
-    /// own answers in that protocol instead.
-    func headerListTooLargeResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse
+    /// Defaults to `rejection.defaultResponse`: its status with a plain-text explanation. A
+    /// server that speaks a protocol of its own answers in that protocol instead, keeping the
+    /// status (`rejection.status`).
+    func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse
 }
 
 extension HTTPServerHandler {
     public func connectionOpened(_ connection: HTTPConnection) {}
     public func connectionClosed(_ connection: HTTPConnection) {}
-    public func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
-        HTTPResponse(status: 413, text: "request body exceeds \(limit) bytes\n")
-    }
-    public func headerListTooLargeResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
-        HTTPResponse(status: 431, text: "request header list exceeds \(limit) bytes\n")
+    public func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
+        rejection.defaultResponse
     }
 }
 

@@ -142,26 +142,31 @@ final class APNsEndpoint: HTTPServerHandler {
         }
     }
 
-    /// A body far past any APNs limit is not read to its end, but the push still goes
-    /// through validation in APNs' order: a wrong method, path, header or token is answered
-    /// as such, and anything that passes them gets 413 `PayloadTooLarge` (step 15). The
-    /// stream limit, the capture and the metrics see it as any push. Fault rules do not
-    /// apply: the transport answers it at once, before the body's end.
-    func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
-        var push = unreadPush(request)
-        push.oversizedBodyLimit = limit
-        return answerUnread(push, on: request.connection)
-    }
-
-    /// A header list past the listener's limit is answered at once, as APNs' reason JSON
-    /// with status 431 (`RequestHeaderFieldsTooLarge`, the mock's own reason), so a client
-    /// parses it like any rejection. It goes through validation, whose step 0 decides it, and
-    /// is captured with the headers that fit; stream limit and metrics see it as any push.
-    /// Fault rules do not apply.
-    func headerListTooLargeResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
-        var push = unreadPush(request)
-        push.oversizedHeaderListLimit = limit
-        return answerUnread(push, on: request.connection)
+    /// A push the transport stopped reading is answered at once, in APNs' JSON, so a client
+    /// parses it like any rejection. Fault rules do not apply to any of them.
+    ///
+    /// - A body far past any APNs limit is not read to its end, but the push still goes
+    ///   through validation in APNs' order: a wrong method, path, header or token is answered
+    ///   as such, and anything that passes them gets 413 `PayloadTooLarge` (step 15). The
+    ///   stream limit, the capture and the metrics see it as any push.
+    /// - A header list past the listener's limit is 431 (`RequestHeaderFieldsTooLarge`, the
+    ///   mock's own reason). It goes through validation, whose step 0 decides it, and is
+    ///   captured with the headers that fit; stream limit and metrics see it as any push.
+    /// - Malformed HTTP/1.1 and unsupported versions cannot reach an HTTP/2-only listener:
+    ///   nghttp2 refuses bad frames itself. Should one come, the transport's answer stands.
+    func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
+        switch rejection.kind {
+        case .bodyTooLarge, .headerListTooLarge:
+            var push = unreadPush(request)
+            if rejection.kind == .bodyTooLarge {
+                push.oversizedBodyLimit = rejection.limit ?? 0
+            } else {
+                push.oversizedHeaderListLimit = rejection.limit ?? 0
+            }
+            return answerUnread(push, on: request.connection)
+        default:
+            return rejection.defaultResponse
+        }
     }
 
     /// What the transport read of a push it stopped reading: everything but the body.

@@ -42,13 +42,28 @@ struct GatewayHandler: HTTPServerHandler {
         }
     }
 
-    func oversizedRequestResponse(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
+    /// What the transport refused before `handle` (malformed HTTP/1.1, a body or header list
+    /// over its limit, an unsupported version) is answered
+    /// like any refusal: the gateway's JSON error with the transport's status and its message,
+    /// which never quotes the request, counted and logged.
+    func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
         let route = GatewayRoute(path: request.path)
-        let outcome = GatewayOutcome(code: .bodyTooLarge, message: "the body is larger than \(limit) bytes")
-        metrics.recordRequest(route, code: .bodyTooLarge)
-        logger.info("request refused", metadata: ["gateway.endpoint": route?.name ?? "other", "gateway.status": "413",
-                                                  "gateway.outcome": HermesGatewayErrorCode.bodyTooLarge.rawValue])
+        let code = Self.code(for: rejection)
+        let outcome = GatewayOutcome(code: code, message: rejection.message)
+        metrics.recordRequest(route, code: code)
+        logger.info("request refused", metadata: ["gateway.endpoint": route?.name ?? "other", "gateway.status": String(outcome.status),
+                                                  "gateway.outcome": code.rawValue])
         return outcome.response
+    }
+
+    /// The gateway's code for a transport refusal; each has the transport's status.
+    static func code(for rejection: HTTPRequestRejection) -> HermesGatewayErrorCode {
+        switch rejection.kind {
+        case .bodyTooLarge: .bodyTooLarge
+        case .headerListTooLarge: .headersTooLarge
+        case .versionNotSupported: .httpVersionNotSupported
+        default: .invalidRequest
+        }
     }
 
     // MARK: POST /push

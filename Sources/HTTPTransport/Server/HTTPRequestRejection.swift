@@ -1,0 +1,64 @@
+/// Why the transport answered a request itself instead of handing it to the handler: it was
+/// not valid HTTP or went past a limit.
+///
+/// The handler decides the answer's shape (`HTTPServerHandler.rejectedRequestResponse`), so a
+/// server that speaks a protocol of its own (APNs' `{"reason":…}`, a gateway's `{"error":…}`)
+/// answers in it; the status is the kind's.
+public struct HTTPRequestRejection: Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, with the HTTP status it is answered with. New kinds may be added, so
+    /// a `switch` over them needs a `default`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// A name for logs, such as `requestTimeout`.
+        public let name: String
+        /// The status the transport answers with.
+        public let status: Int
+
+        private init(name: String, status: Int) {
+            self.name = name
+            self.status = status
+        }
+
+        /// 400: not valid HTTP/1.1 (the request line, a header or the body's framing).
+        /// HTTP/2 errors are nghttp2's: it resets the stream or ends the connection itself.
+        public static let malformed = Kind(name: "malformed", status: 400)
+        /// 413: the body went past `HTTPServerConfiguration.maxBodySize`.
+        public static let bodyTooLarge = Kind(name: "bodyTooLarge", status: 413)
+        /// 431: the header list went past `HTTPServerConfiguration.maxHeaderListSize`.
+        public static let headerListTooLarge = Kind(name: "headerListTooLarge", status: 431)
+        /// 505: an HTTP/1.x version other than 1.0 and 1.1.
+        public static let versionNotSupported = Kind(name: "versionNotSupported", status: 505)
+
+        public var description: String { name }
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The limit passed, in bytes, for ``Kind/bodyTooLarge`` and ``Kind/headerListTooLarge``;
+    /// nil for the other kinds.
+    public let limit: Int?
+    /// A plain-text explanation for the client, such as `request body exceeds 4096 bytes`. It
+    /// never quotes the request, so a server may send it back as it is.
+    public let message: String
+
+    /// The kind's status.
+    public var status: Int { kind.status }
+
+    /// The transport's own answer: the status, with the message as plain text.
+    public var defaultResponse: HTTPResponse { HTTPResponse(status: status, text: message + "\n") }
+
+    public var description: String { "\(status) \(kind.name): \(message)" }
+
+    init(_ kind: Kind, limit: Int? = nil, message: String) {
+        self.kind = kind
+        self.limit = limit
+        self.message = message
+    }
+
+    static func bodyTooLarge(limit: Int) -> HTTPRequestRejection {
+        HTTPRequestRejection(.bodyTooLarge, limit: limit, message: "request body exceeds \(limit) bytes")
+    }
+
+    static func headerListTooLarge(limit: Int) -> HTTPRequestRejection {
+        HTTPRequestRejection(.headerListTooLarge, limit: limit, message: "request header list exceeds \(limit) bytes")
+    }
+}
