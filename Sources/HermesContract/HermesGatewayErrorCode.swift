@@ -33,6 +33,8 @@ public enum HermesGatewayErrorCode: String, Sendable, Hashable, CaseIterable {
     case bodyTooLarge = "body_too_large"
     /// 431: the request's header list is larger than the gateway reads.
     case headersTooLarge = "headers_too_large"
+    /// 408: the request did not arrive whole (headers and body) in time.
+    case requestTimeout = "request_timeout"
     /// 505: an HTTP version the gateway does not speak (HTTP/1.x other than 1.0 and 1.1).
     case httpVersionNotSupported = "http_version_not_supported"
 
@@ -49,6 +51,7 @@ public enum HermesGatewayErrorCode: String, Sendable, Hashable, CaseIterable {
         case .methodNotAllowed: 405
         case .bodyTooLarge: 413
         case .headersTooLarge: 431
+        case .requestTimeout: 408
         case .httpVersionNotSupported: 505
         }
     }

@@ -55,7 +55,7 @@ import Testing
                              "invalid_hmac": 403, "auth_mode_disabled": 403, "missing_authorization": 403,
                              "device_token_inactive": 410, "rate_limited": 429, "apns_rejected": 502,
                              "apns_unavailable": 503, "not_found": 404, "method_not_allowed": 405, "body_too_large": 413,
-                             "headers_too_large": 431, "http_version_not_supported": 505])
+                             "headers_too_large": 431, "request_timeout": 408, "http_version_not_supported": 505])
         #expect(String(decoding: HermesGatewayErrorCode.invalidCapability.body(message: "m"), as: UTF8.self) == #"{"error":"invalid_capability","message":"m"}"#)
     }
 }

@@ -135,6 +135,15 @@ import Testing
         #expect(try MockConfiguration.decode(try reparse(["server": loaded.serverJSON]), baseDirectory: nil).server == loaded.server)
     }
 
+    /// Timeouts that are not whole seconds survive the server section's JSON.
+    @Test func fractionalTimeoutsRoundTripThroughTheServerJSON() throws {
+        var configuration = try MockConfiguration.load(path: Fixtures.example)
+        configuration.server.idleTimeout = .milliseconds(1500)
+        configuration.server.requestReadTimeout = .milliseconds(2250)
+        let server = try MockConfiguration.decode(try reparse(["server": configuration.serverJSON]), baseDirectory: nil).server
+        #expect(server.idleTimeout == .milliseconds(1500) && server.requestReadTimeout == .milliseconds(2250))
+    }
+
     @Test func parseErrorsGiveLineAndColumn() {
         #expect(throws: ConfigurationError(.invalidJSON, path: "", "")) { try ConfigurationJSON.parse(Array("{\n\"a\": tru }".utf8)) }
         do {

@@ -62,6 +62,7 @@ enum ConfigurationFixtures {
         #expect(server.dropsStreamLimitAfterRejection && server.idleTimeout == .seconds(3600) && server.captureRingSize == 10_000)
         #expect(server.headerTableSize == 4096 && server.initialWindowSize == 65_535)
         #expect(server.maxFrameSize == 16_384 && server.maxHeaderListSize == 8000)
+        #expect(server.requestReadTimeout == .seconds(30))
         // Relative paths resolve against the file's folder.
         #expect(server.certificatePath == Fixtures.certs + "/server.pem")
         #expect(server.privateKeyPath == Fixtures.certs + "/server.key")
@@ -224,6 +225,7 @@ enum ConfigurationFixtures {
         try expectError(#"{"server":{"tls":"yes"}}"#, path: "server.tls", "expected true or false")
         try expectError(#"{"server":{"maxConcurrentStreams":0}}"#, path: "server.maxConcurrentStreams", "at least 1")
         try expectError(#"{"server":{"idleTimeoutSeconds":0}}"#, path: "server.idleTimeoutSeconds", "expected a number")
+        try expectError(#"{"server":{"requestReadTimeoutSeconds":0}}"#, path: "server.requestReadTimeoutSeconds", "expected a number")
         try expectError(#"{"server":{"captureRingSize":-1}}"#, path: "server.captureRingSize", "at least 0")
         try expectError(#"{"server":{"timeout":5}}"#, code: .unknownField, path: "server.timeout", "unknown field")
         try expectError(#"{"apps":"com.example.app"}"#, path: "apps", "expected an array")

@@ -150,6 +150,44 @@ c.report(before=before)
         #expect(report.closed_at != nil)
     }
 
+    /// A push whose body does not arrive within `requestReadTimeout` is answered 408 in APNs'
+    /// JSON (`RequestTimeout`, the mock's own reason), its stream reset (NO_ERROR), and the
+    /// connection gets GOAWAY; a complete push held by a delay rule longer than that deadline
+    /// is still answered, and the connection then closes. The stalled push is not captured.
+    @Test func aPushNotReadWholeInTimeGets408RequestTimeoutAndADelayedOneIsStillAnswered() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) {
+            $0.server.tlsEnabled = false
+            $0.server.requestReadTimeout = .milliseconds(300)
+            $0.faults = [FaultRule(id: "slow", action: .delay(.milliseconds(1200)))]
+        }
+        defer { mock.stop() }
+        let script = Self.helpers + "\n" + #"""
+port, token, dev = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+c = connect(port)
+c.send(1, push_headers(dev, token), PAYLOAD)
+c.pump(lambda c: len(lim(c)) > 0 and lim(c)[-1] == 1000)
+c.conn.send_headers(3, push_headers(dev, token) + [("apns-id", "0f3c9a7e-51d2-4b0e-8000-0000000000b3")], end_stream=False)
+c.conn.send_data(3, PAYLOAD[:5], end_stream=False)
+c.sock.sendall(c.conn.data_to_send())
+frames = c.read_frames(timeout=10)
+print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
+"""#
+        let port = String(Acceptance.address(of: mock.productionURL).port)
+
+        let report = try await AcceptancePython.run(
+            script, [port, try Acceptance.providerToken(), Acceptance.deviceToken], as: FrameReport.self)
+
+        #expect(report.frames.first { $0.type == "HeadersFrame" && $0.stream == 3 }?.status == "408", "\(report.frames)")
+        #expect(report.body(3) == #"{"reason":"RequestTimeout"}"#)
+        #expect(report.frames.first { $0.type == "RstStreamFrame" && $0.stream == 3 }?.error == 0)
+        #expect(report.index("GoAwayFrame") != nil, "\(report.frames)")
+        #expect(report.frames.first { $0.type == "HeadersFrame" && $0.stream == 1 }?.status == "200", "\(report.frames)")
+        #expect(report.closed_at != nil)
+        #expect(mock.capture.records(matching: .all).map(\.outcome.status) == [200])
+        #expect(mock.transportMetrics.timedOutRequests == 1)
+        #expect(mock.metrics.rejectedPushes(.requestTimeout) == 1)
+    }
+
     @Test func aFatalRejectionIsAnsweredOnItsStreamThenGOAWAYWithTheReason() async throws {
         let directory = try TestCertificates.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

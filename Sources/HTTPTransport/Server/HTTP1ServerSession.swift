@@ -22,6 +22,11 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
     private var inMessage = false
     /// The request line has begun (its URL), so the parser's method is this request's.
     private var methodRead = false
+    /// When the request being read began arriving: the read that brought its first byte
+    /// (empty lines before a request line included), or for pipelined bytes held back while
+    /// an earlier request was answered, when parsing them began. Nil between requests and
+    /// while one is being answered.
+    private var readStartedAt: ContinuousClock.Instant?
 
     // The request being answered.
     private var awaitingResponse = false
@@ -58,6 +63,8 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
 
     var hasOpenStreams: Bool { inMessage || awaitingResponse }
 
+    var oldestIncompleteRequestStart: ContinuousClock.Instant? { readStartedAt }
+
     // MARK: Input
 
     func receive(_ bytes: UnsafeRawBufferPointer) {
@@ -69,12 +76,14 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
             }
             return
         }
-        parse(bytes)
+        parse(bytes, receivedAt: stream.lastActivity)
     }
 
-    private func parse(_ bytes: UnsafeRawBufferPointer) {
+    private func parse(_ bytes: UnsafeRawBufferPointer, receivedAt: ContinuousClock.Instant) {
         var offset = 0
         while offset < bytes.count, !rejected {
+            // Bytes go to the parser only between answers, so these begin the next request.
+            if readStartedAt == nil { readStartedAt = receivedAt }
             let remaining = UnsafeRawBufferPointer(rebasing: bytes[offset...])
             inParse = true
             let parsed = http_parser_execute(parser, settings, remaining.baseAddress?.assumingMemoryBound(to: CChar.self), remaining.count)
@@ -197,6 +206,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
 
     fileprivate func messageComplete() -> Int32 {
         inMessage = false
+        readStartedAt = nil
         awaitingResponse = true
         keepAlive = http_should_keep_alive(parser) != 0 && parser.pointee.upgrade == 0
         sequence &+= 1
@@ -233,6 +243,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
     private func reject(_ response: HTTPResponse) {
         rejected = true
         closing = true
+        readStartedAt = nil
         if inMessage {
             inMessage = false
             context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed)
@@ -270,7 +281,8 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         let input = pendingInput
         pendingInput = []
         http_parser_pause(parser, 0)
-        input.withUnsafeBytes { parse($0) }
+        // Held back while the previous request was answered: the client was not slow meanwhile.
+        input.withUnsafeBytes { parse($0, receivedAt: .now) }
         if !stream.isClosed { stream.flush() }
     }
 
@@ -358,10 +370,23 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         if !hasOpenStreams { closeConnection() }
     }
 
+    func expireIncompleteRequests(startedBy cutoff: ContinuousClock.Instant) {
+        guard let started = readStartedAt, started <= cutoff, !rejected else { return }
+        guard inMessage else {
+            // Only empty lines came, which RFC 9112 lets a server skip: no request to answer.
+            readStartedAt = nil
+            closeConnection()
+            return
+        }
+        context.counters.timedOutRequests.wrappingAdd(1, ordering: .relaxed)
+        reject(.requestTimeout(context.configuration.requestReadTimeout))
+    }
+
     func connectionDidClose() {
         if hasOpenStreams { context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed) }
         inMessage = false
         awaitingResponse = false
+        readStartedAt = nil
     }
 }
 

@@ -12,6 +12,8 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     /// with nghttp2's own stream lookup instead of a second hash table.
     final class Stream {
         private(set) var id: Int32
+        /// When its HEADERS frame arrived: the read that brought it.
+        private(set) var startedAt: ContinuousClock.Instant
         var previous: Stream?
         var next: Stream?
         var method = ""
@@ -30,11 +32,18 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         var responseBody: [UInt8] = []
         var responseOffset = 0
 
-        init(id: Int32) { self.id = id }
+        init(id: Int32, startedAt: ContinuousClock.Instant) {
+            self.id = id
+            self.startedAt = startedAt
+        }
+
+        /// The request is still arriving: not yet handed to the handler, nor answered.
+        var isIncomplete: Bool { !dispatched && !responded }
 
         /// Makes a closed stream ready to carry a new request, as if freshly made.
-        func reuse(id: Int32) -> Stream {
+        func reuse(id: Int32, startedAt: ContinuousClock.Instant) -> Stream {
             self.id = id
+            self.startedAt = startedAt
             method = ""
             path = ""
             authority = nil
@@ -242,6 +251,35 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
 
     var hasOpenStreams: Bool { openStreamCount > 0 }
 
+    /// One walk over the open streams, made only by the connection's timer.
+    var oldestIncompleteRequestStart: ContinuousClock.Instant? {
+        var oldest: ContinuousClock.Instant?
+        var current = firstStream
+        while let request = current {
+            if request.isIncomplete, oldest.map({ request.startedAt < $0 }) ?? true { oldest = request.startedAt }
+            current = request.next
+        }
+        return oldest
+    }
+
+    /// Each stream answered 408 is reset (NO_ERROR) after its answer, as a body over the limit
+    /// is. Then GOAWAY: a client that let a request stall for the whole deadline gets no new
+    /// streams here, so it cannot keep the connection by opening one slow stream after another;
+    /// streams it already opened finish (or time out in their turn), and the connection closes.
+    func expireIncompleteRequests(startedBy cutoff: ContinuousClock.Instant) {
+        var expired: [Stream] = []
+        var current = firstStream
+        while let request = current {
+            if request.isIncomplete, request.startedAt <= cutoff { expired.append(request) }
+            current = request.next
+        }
+        guard !expired.isEmpty else { return }
+        let rejection = HTTPRequestRejection.requestTimeout(context.configuration.requestReadTimeout)
+        context.counters.timedOutRequests.wrappingAdd(expired.count, ordering: .relaxed)
+        for request in expired { reject(request, rejection) }
+        sendGoAway(errorCode: .noError, debugData: [])
+    }
+
     /// `:status` in decimal; the answers a server sends most are spelled out, which saves
     /// formatting the number for every response.
     static func statusText(_ status: Int) -> String {
@@ -275,7 +313,8 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
 
     fileprivate func beginHeaders(streamID: Int32) {
         guard let session else { return }
-        let request = spareStreams.popLast()?.reuse(id: streamID) ?? Stream(id: streamID)
+        let startedAt = stream.lastActivity
+        let request = spareStreams.popLast()?.reuse(id: streamID, startedAt: startedAt) ?? Stream(id: streamID, startedAt: startedAt)
         request.next = firstStream
         firstStream?.previous = request
         firstStream = request

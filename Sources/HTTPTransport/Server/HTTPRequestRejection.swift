@@ -1,5 +1,5 @@
 /// Why the transport answered a request itself instead of handing it to the handler: it was
-/// not valid HTTP or went past a limit.
+/// not valid HTTP, went past a limit, or did not arrive in time.
 ///
 /// The handler decides the answer's shape (`HTTPServerHandler.rejectedRequestResponse`), so a
 /// server that speaks a protocol of its own (APNs' `{"reason":…}`, a gateway's `{"error":…}`)
@@ -21,6 +21,9 @@ public struct HTTPRequestRejection: Sendable, Hashable, CustomStringConvertible 
         /// 400: not valid HTTP/1.1 (the request line, a header or the body's framing).
         /// HTTP/2 errors are nghttp2's: it resets the stream or ends the connection itself.
         public static let malformed = Kind(name: "malformed", status: 400)
+        /// 408: the request was not complete (headers and body) within
+        /// `HTTPServerConfiguration.requestReadTimeout` of its first byte.
+        public static let requestTimeout = Kind(name: "requestTimeout", status: 408)
         /// 413: the body went past `HTTPServerConfiguration.maxBodySize`.
         public static let bodyTooLarge = Kind(name: "bodyTooLarge", status: 413)
         /// 431: the header list went past `HTTPServerConfiguration.maxHeaderListSize`.
@@ -60,5 +63,16 @@ public struct HTTPRequestRejection: Sendable, Hashable, CustomStringConvertible 
 
     static func headerListTooLarge(limit: Int) -> HTTPRequestRejection {
         HTTPRequestRejection(.headerListTooLarge, limit: limit, message: "request header list exceeds \(limit) bytes")
+    }
+
+    static func requestTimeout(_ timeout: Duration) -> HTTPRequestRejection {
+        HTTPRequestRejection(.requestTimeout, message: "request not complete within \(Self.describe(timeout)) of its start")
+    }
+
+    /// `10 s`, `250 ms`: whole seconds when the duration is a whole number of them.
+    private static func describe(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        if attoseconds == 0 { return "\(seconds) s" }
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
 }

@@ -18,6 +18,20 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var maxBodySize: Int
     /// A connection with no open stream and no traffic for this long is closed.
     public var idleTimeout: Duration
+    /// How long a request may take to arrive whole (request line or HEADERS, every header
+    /// and the body), counted from its first byte, so a client that sends slowly (a byte
+    /// now and then, a body that never ends) cannot hold a connection or stream forever.
+    ///
+    /// Past it the request is answered 408 by the handler's `rejectedRequestResponse` and
+    /// counted (`TransportMetrics.timedOutRequests`). HTTP/1.1 then closes the connection.
+    /// HTTP/2 resets the stream (NO_ERROR) after the answer and sends GOAWAY: streams already
+    /// open finish, and the client opens no new ones on that connection. Only reading is
+    /// timed: a request that has arrived whole waits for the handler's answer as long as it
+    /// takes. An HTTP/1.1 request's clock starts at the first byte read after the previous
+    /// answer (empty lines included); a pipelined request's when the server starts reading it.
+    /// Checked by the connection's one timer (no timer per request), which then wakes at
+    /// least once per this interval.
+    public var requestReadTimeout: Duration
     /// Debug data of the GOAWAY that closes an idle HTTP/2 connection, so a server can say
     /// why in its own words (APNs sends `{"reason":"IdleTimeout"}`).
     public var idleGoAwayDebugData: [UInt8]
@@ -48,6 +62,7 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public static let defaultMaxHeaderListSize = 64 * 1024
     public static let defaultMaxBodySize = 1024 * 1024
     public static let defaultIdleTimeout = Duration.seconds(300)
+    public static let defaultRequestReadTimeout = Duration.seconds(30)
     public static let defaultHandshakeTimeout = Duration.seconds(10)
     public static let defaultInitialWindowSize = 1024 * 1024
     public static let defaultConnectionWindowSize = 16 * 1024 * 1024
@@ -67,6 +82,7 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
         maxHeaderListSize = Self.defaultMaxHeaderListSize
         maxBodySize = Self.defaultMaxBodySize
         idleTimeout = Self.defaultIdleTimeout
+        requestReadTimeout = Self.defaultRequestReadTimeout
         idleGoAwayDebugData = Array("idle timeout".utf8)
         handshakeTimeout = Self.defaultHandshakeTimeout
         initialWindowSize = Self.defaultInitialWindowSize

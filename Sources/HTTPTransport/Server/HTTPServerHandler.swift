@@ -11,7 +11,8 @@ public protocol HTTPServerHandler: Sendable {
     /// Called on the event loop when a connection has closed. Defaults to nothing.
     func connectionClosed(_ connection: HTTPConnection)
     /// The answer to a request the transport refused before it reached `handle`: not valid
-    /// HTTP/1.1, or a body or header list over its limit. `handle` is not called for it, and the rest of the request is
+    /// HTTP/1.1, a body or header list over its limit, or not complete within
+    /// `requestReadTimeout`. `handle` is not called for it, and the rest of the request is
     /// not read: an HTTP/1.1 connection closes after the answer, an HTTP/2 stream still being
     /// sent is reset (NO_ERROR) after it.
     ///

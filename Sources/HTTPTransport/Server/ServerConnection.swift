@@ -16,7 +16,8 @@ final class ServerConnection: ByteStreamDelegate {
     private var applicationProtocol: String?
     private var detecting = true
     private var handshakeTimer: ScheduledTask?
-    private var idleTimer: ScheduledTask?
+    /// The one timer of the connection: idleness and request read deadlines.
+    private var timer: ScheduledTask?
 
     init(id: UInt64, stream: ByteStream, context: ServerContext, remoteAddress: SocketAddress?) {
         self.id = id
@@ -87,7 +88,7 @@ final class ServerConnection: ByteStreamDelegate {
         connection.controller = session
         context.handler.connectionOpened(connection)
         if context.isShuttingDown.load(ordering: .acquiring) { session.beginGracefulShutdown() }
-        armIdleTimer(after: context.configuration.idleTimeout)
+        armTimer(after: min(context.configuration.idleTimeout, context.configuration.requestReadTimeout))
         if !sniffed.isEmpty {
             let buffered = sniffed
             sniffed = []
@@ -95,21 +96,37 @@ final class ServerConnection: ByteStreamDelegate {
         }
     }
 
-    /// Checks for idleness lazily: one timer per connection, re-armed from the last activity.
-    private func armIdleTimer(after delay: Duration) {
-        idleTimer = stream.eventLoop.schedule(after: delay) { [weak self] in self?.checkIdle() }
+    /// Checks lazily, with one timer per connection and none per request: each check
+    /// re-arms it for the next thing that can come due, and at the latest after
+    /// `requestReadTimeout`, so a request that begins after a check is checked again by its
+    /// deadline. A read costs no timer operation: activity is a clock value the check reads.
+    private func armTimer(after delay: Duration) {
+        timer = stream.eventLoop.schedule(after: delay) { [weak self] in self?.check() }
     }
 
-    private func checkIdle() {
+    /// Answers requests whose read went past `requestReadTimeout`, closes an idle
+    /// connection, and re-arms.
+    private func check() {
         guard !stream.isClosed, let session else { return }
-        let timeout = context.configuration.idleTimeout
-        let quiet = stream.lastActivity.duration(to: .now)
-        if quiet >= timeout && !session.hasOpenStreams {
-            session.sendGoAway(errorCode: .noError, debugData: context.configuration.idleGoAwayDebugData)
-            stream.closeAfterFlush()
-        } else {
-            armIdleTimer(after: max(timeout - quiet, .milliseconds(100)))
+        let configuration = context.configuration
+        let readTimeout = configuration.requestReadTimeout
+        let now = ContinuousClock.now
+        if let started = session.oldestIncompleteRequestStart, started.duration(to: now) >= readTimeout {
+            session.expireIncompleteRequests(startedBy: now - readTimeout)
+            if stream.isClosed { return }
         }
+        let timeout = configuration.idleTimeout
+        let quiet = stream.lastActivity.duration(to: now)
+        if quiet >= timeout && !session.hasOpenStreams {
+            session.sendGoAway(errorCode: .noError, debugData: configuration.idleGoAwayDebugData)
+            stream.closeAfterFlush()
+            return
+        }
+        var delay = min(max(timeout - quiet, .milliseconds(100)), readTimeout)
+        if let started = session.oldestIncompleteRequestStart {
+            delay = min(delay, max(readTimeout - started.duration(to: now), .milliseconds(1)))
+        }
+        armTimer(after: delay)
     }
 
     func beginGracefulShutdown() {
@@ -126,7 +143,7 @@ final class ServerConnection: ByteStreamDelegate {
 
     func streamDidClose(_ stream: ByteStream, error: TransportError?) {
         handshakeTimer?.cancel()
-        idleTimer?.cancel()
+        timer?.cancel()
         session?.connectionDidClose()
         if let connection {
             connection.controller = nil

@@ -12,13 +12,18 @@ public struct TransportMetrics: Sendable, Hashable {
     public var rejectedConnections: Int
     /// Complete requests handed to the handler since start.
     public var requests: Int
+    /// Requests answered 408 since start, because they had not arrived whole within
+    /// `HTTPServerConfiguration.requestReadTimeout`.
+    public var timedOutRequests: Int
 
-    public init(openConnections: Int, openStreams: Int, acceptedConnections: Int, rejectedConnections: Int, requests: Int) {
+    public init(openConnections: Int, openStreams: Int, acceptedConnections: Int, rejectedConnections: Int, requests: Int,
+                timedOutRequests: Int = 0) {
         self.openConnections = openConnections
         self.openStreams = openStreams
         self.acceptedConnections = acceptedConnections
         self.rejectedConnections = rejectedConnections
         self.requests = requests
+        self.timedOutRequests = timedOutRequests
     }
 }
 
@@ -29,6 +34,7 @@ final class TransportCounters: Sendable {
     let acceptedConnections = Atomic<Int>(0)
     let rejectedConnections = Atomic<Int>(0)
     let requests = Atomic<Int>(0)
+    let timedOutRequests = Atomic<Int>(0)
 
     var snapshot: TransportMetrics {
         TransportMetrics(
@@ -36,6 +42,7 @@ final class TransportCounters: Sendable {
             openStreams: openStreams.load(ordering: .relaxed),
             acceptedConnections: acceptedConnections.load(ordering: .relaxed),
             rejectedConnections: rejectedConnections.load(ordering: .relaxed),
-            requests: requests.load(ordering: .relaxed))
+            requests: requests.load(ordering: .relaxed),
+            timedOutRequests: timedOutRequests.load(ordering: .relaxed))
     }
 }

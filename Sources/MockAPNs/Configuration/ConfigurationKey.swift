@@ -41,12 +41,13 @@ enum ServerSettingsKey {
     static let maxFrameSize = "maxFrameSize"
     static let maxHeaderListSize = "maxHeaderListSize"
     static let idleTimeoutSeconds = "idleTimeoutSeconds"
+    static let requestReadTimeoutSeconds = "requestReadTimeoutSeconds"
     static let captureFile = "captureFile"
     static let captureRingSize = "captureRingSize"
     static let all = [
         host, productionPort, sandboxPort, controlPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
         dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,
-        idleTimeoutSeconds, captureFile, captureRingSize,
+        idleTimeoutSeconds, requestReadTimeoutSeconds, captureFile, captureRingSize,
     ]
 }
 

@@ -119,11 +119,12 @@ extension MockConfiguration {
             ServerSettingsKey.initialWindowSize: .integer(Int64(settings.initialWindowSize)),
             ServerSettingsKey.maxFrameSize: .integer(Int64(settings.maxFrameSize)),
             ServerSettingsKey.maxHeaderListSize: .integer(Int64(settings.maxHeaderListSize)),
-            ServerSettingsKey.idleTimeoutSeconds: .integer(settings.idleTimeout.faultMilliseconds / 1000),
             ServerSettingsKey.captureRingSize: .integer(Int64(settings.captureRingSize)),
         ]
-        if settings.idleTimeout.faultMilliseconds % 1000 != 0 {
-            members[ServerSettingsKey.idleTimeoutSeconds] = .double(Double(settings.idleTimeout.faultMilliseconds) / 1000)
+        for (key, timeout) in [(ServerSettingsKey.idleTimeoutSeconds, settings.idleTimeout),
+                               (ServerSettingsKey.requestReadTimeoutSeconds, settings.requestReadTimeout)] {
+            let milliseconds = timeout.faultMilliseconds
+            members[key] = milliseconds % 1000 == 0 ? .integer(milliseconds / 1000) : .double(Double(milliseconds) / 1000)
         }
         if let path = settings.clientCAPath { members[ServerSettingsKey.clientCA] = .string(path) }
         if let path = settings.captureFilePath { members[ServerSettingsKey.captureFile] = .string(path) }
@@ -168,6 +169,9 @@ extension MockConfiguration {
         }
         if let seconds = try object.number(ServerSettingsKey.idleTimeoutSeconds, in: 0.001...31_536_000) {
             settings.idleTimeout = .milliseconds((seconds * 1000).rounded())
+        }
+        if let seconds = try object.number(ServerSettingsKey.requestReadTimeoutSeconds, in: 0.001...86_400) {
+            settings.requestReadTimeout = .milliseconds((seconds * 1000).rounded())
         }
         if let value = try path(ServerSettingsKey.captureFile) { settings.captureFilePath = value }
         if let value = try object.integer(ServerSettingsKey.captureRingSize, in: 0...Int64(Int32.max)) {

@@ -44,6 +44,10 @@ public struct MockServerSettings: Sendable, Hashable {
     public var maxHeaderListSize: Int
     /// A connection idle this long is closed.
     public var idleTimeout: Duration
+    /// A push must arrive whole (headers and body) within this of its HEADERS frame; past it
+    /// the stream is answered 408 `{"reason":"RequestTimeout"}` and the connection gets GOAWAY
+    /// (`docs/fidelity.md`). A push read whole is never cut, however long a delay rule holds it.
+    public var requestReadTimeout: Duration
     /// Where the capture is appended as JSON lines; nil keeps it in memory only.
     public var captureFilePath: String?
     /// How many recent pushes the in-memory capture keeps.
@@ -78,6 +82,8 @@ public struct MockServerSettings: Sendable, Hashable {
     /// One hour: APNs keeps idle connections at least that long (Apple suggests a PING
     /// after an hour idle), and clients should not see the mock drop them sooner.
     public static let defaultIdleTimeout = Duration.seconds(3600)
+    /// The transport's 30 s: far more than any client needs to send a push of at most 5120 bytes.
+    public static let defaultRequestReadTimeout = HTTPServerConfiguration.defaultRequestReadTimeout
     /// 10,000 pushes.
     public static let defaultCaptureRingSize = 10_000
     /// The largest stream limit HTTP/2 can announce.
@@ -115,7 +121,8 @@ public struct MockServerSettings: Sendable, Hashable {
         certificatePath: String, privateKeyPath: String, clientCAPath: String?, maxConcurrentStreams: Int,
         dropsStreamLimitAfterRejection: Bool, idleTimeout: Duration, captureFilePath: String?, captureRingSize: Int,
         headerTableSize: Int = defaultHeaderTableSize, initialWindowSize: Int = defaultInitialWindowSize,
-        maxFrameSize: Int = defaultMaxFrameSize, maxHeaderListSize: Int = defaultMaxHeaderListSize
+        maxFrameSize: Int = defaultMaxFrameSize, maxHeaderListSize: Int = defaultMaxHeaderListSize,
+        requestReadTimeout: Duration = defaultRequestReadTimeout
     ) {
         self.host = host
         self.productionPort = productionPort
@@ -134,10 +141,11 @@ public struct MockServerSettings: Sendable, Hashable {
         self.initialWindowSize = initialWindowSize
         self.maxFrameSize = maxFrameSize
         self.maxHeaderListSize = maxHeaderListSize
+        self.requestReadTimeout = requestReadTimeout
     }
 
-    /// Checks ranges: ports 0-65535 and distinct unless 0, a positive stream limit and
-    /// idle timeout, a ring size of at least 0, a non-empty host, and HTTP/2 settings HTTP/2
+    /// Checks ranges: ports 0-65535 and distinct unless 0, a positive stream limit, idle
+    /// timeout and request read timeout, a ring size of at least 0, a non-empty host, and HTTP/2 settings HTTP/2
     /// can carry (``headerTableSizes``, ``initialWindowSizes``, ``maxFrameSizes``,
     /// ``maxHeaderListSizes``).
     ///
@@ -166,6 +174,9 @@ public struct MockServerSettings: Sendable, Hashable {
         }
         guard idleTimeout > .zero else {
             throw fail(ServerSettingsKey.idleTimeoutSeconds, "expected a positive number, found \(idleTimeout)")
+        }
+        guard requestReadTimeout > .zero else {
+            throw fail(ServerSettingsKey.requestReadTimeoutSeconds, "expected a positive number, found \(requestReadTimeout)")
         }
         guard captureRingSize >= 0 else {
             throw fail(ServerSettingsKey.captureRingSize, "expected an integer of at least 0, found \(captureRingSize)")

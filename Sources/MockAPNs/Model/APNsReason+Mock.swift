@@ -8,10 +8,19 @@ extension APNsReason {
     /// final.
     public static let requestHeaderFieldsTooLarge = APNsReason.unknown("RequestHeaderFieldsTooLarge")
 
+    /// The mock's own reason, not Apple's, for a push that did not arrive whole (headers and
+    /// body) within the listener's request read timeout: answered 408 with `{"reason":…}`,
+    /// then GOAWAY (`docs/fidelity.md`). Clients see a reason they do not know, final.
+    public static let requestTimeout = APNsReason.unknown("RequestTimeout")
+
     /// The HTTP status the mock answers this reason with: Apple's for the reasons in its
-    /// table, 431 for ``requestHeaderFieldsTooLarge``, 500 for any other.
+    /// table, 431 for ``requestHeaderFieldsTooLarge``, 408 for ``requestTimeout``, 500 for any other.
     var mockStatus: Int {
         if let status { return status }
-        return self == .requestHeaderFieldsTooLarge ? 431 : 500
+        switch self {
+        case .requestHeaderFieldsTooLarge: return 431
+        case .requestTimeout: return 408
+        default: return 500
+        }
     }
 }

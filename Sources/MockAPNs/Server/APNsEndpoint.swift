@@ -152,6 +152,9 @@ final class APNsEndpoint: HTTPServerHandler {
     /// - A header list past the listener's limit is 431 (`RequestHeaderFieldsTooLarge`, the
     ///   mock's own reason). It goes through validation, whose step 0 decides it, and is
     ///   captured with the headers that fit; stream limit and metrics see it as any push.
+    /// - A push not read whole within the listener's request read timeout is 408
+    ///   (`RequestTimeout`, the mock's own reason), and the transport then sends GOAWAY. It
+    ///   never arrived, so it is not validated or captured; the metrics count it.
     /// - Malformed HTTP/1.1 and unsupported versions cannot reach an HTTP/2-only listener:
     ///   nghttp2 refuses bad frames itself. Should one come, the transport's answer stands.
     func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
@@ -164,6 +167,12 @@ final class APNsEndpoint: HTTPServerHandler {
                 push.oversizedHeaderListLimit = rejection.limit ?? 0
             }
             return answerUnread(push, on: request.connection)
+        case .requestTimeout:
+            let outcome = PushOutcome.rejected(
+                .requestTimeout, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
+                uniqueID: environment == .sandbox ? services.ids.next() : nil)
+            services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
+            return Self.response(for: outcome)
         default:
             return rejection.defaultResponse
         }

@@ -78,6 +78,7 @@ public final class MockAPNsServer: Sendable {
         // One stream until a request carries a valid token, as APNs does.
         listener.maxConcurrentStreams = 1
         listener.idleTimeout = settings.idleTimeout
+        listener.requestReadTimeout = settings.requestReadTimeout
         listener.idleGoAwayDebugData = APNsErrorResponse(reason: .idleTimeout).jsonBytes
         listener.maxBodySize = 64 * 1024  // Far above APNs' 5120-byte limit: PayloadTooLarge, not 413 from the transport.
         listener.acceptsHTTP1 = false  // APNs speaks HTTP/2 only.
@@ -177,7 +178,8 @@ public final class MockAPNsServer: Sendable {
         return TransportMetrics(
             openConnections: a.openConnections + b.openConnections, openStreams: a.openStreams + b.openStreams,
             acceptedConnections: a.acceptedConnections + b.acceptedConnections,
-            rejectedConnections: a.rejectedConnections + b.rejectedConnections, requests: a.requests + b.requests)
+            rejectedConnections: a.rejectedConnections + b.rejectedConnections, requests: a.requests + b.requests,
+            timedOutRequests: a.timedOutRequests + b.timedOutRequests)
     }
 
     /// Stops accepting, lets pushes in flight finish (up to `gracePeriod`), sends GOAWAY,

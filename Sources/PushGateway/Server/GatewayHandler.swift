@@ -43,7 +43,7 @@ struct GatewayHandler: HTTPServerHandler {
     }
 
     /// What the transport refused before `handle` (malformed HTTP/1.1, a body or header list
-    /// over its limit, an unsupported version) is answered
+    /// over its limit, a request not read whole in time, an unsupported version) is answered
     /// like any refusal: the gateway's JSON error with the transport's status and its message,
     /// which never quotes the request, counted and logged.
     func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
@@ -61,6 +61,7 @@ struct GatewayHandler: HTTPServerHandler {
         switch rejection.kind {
         case .bodyTooLarge: .bodyTooLarge
         case .headerListTooLarge: .headersTooLarge
+        case .requestTimeout: .requestTimeout
         case .versionNotSupported: .httpVersionNotSupported
         default: .invalidRequest
         }
