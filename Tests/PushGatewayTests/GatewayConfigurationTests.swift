@@ -10,7 +10,8 @@ import Testing
          "apns_production":"https://127.0.0.1:2197","apns_sandbox":"http://127.0.0.1:2198","apns_ca":"ca.pem",
          "auth_modes":["capability"],"rate_limits":{"per_device":{"burst":3,"per_second":0.25},"total":{"burst":50,"per_second":20},
                        "register":{"burst":7,"per_second":2}},
-         "apns_attempts":4,"apns_timeout_ms":2500,"max_body_bytes":2048,"threads":2}
+         "apns_attempts":4,"apns_timeout_ms":2500,"max_body_bytes":2048,"threads":2,"max_connections":50,"max_concurrent_streams":8,
+         "request_read_timeout_seconds":3}
         """#
         let configuration = try GatewayConfiguration.decode(Array(json.utf8), base: GatewayConfiguration(topic: ""))
         #expect(configuration.host == "0.0.0.0" && configuration.port == 9443)
@@ -26,6 +27,8 @@ import Testing
         #expect(configuration.apnsAttempts == 4 && configuration.maximumBodySize == 2048)
         #expect(configuration.apnsTimeout == .milliseconds(2500))
         #expect(configuration.eventLoopThreads == 2)
+        #expect(configuration.maxConnections == 50 && configuration.maxConcurrentStreams == 8)
+        #expect(configuration.requestReadTimeout == .seconds(3))
     }
 
     @Test func defaultsAreApplesEndpointsAndBothModes() {
@@ -36,6 +39,9 @@ import Testing
         #expect(configuration.maximumBodySize == 4096)
         #expect(configuration.apnsTimeout == .seconds(4), "under the plugin's 5 s timeout")
         #expect(configuration.eventLoopThreads == ProcessInfo.processInfo.activeProcessorCount)
+        // A gateway's limits, far below the transport's 10,000 connections of 1,000 streams.
+        #expect(configuration.maxConnections == 1_000 && configuration.maxConcurrentStreams == 100)
+        #expect(configuration.requestReadTimeout == .seconds(10))
     }
 
     @Test(arguments: [
@@ -50,6 +56,9 @@ import Testing
         (#"{"rate_limits":{"device":{}}}"#, "unknown key \"rate_limits.device\""),
         (#"{"threads":0}"#, "\"threads\""),
         (#"{"apns_timeout_ms":99}"#, "\"apns_timeout_ms\": expected an integer from 100 to 60000"),
+        (#"{"max_connections":0}"#, "\"max_connections\": expected an integer from 1 to 100000"),
+        (#"{"max_concurrent_streams":1001}"#, "\"max_concurrent_streams\": expected an integer from 1 to 1000"),
+        (#"{"request_read_timeout_seconds":0}"#, "\"request_read_timeout_seconds\": expected an integer from 1 to 300"),
         ("[1]", "top level must be a JSON object"),
         ("{", "not valid JSON"),
     ])

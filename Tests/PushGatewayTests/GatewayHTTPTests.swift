@@ -590,22 +590,25 @@ struct GatewayHTTP1Tests {
     }
 
     /// What the transport refuses before the gateway's routes (malformed HTTP/1.1, an
-    /// unsupported version, headers over 16 KB) is answered
+    /// unsupported version, headers over 16 KB, a request not sent whole in time) is answered
     /// in the gateway's JSON error shape, with the transport's status, and counted.
     @Test func transportRefusalsAnswerTheGatewaysJSON() async throws {
         let delivery = FakeDelivery()
-        let gateway = try GatewayFixture.start(delivery: delivery)
+        var configuration = GatewayFixture.configuration()
+        configuration.requestReadTimeout = .milliseconds(300)
+        let gateway = try GatewayFixture.start(configuration, delivery: delivery)
         let port = try #require(gateway.url.split(separator: ":").last.flatMap { Int($0) })
 
         let answers = try await Self.rawExchanges(port: port, [
             "G@T /push HTTP/1.1\r\nHost: x\r\n\r\n",
             "POST /push HTTP/1.9\r\nHost: x\r\ncontent-length: 2\r\n\r\n{}",
             "POST /push HTTP/1.1\r\nHost: x\r\nx-big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n",
+            "POST /push HTTP/1.1\r\nHost: x\r\ncontent-length: 400\r\n\r\n{\"device_token\"",
         ])
         await gateway.shutdown()
 
         let expected = [(400, "invalid_request", "other"), (505, "http_version_not_supported", "push"),
-                        (431, "headers_too_large", "push")]
+                        (431, "headers_too_large", "push"), (408, "request_timeout", "push")]
         #expect(answers.count == expected.count)
         for (answer, (status, code, endpoint)) in zip(answers, expected) {
             #expect(answer.hasPrefix("HTTP/1.1 \(status) "), "\(answer)")
@@ -617,5 +620,47 @@ struct GatewayHTTP1Tests {
             #expect(gateway.metrics.requests(endpoint: endpoint, outcome: code) == 1, "\(code)")
         }
         #expect(delivery.requests.isEmpty)
+    }
+
+    /// The listener announces the gateway's stream limit and closes connections past its
+    /// connection limit at once.
+    @Test func theListenerTakesTheGatewaysConnectionAndStreamLimits() async throws {
+        var configuration = GatewayFixture.configuration()
+        configuration.maxConnections = 2
+        configuration.maxConcurrentStreams = 7
+        let gateway = try GatewayFixture.start(configuration, delivery: FakeDelivery())
+        let port = try #require(gateway.url.split(separator: ":").last.flatMap { Int($0) })
+        let script = #"""
+        import json, socket, sys
+        import h2.config, h2.connection, h2.events
+        port = int(sys.argv[1])
+        first = socket.create_connection(("127.0.0.1", port), timeout=10)
+        h2c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+        h2c.initiate_connection()
+        first.sendall(h2c.data_to_send())
+        streams = None
+        while streams is None:
+            data = first.recv(65536)
+            if not data:
+                break
+            for event in h2c.receive_data(data):
+                if isinstance(event, h2.events.RemoteSettingsChanged):
+                    streams = h2c.remote_settings.max_concurrent_streams
+        second = socket.create_connection(("127.0.0.1", port), timeout=10)
+        second.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        served = second.recv(65536).startswith(b"HTTP/1.1 200")
+        third = socket.create_connection(("127.0.0.1", port), timeout=10)
+        try:
+            refused = third.recv(65536) == b""
+        except ConnectionResetError:
+            refused = True
+        except socket.timeout:
+            refused = False
+        print(json.dumps({"streams": streams, "served": served, "refused": refused}))
+        """#
+        let result = try await onThread { try ChildProcess.run("python3", ["-c", script, String(port)], timeout: 30) }
+        await gateway.shutdown()
+
+        #expect(result.stdout.hasSuffix(#"{"streams": 7, "served": true, "refused": true}"# + "\n"), "\(result.stdout) \(result.stderr)")
     }
 }

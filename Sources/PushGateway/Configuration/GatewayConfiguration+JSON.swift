@@ -5,7 +5,8 @@ extension GatewayConfiguration {
     /// The keys a configuration file may have (docs/push-gateway.md).
     static let fileKeys: Set<String> = [
         "host", "port", "tls_cert", "tls_key", "topic", "auth_key", "apns_production", "apns_sandbox", "apns_ca",
-        "auth_modes", "rate_limits", "apns_attempts", "apns_timeout_ms", "max_body_bytes", "threads",
+        "auth_modes", "rate_limits", "apns_attempts", "apns_timeout_ms", "max_body_bytes", "threads", "max_connections",
+        "max_concurrent_streams", "request_read_timeout_seconds",
     ]
 
     /// Reads a JSON configuration file over `base`: keys present replace `base`'s values.
@@ -92,6 +93,13 @@ extension GatewayConfiguration {
         if let milliseconds = try reader.integer("apns_timeout_ms", in: allowedAPNsTimeoutMilliseconds) { configuration.apnsTimeout = .milliseconds(milliseconds) }
         if let size = try reader.integer("max_body_bytes", in: 256...65_536) { configuration.maximumBodySize = size }
         if let threads = try reader.integer("threads", in: 1...maximumEventLoopThreads) { configuration.eventLoopThreads = threads }
+        if let count = try reader.integer("max_connections", in: maxConnectionsRange) { configuration.maxConnections = count }
+        if let count = try reader.integer("max_concurrent_streams", in: maxConcurrentStreamsRange) {
+            configuration.maxConcurrentStreams = count
+        }
+        if let seconds = try reader.integer("request_read_timeout_seconds", in: requestReadTimeoutSecondsRange) {
+            configuration.requestReadTimeout = .seconds(seconds)
+        }
         return configuration
     }
 }

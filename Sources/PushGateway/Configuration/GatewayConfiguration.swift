@@ -52,6 +52,18 @@ public struct GatewayConfiguration: Sendable, Hashable {
     /// transport, and `/push` and `/register` validate against this limit too, not the
     /// contract's default.
     public var maximumBodySize: Int
+    /// Open client connections at most (1 to 100,000, default 1,000); the listener closes
+    /// any beyond it at once after accepting it.
+    public var maxConnections: Int
+    /// SETTINGS_MAX_CONCURRENT_STREAMS of each HTTP/2 client connection (1 to 1,000, default
+    /// 100): a plugin sends a push at a time, and with ``maxConnections`` and
+    /// ``maximumBodySize`` it bounds what clients can make the gateway hold.
+    public var maxConcurrentStreams: Int
+    /// How long a request may take to arrive whole, headers and body, from its first byte
+    /// (1 to 300 s, default 10 s; the plugin itself gives up after 5 s). Past it the request
+    /// is answered 408 `request_timeout` and the connection closes (HTTP/1.1) or gets GOAWAY
+    /// (HTTP/2). A push read whole waits for APNs as long as that takes.
+    public var requestReadTimeout: Duration
     /// Event-loop threads, each serving HTTP and running its own APNs connections: a push
     /// is forwarded on a connection on the loop its request came in on, so it never changes
     /// threads, whatever the number. One per core by default.
@@ -73,9 +85,17 @@ public struct GatewayConfiguration: Sendable, Hashable {
     /// One per core, up to `maximumEventLoopThreads`.
     public static let defaultEventLoopThreads = min(max(1, ProcessInfo.processInfo.activeProcessorCount), maximumEventLoopThreads)
     public static let maximumEventLoopThreads = 64
+    public static let defaultMaxConnections = 1_000
+    public static let maxConnectionsRange = 1...100_000
+    public static let defaultMaxConcurrentStreams = 100
+    public static let maxConcurrentStreamsRange = 1...1_000
+    public static let defaultRequestReadTimeout = Duration.seconds(10)
+    /// The allowed ``requestReadTimeout``, in whole seconds.
+    public static let requestReadTimeoutSecondsRange = 1...300
 
     /// A configuration for `topic` with every other setting at its default: Apple's
-    /// endpoints, both auth modes, the default rate limits, a 4 KB body limit.
+    /// endpoints, both auth modes, the default rate limits, a 4 KB body limit, 1,000
+    /// connections of 100 streams, 10 s to send a request.
     public init(topic: String) {
         host = Self.defaultHost
         port = Self.defaultPort
@@ -90,6 +110,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
         apnsTimeout = Self.defaultAPNsTimeout
         maximumBodySize = HermesPushRequest.maximumBodySize
         eventLoopThreads = Self.defaultEventLoopThreads
+        maxConnections = Self.defaultMaxConnections
+        maxConcurrentStreams = Self.defaultMaxConcurrentStreams
+        requestReadTimeout = Self.defaultRequestReadTimeout
     }
 
     /// The base URL for `environment`.
@@ -128,6 +151,15 @@ public struct GatewayConfiguration: Sendable, Hashable {
         }
         guard (256...65_536).contains(maximumBodySize) else {
             throw GatewayConfigurationError("maximum body size: expected 256 to 65536 bytes, got \(maximumBodySize)")
+        }
+        guard Self.maxConnectionsRange.contains(maxConnections) else {
+            throw GatewayConfigurationError("max connections: expected 1 to 100000, got \(maxConnections)")
+        }
+        guard Self.maxConcurrentStreamsRange.contains(maxConcurrentStreams) else {
+            throw GatewayConfigurationError("max concurrent streams: expected 1 to 1000, got \(maxConcurrentStreams)")
+        }
+        guard requestReadTimeout > .zero, requestReadTimeout <= .seconds(Self.requestReadTimeoutSecondsRange.upperBound) else {
+            throw GatewayConfigurationError("request read timeout: expected more than 0 and at most 300 s, got \(requestReadTimeout)")
         }
         for (name, url) in [("apns production", productionURL), ("apns sandbox", sandboxURL)] {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {

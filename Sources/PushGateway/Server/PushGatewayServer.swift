@@ -23,6 +23,9 @@ public final class PushGatewayServer: Sendable {
     private let server: HTTPServer
     private let delivery: any APNsDelivering
 
+    /// The largest request header list read: 431 `headers_too_large` above it.
+    public static let maxHeaderListSize = 16 * 1024
+
     /// Validates the configuration and starts listening.
     ///
     /// - Parameters:
@@ -52,9 +55,15 @@ public final class PushGatewayServer: Sendable {
             maximumBodySize: configuration.maximumBodySize, ids: APNsIDGenerator(),
             wallClock: wallClock)
         var listener = HTTPServerConfiguration(host: configuration.host, port: configuration.port)
+        // A gateway's clients send small requests one at a time: limits far below the
+        // transport's defaults (10,000 connections of 1,000 streams each), so a client
+        // cannot make it hold much (docs/push-gateway.md, Security).
+        listener.maxConnections = configuration.maxConnections
+        listener.maxConcurrentStreams = configuration.maxConcurrentStreams
         listener.maxBodySize = configuration.maximumBodySize
-        listener.maxHeaderListSize = 16 * 1024
+        listener.maxHeaderListSize = Self.maxHeaderListSize
         listener.idleTimeout = .seconds(60)
+        listener.requestReadTimeout = configuration.requestReadTimeout
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsPrivateKeyPath {
             listener.tls = .makeServerConfiguration(certificateChainPath: certificate, privateKeyPath: key)
         }
