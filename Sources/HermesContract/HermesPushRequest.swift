@@ -18,7 +18,8 @@ public struct HermesPushRequest: Sendable, Hashable {
     /// The contract's body limit, and the gateway's default one; real requests are about
     /// 400 bytes. A gateway configured for more passes its own limit to ``init(body:maximumBodySize:)``.
     public static let maximumBodySize = 4_096
-    /// The longest `capability` accepted.
+    /// The longest `capability` the gateway compares; a longer one was never issued and is
+    /// refused as invalid (403), as an empty one is.
     public static let maximumCapabilityLength = 512
     /// How many hex digits a `device_token` may have (an even number of them): at least 64
     /// (32 bytes) and at most 256.
@@ -130,8 +131,8 @@ public struct HermesPushRequest: Sendable, Hashable {
     /// their enums; `session_id` must match ``HermesSessionID``; `title` and `body` must be
     /// the type's fixed copy (anything else would be content leaving the agent);
     /// `thread_id`, when present and non-empty, must equal `session_id`; `hmac` may be any
-    /// string (its form is the authorization's to judge: a malformed one is a bad hmac, 403).
-    /// Unknown members are ignored: they never reach APNs.
+    /// string (its form is the authorization's to judge: a malformed one is a bad hmac, 403),
+    /// and so may `capability`. Unknown members are ignored: they never reach APNs.
     ///
     /// - Parameters:
     ///   - bytes: the request body.
@@ -170,9 +171,9 @@ public struct HermesPushRequest: Sendable, Hashable {
         // Any string, empty and uppercase included: the contract answers a bad hmac with 403
         // (the authorizer's `invalid_hmac`), and 400 would make the plugin give up silently.
         hmac = try object.optional("hmac", unless: "must be a string") { String(decoding: $0, as: UTF8.self) }
-        capability = try object.optional("capability", unless: "must be 1 to \(Self.maximumCapabilityLength) bytes") {
-            !$0.isEmpty && $0.count <= Self.maximumCapabilityLength ? String(decoding: $0, as: UTF8.self) : nil
-        }
+        // Any string, as hmac: an empty or oversized capability is one the gateway never
+        // issued, refused with 403 invalid_capability, so the plugin registers again.
+        capability = try object.optional("capability", unless: "must be a string") { String(decoding: $0, as: UTF8.self) }
         if hmac == nil, capability == nil { throw .missingAuthorization }
     }
 }

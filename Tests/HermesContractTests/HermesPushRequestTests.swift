@@ -119,7 +119,7 @@ import Testing
         (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"secret text"}"#, .invalidValue(field: "body", reason: "")),
         (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","thread_id":"t"}"#, .invalidValue(field: "thread_id", reason: "")),
         (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","hmac":7}"#, .notAString("hmac")),
-        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","capability":""}"#, .invalidValue(field: "capability", reason: "")),
+        (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval","capability":7}"#, .notAString("capability")),
         (#"{"device_token":"abababababababababababababababababababababababababababababababab","apns_env":"sandbox","type":"approval","session_id":"s","title":"Approval needed","body":"Hermes needs your approval"}"#, .missingAuthorization),
     ]
 

@@ -86,6 +86,11 @@ struct GatewayHTTPTests {
             ("no auth", unsigned.encodedBody(), "missing_authorization"),
             ("capability of another device", borrowed.encodedBody(), "invalid_capability"),
             ("stale capability", stale.encodedBody(), "invalid_capability"),
+            // A capability the gateway never issues is a bad one, not an invalid request: 403
+            // makes the plugin drop it and register again; 400 would make it give up.
+            ("empty capability", try GatewayFixture.pushRequest(capability: "").encodedBody(), "invalid_capability"),
+            ("oversized capability", try GatewayFixture.pushRequest(capability: String(repeating: "c", count: 600)).encodedBody(),
+             "invalid_capability"),
         ]
         for (name, body, code) in cases {
             let response = try await client.send(GatewayFixture.post("/push", body))

@@ -35,7 +35,9 @@ public struct PushAuthorizer: Sendable {
         }
         if let capability = request.capability {
             guard let issuer = capabilityIssuer else { return .authModeDisabled }
-            guard let token = DeviceToken(request.deviceToken), issuer.isValid(capability, for: token) else {
+            // The length first: one no issued capability has is refused without computing one.
+            guard (1...HermesPushRequest.maximumCapabilityLength).contains(capability.utf8.count),
+                  let token = DeviceToken(request.deviceToken), issuer.isValid(capability, for: token) else {
                 return .invalidCapability
             }
             return nil
