@@ -54,8 +54,14 @@ public struct HermesPushRequest: Sendable, Hashable {
     public var capability: String?
 
     /// What a `device_token` must be, for error messages.
-    static let deviceTokenRule =
+    public static let deviceTokenRule =
         "must be an even number of hex digits, \(deviceTokenHexDigits.lowerBound) to \(deviceTokenHexDigits.upperBound)"
+
+    /// `text` as a device token the contract accepts (``deviceTokenHexDigits``, any case),
+    /// or nil: what `/push` and `/register` accept, and so all an agent should store.
+    public static func deviceToken(_ text: String) -> DeviceToken? {
+        deviceTokenHexDigits.contains(text.utf8.count) ? DeviceToken(text) : nil
+    }
 
     /// A request for `type` with the contract's copy and `thread_id` = `sessionID`.
     public init(deviceToken: String, environment: HermesAPNsEnvironment, type: HermesPushType, sessionID: String) {

@@ -25,7 +25,7 @@ public enum HermesRegistration {
             throw .invalidValue(field: "body", reason: "is larger than \(maximumBodySize) bytes")
         }
         let text = try HermesFields(bytes: bytes).requiredString("device_token")
-        guard HermesPushRequest.deviceTokenHexDigits.contains(text.utf8.count), let token = DeviceToken(text) else {
+        guard let token = HermesPushRequest.deviceToken(text) else {
             throw .invalidValue(field: "device_token", reason: HermesPushRequest.deviceTokenRule)
         }
         return token

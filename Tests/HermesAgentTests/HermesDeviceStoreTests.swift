@@ -84,6 +84,14 @@ import Testing
         let path = temporaryStorePath()
         let store = try HermesDeviceStore(path: path)
         #expect(throws: HermesDeviceStoreError.invalidDeviceToken) { try store.register(device("xyz")) }
+        // Hex, but one the gateway refuses (fewer than 64 or more than 256 digits): every push
+        // to it would be a 400, so the app is told at registration instead.
+        for refused in ["abcd", String(repeating: "ab", count: 31), String(repeating: "ab", count: 129)] {
+            #expect(throws: HermesDeviceStoreError.invalidDeviceToken) { try store.register(device(refused)) }
+        }
+        #expect(store.all.isEmpty)
+        try store.register(device(String(repeating: "cd", count: 128)))  // the longest accepted
+        #expect(try store.unregister(deviceToken: String(repeating: "cd", count: 128)))
         try store.register(device(tokenA))
         // Replace the folder with a plain file: the next save cannot create its temporary
         // file (this fails for root too, unlike permissions), and memory keeps the old list.

@@ -44,10 +44,13 @@ public final class HermesDeviceStore: Sendable {
     /// Adds a device, or updates the one with the same token (a re-registration moves it
     /// to the end).
     ///
-    /// - Throws: ``HermesDeviceStoreError`` when the token is not hex or the file cannot
-    ///   be written; the store is then unchanged.
+    /// - Throws: ``HermesDeviceStoreError`` when the token is not one the gateway accepts
+    ///   (``HermesPushRequest/deviceTokenHexDigits`` hex digits) or the file cannot be
+    ///   written; the store is then unchanged.
     public func register(_ device: HermesRegisteredDevice) throws(HermesDeviceStoreError) {
-        guard let token = DeviceToken(device.deviceToken) else { throw .invalidDeviceToken }
+        // The gateway's rule: a token it would refuse with 400 on every push is refused here,
+        // once, where the app can be told.
+        guard let token = HermesPushRequest.deviceToken(device.deviceToken) else { throw .invalidDeviceToken }
         var device = device
         device.deviceToken = token.hex
         try change { list in
