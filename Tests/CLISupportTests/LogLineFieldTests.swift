@@ -1,4 +1,4 @@
-import CLISupport
+@testable import CLISupport
 import Testing
 
 /// The fields a line-building closure appends, in the order given, after the label.
@@ -67,5 +67,31 @@ struct LogLineFieldTests {
         }
         #expect(text == "info push-gateway: push.topic=com.example.app push.status=200 "
             + "push.apns-id=5C6F3F5E-8A1B-4C2D-9E0F-0123456789AB push accepted\n")
+    }
+
+    /// The word-at-a-time scan finds each byte that makes a value need quotes wherever it
+    /// falls within an 8-byte word or the tail, as a byte-by-byte check does.
+    @Test func aSpecialByteAtAnyOffsetMakesAValueNeedQuotes() {
+        let specials: [[UInt8]] = [
+            [0x20], [0x0A], [0x00], [0x1F], [0x7F], [0x22], [0x5C],
+            [0xC2, 0x85],        // U+0085, a C1 control
+            [0xE2, 0x80, 0xAE],  // U+202E, right-to-left override
+            [0xE2, 0x80, 0xA8],  // U+2028
+            [0xFF],              // not UTF-8
+        ]
+        for length in 0...20 {
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(plain.withUnsafeBufferPointer { LogLine.isPlainWord($0) }, "\(length) plain bytes")
+            for offset in 0...length {
+                for special in specials {
+                    var value = plain
+                    value.insert(contentsOf: special, at: offset)
+                    #expect(!value.withUnsafeBufferPointer { LogLine.isPlainWord($0) }, "\(special) at \(offset) of \(length)")
+                }
+                var accented = plain
+                accented.insert(contentsOf: [0xC3, 0xA9], at: offset)  // é: printable, stays plain
+                #expect(accented.withUnsafeBufferPointer { LogLine.isPlainWord($0) }, "é at \(offset) of \(length)")
+            }
+        }
     }
 }
