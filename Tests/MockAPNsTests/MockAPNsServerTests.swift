@@ -276,6 +276,36 @@ struct MockAPNsServerTests {
         #expect(onNewConnection.status == 200)
     }
 
+    /// APNs binds a token connection to its team's apps on the first authenticated push: an
+    /// app registered later (`replaceRegistry`) is `TopicDisallowed` on that connection and
+    /// accepted on a new one; an app removed is refused at once everywhere.
+    @Test func anAppAddedWithReplaceRegistryWaitsForANewConnection() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let open = try Self.client(for: mock.productionURL, trust: nil)
+        let token = try Self.providerToken()
+        #expect(try await open.send(Self.push(token: token)).status == 200)
+
+        var registry = mock.registry
+        registry.bundleIDs.insert("com.example.other")
+        mock.replaceRegistry(registry)
+        let added = try await open.send(Self.push(token: token, topic: "com.example.other"))
+        let kept = try await open.send(Self.push(token: token))
+        let fresh = try Self.client(for: mock.productionURL, trust: nil)
+        let onNewConnection = try await fresh.send(Self.push(token: token, topic: "com.example.other"))
+
+        registry.bundleIDs.remove("com.example.other")
+        mock.replaceRegistry(registry)
+        let removed = try await fresh.send(Self.push(token: token, topic: "com.example.other"))
+        await open.close()
+        await fresh.close()
+
+        #expect(added.status == 400 && String(decoding: added.body, as: UTF8.self) == #"{"reason":"TopicDisallowed"}"#)
+        #expect(kept.status == 200)
+        #expect(onNewConnection.status == 200)
+        #expect(removed.status == 400 && String(decoding: removed.body, as: UTF8.self) == #"{"reason":"TopicDisallowed"}"#)
+    }
+
     /// `/metrics` agrees with the capture: a push a fault reset or cut off is rejected with
     /// no reason (status 0 in the capture), not accepted; a delayed answer's latency includes
     /// the delay.

@@ -19,6 +19,10 @@ public struct ConnectionAuthState: Sendable {
     public let certificate: CertificateIdentity?
     /// Whether a push on this connection has carried a valid provider token.
     public internal(set) var hasSeenValidToken = false
+    /// The validator state of the first push whose provider token was accepted: its
+    /// registry's apps are the ones APNs bound the connection to, so an app registered
+    /// later is refused here until the client opens a new connection.
+    var boundApps: PushValidator.Storage?
 
     /// The token whose fingerprint was last computed, so a reused token is hashed once.
     var fingerprintedToken: String?

@@ -23,7 +23,7 @@ import StrictJSON
 /// | 10 | Credentials present: a valid APNs certificate for this environment, or an `authorization` header | 403 `BadCertificate`, `BadCertificateEnvironment`, `MissingProviderToken` |
 /// | 11 | A topic: `apns-topic`, or the certificate's only topic | 400 `MissingTopic` |
 /// | 12 | Provider token valid (JWTVerify's rules, in its order) | 403 `InvalidProviderToken`, `ExpiredProviderToken`, `BadEnvironmentKeyIdInToken`, `UnrelatedKeyIdInToken`; 429 `TooManyProviderTokenUpdates` |
-/// | 13 | Topic allowed: a registered app plus the push type's suffix, or covered by the certificate | 400 `TopicDisallowed` |
+/// | 13 | Topic allowed: a registered app (on a token connection, one registered when the connection was bound) plus the push type's suffix, or covered by the certificate | 400 `TopicDisallowed` |
 /// | 14 | Device token known in this environment and belonging to the topic's app | 400 `BadDeviceToken`, `DeviceTokenNotForTopic` |
 /// | 15 | Payload: not empty, within the push type's limit, a JSON object | 400 `PayloadEmpty`, 413 `PayloadTooLarge` |
 /// | 16 | Device still active | 410 `Unregistered` (+ timestamp), 410 `ExpiredToken` |
@@ -52,7 +52,9 @@ public struct PushValidator: Sendable {
     /// is then one reference count instead of one per field of the registry and settings.
     private let storage: Storage
 
-    private final class Storage: Sendable {
+    /// Internal, not private: a connection keeps the one its provider token was first
+    /// accepted with (``ConnectionAuthState``), for the apps it was bound to then.
+    final class Storage: Sendable {
         let registry: MockRegistry
         let tokenVerifier: APNsProviderTokenVerifier
         let settings: Settings
@@ -387,6 +389,8 @@ public struct PushValidator: Sendable {
         do {
             let accepted = try tokenVerifier.verify(authorization: authorization, topic: keyTopic, connection: &auth.tokenState)
             auth.hasSeenValidToken = true
+            // APNs binds a connection to its team's apps on the first authenticated push.
+            if auth.boundApps == nil { auth.boundApps = storage }
             details.teamID = accepted.teamID
             details.keyID = accepted.keyID
             details.tokenHeader = .object(accepted.header.fields)
@@ -422,6 +426,12 @@ public struct PushValidator: Sendable {
         let bundleID = try requireBundleID(topicBundleID, of: topic, pushType: pushType)
         guard registry.bundleIDs.contains(bundleID) else {
             throw PushRejection(.topicDisallowed, "no registered app has bundle ID \(bundleID)")
+        }
+        // Only after the registry was replaced (a new validator) can the apps differ from
+        // the ones the connection was bound to: one comparison of references otherwise.
+        if let bound = auth.boundApps, bound !== storage, !bound.registry.bundleIDs.contains(bundleID) {
+            throw PushRejection(.topicDisallowed, "the app \(bundleID) was registered after this connection was bound to its "
+                + "team's apps, on its first authenticated push; APNs serves it on a new connection")
         }
         return bundleID
     }
