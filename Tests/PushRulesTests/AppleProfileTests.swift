@@ -154,6 +154,34 @@ struct AppleProfileTests {
         #expect(failed(#"{"aps":{"event":"update"}}"#, topic: liveActivityTopic).contains("apple.aps-shape"))
     }
 
+    /// Findings that name a push type give it the article it is said with: "an alert push",
+    /// "an mdm push", "a voip push", for every type APNs knows.
+    @Test func findingsNameAPushTypeWithTheRightArticle() {
+        let phrases = [
+            "alert": "an alert", "background": "a background", "voip": "a voip", "complication": "a complication",
+            "fileprovider": "a fileprovider", "liveactivity": "a liveactivity", "location": "a location",
+            "pushtotalk": "a pushtotalk", "widgets": "a widgets", "controls": "a controls", "mdm": "an mdm",
+        ]
+        let tooLarge = #"{"aps":{"alert":"x"},"d":"\#(String(repeating: "a", count: 5200))"}"#
+        for (type, phrase) in phrases {
+            let messages = Fixtures.findings(Fixtures.push(tooLarge, type: type), [.apple])
+                .filter { $0.rule == "apple.payload-size" }.map(\.message)
+            #expect(messages.count == 1 && messages[0].contains("bytes; \(phrase) push may have"), "\(type): \(messages)")
+        }
+        let untyped = Fixtures.findings(Fixtures.push(tooLarge, type: nil), [.apple]).filter { $0.rule == "apple.payload-size" }
+        #expect(untyped.map(\.message) == [
+            "the payload is 5228 bytes; an alert push (inferred: no apns-push-type) may have 4096 (PayloadTooLarge)",
+        ])
+        let suffixed = Fixtures.findings(Fixtures.push(Self.alert, topic: "com.example.app.voip"), [.apple])
+            .filter { $0.rule == "apple.topic-suffix" }.map(\.message)
+        #expect(suffixed == ["an alert push needs the bundle ID without a push-type suffix"])
+        let withoutAPS = Fixtures.findings(Fixtures.push(#"{"d":1}"#), [.apple]).filter { $0.rule == "apple.aps-shape" }.map(\.message)
+        #expect(withoutAPS == ["an alert push needs an aps dictionary"])
+        let backgroundWithoutAPS = Fixtures.findings(Fixtures.push(#"{"d":1}"#, type: "background", priority: 5), [.apple])
+            .filter { $0.rule == "apple.aps-shape" }.map(\.message)
+        #expect(backgroundWithoutAPS == ["a background push needs an aps dictionary"])
+    }
+
     @Test func aPayloadThatIsNotJSONFailsTheShapeRule() {
         let findings = Fixtures.findings(Fixtures.push("{not json"), [.apple])
         #expect(findings.contains { $0.rule == "apple.aps-shape" && $0.message.contains("not JSON") })

@@ -94,7 +94,7 @@ enum AppleHeaderRules {
             let expected = type.topicSuffix.isEmpty ? "the bundle ID without a push-type suffix" : "a topic ending in \(type.topicSuffix)"
             findings.append(Finding(
                 rule: "apple.topic-suffix", path: .header(APNsHeaderName.topic),
-                message: "a \(type.rawValue) push needs \(expected)", value: topic))
+                message: "\(type.withArticle) push needs \(expected)", value: topic))
         }
     }
 

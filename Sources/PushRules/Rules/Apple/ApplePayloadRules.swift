@@ -21,16 +21,14 @@ enum ApplePayloadRules {
             let inferred = push.headers.pushType == nil ? " (inferred: no apns-push-type)" : ""
             findings.append(Finding(
                 rule: "apple.payload-size", path: .root,
-                message: "the payload is \(push.payloadSize) bytes; a \(type.rawValue) push\(inferred) may have \(type.maxPayloadSize) (PayloadTooLarge)"))
+                message: "the payload is \(push.payloadSize) bytes; \(type.withArticle) push\(inferred) may have \(type.maxPayloadSize) (PayloadTooLarge)"))
         } else if push.payloadSize == 0 {
             findings.append(Finding(rule: "apple.payload-size", path: .root, message: "the payload is empty (PayloadEmpty)"))
         }
     }
 
     /// The push types whose payload must hold `aps` to do anything.
-    private static let typesNeedingAPS: Set<String> = [
-        APNsPushType.alert.rawValue, APNsPushType.background.rawValue, APNsPushType.liveactivity.rawValue,
-    ]
+    private static let typesNeedingAPS: Set<APNsPushType> = [.alert, .background, .liveactivity]
 
     /// The payload is a JSON object and `aps` has the shape its push type needs: the type
     /// sent, or without `apns-push-type` the one APNs goes by (``PushInput/effectivePushType``).
@@ -45,8 +43,8 @@ enum ApplePayloadRules {
         // so an untyped push to a `.voip` topic is not held to an alert's shape.
         let type = push.headers.pushType ?? (push.effectivePushType ?? .alert).rawValue
         guard let apsValue = payload[APNsPayloadKey.aps] else {
-            if typesNeedingAPS.contains(type) {
-                findings.append(Finding(rule: rule, path: apsPath, message: "a \(type) push needs an aps dictionary"))
+            if let known = APNsPushType(rawValue: type), typesNeedingAPS.contains(known) {
+                findings.append(Finding(rule: rule, path: apsPath, message: "\(known.withArticle) push needs an aps dictionary"))
             }
             return
         }
