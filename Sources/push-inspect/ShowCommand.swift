@@ -62,6 +62,7 @@ enum ShowCommand {
         return [time, token, push.headers.topic ?? "", push.headers.pushType ?? "", alert, outcome]
     }
 
+    /// The columns each field takes on a terminal (``DisplayWidth``); the last is not cut.
     private static let widths = [19, 11, 24, 12, 48, 0]
 
     /// One table row. Every field is escaped (``TerminalText/escaped(_:)``): titles,
@@ -74,27 +75,35 @@ enum ShowCommand {
                 break
             }
             let shown = shortened(field, toWidth: width)
-            line += shown + String(repeating: " ", count: max(0, width - shown.count) + 2)
+            line += shown.text + String(repeating: " ", count: max(0, width - shown.width) + 2)
         }
         return line
     }
 
-    /// `text` escaped, in at most `width` characters. A longer one is cut after the escapes
-    /// of as many whole characters of `text` as fit before a `…`: never inside an escape
-    /// (leaving `\u00` or a lone `\`), nor inside a character.
-    static func shortened(_ text: String, toWidth width: Int) -> String {
+    /// `text` escaped, in at most `width` terminal columns, and the columns it takes. A
+    /// longer one is cut after the escapes of as many whole characters of `text` as fit
+    /// before a `…`: never inside an escape (leaving `\u00` or a lone `\`), nor inside a
+    /// character. Columns are counted, not characters, because a CJK character or an emoji
+    /// takes two and a combining accent none; so the cut may end a column short, where a
+    /// wide character would straddle the edge, and the row pads it.
+    static func shortened(_ text: String, toWidth width: Int) -> (text: String, width: Int) {
         let escaped = TerminalText.escaped(text)
-        guard escaped.count > width else { return escaped }
+        let escapedWidth = DisplayWidth.of(escaped)
+        guard escapedWidth > width else { return (escaped, escapedWidth) }
+        let room = width - DisplayWidth.of(ellipsis)
         var shown = ""
         var used = 0
         for character in text {
             let piece = TerminalText.escaped(String(character))
-            used += piece.count
-            guard used < width else { break }
+            let pieceWidth = DisplayWidth.of(piece)
+            guard used + pieceWidth <= room else { break }
             shown += piece
+            used += pieceWidth
         }
-        return shown + "…"
+        return (shown + ellipsis, used + DisplayWidth.of(ellipsis))
     }
+
+    private static let ellipsis = "…"
 
     /// `2026-11-30 10:00:00` in UTC.
     static func formatTime(_ seconds: Int64) -> String {

@@ -234,6 +234,65 @@ struct PushInspectCommandTests {
         #expect(Set(rows.map(outcomeColumn)).count == 1, "\(show.stdout)")
     }
 
+    /// `show` lays its columns out by the columns a terminal gives each character, not by
+    /// counting characters: CJK text and emoji take two, a combining accent none. A cut never
+    /// splits a character, and where a wide character would straddle the edge it ends a
+    /// column short and is padded, so every row's outcome starts at the same column.
+    @Test func showLaysOutColumnsByDisplayWidth() async throws {
+        let rows: [(topic: String, body: String)] = [
+            ("com.example.app", String(repeating: "漢", count: 30)),
+            ("com.example.app", String(repeating: "漢", count: 24)),
+            ("com.example.app", "a" + String(repeating: "😀", count: 30)),
+            ("com.example.app", String(repeating: "e\u{301}", count: 60)),
+            ("com.例え.アプリ", "日本語 ok e\u{301}"),
+            ("com.example.app", "\u{301}accent first"),
+        ]
+        let lines = rows.enumerated().map { index, row in
+            var payload: [UInt8] = []
+            JSONWriter.write(["aps": ["alert": .string(row.body)]], into: &payload)
+            return P.captureLine(seq: index + 1, headers: [("apns-topic", row.topic), ("apns-push-type", "alert")],
+                                 payload: String(decoding: payload, as: UTF8.self))
+        }
+        let show = try await P.run(["show", try P.file(lines.joined(separator: "\n") + "\n")])
+        #expect(show.status == 0, "\(show.stderr)")
+        // Compared as scalars: String comparison would take the composed é for e + U+0301.
+        let shown = show.stdout.split(separator: "\n").map { Array(String($0).unicodeScalars) }
+        #expect(shown.count == 7, "\(show.stdout)")
+        guard shown.count == 7 else { return }
+        func has(_ row: Int, _ text: String) -> Bool {
+            let needle = Array(text.unicodeScalars)
+            return shown[row].indices.contains { shown[row][$0...].starts(with: needle) }
+        }
+        #expect(has(1, String(repeating: "漢", count: 23) + "…   200 accepted"), "a straddling wide character: padded")
+        #expect(has(2, String(repeating: "漢", count: 24) + "  200 accepted"), "48 columns exactly: not cut")
+        #expect(has(3, "a" + String(repeating: "😀", count: 23) + "…  200 accepted"))
+        #expect(has(4, String(repeating: "e\u{301}", count: 47) + "…  200 accepted"), "accents take no column")
+        #expect(has(5, "com.例え.アプリ" + String(repeating: " ", count: 24 - 15 + 2) + "alert"))
+        #expect(has(5, "日本語 ok e\u{301}" + String(repeating: " ", count: 48 - 11 + 2) + "200 accepted"))
+        #expect(has(6, "\u{301}accent first" + String(repeating: " ", count: 48 - 12 + 2) + "200 accepted"),
+                "a lone accent is a character of its own, but takes no column")
+        // The outcome column starts at the same terminal column in every row, the header's included.
+        func columns(_ scalars: ArraySlice<Unicode.Scalar>) -> Int {
+            String(String.UnicodeScalarView(scalars)).reduce(0) { total, character in
+                total + (character.unicodeScalars.map { scalar -> Int in
+                    switch scalar.value {
+                    case 0x300...0x36F: 0
+                    case 0x3000...0x9FFF, 0x1F300...0x1FAFF: 2
+                    default: 1
+                    }
+                }.max() ?? 0)
+            }
+        }
+        let starts = shown.map { row -> Int? in
+            for marker in ["OUTCOME", "200 accepted"] {
+                let needle = Array(marker.unicodeScalars)
+                if let start = row.indices.first(where: { row[$0...].starts(with: needle) }) { return columns(row[..<start]) }
+            }
+            return nil
+        }
+        #expect(starts == Array(repeating: 19 + 11 + 24 + 12 + 48 + 5 * 2, count: 7), "\(show.stdout)")
+    }
+
     /// Whether `text` holds, unescaped, a character a terminal acts on beyond C0: DEL, a C1
     /// control, a bidirectional control, U+2028 or U+2029.
     static func hasRawTerminalControls(_ text: String) -> Bool {
