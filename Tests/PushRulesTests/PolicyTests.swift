@@ -71,6 +71,39 @@ struct PolicyTests {
             == ["d.url-links link"])
     }
 
+    /// A scope's `pushTypes` match the type APNs goes by, as the `apple` rules judge it: a
+    /// push sent without `apns-push-type` to a `.voip` topic is a VoIP push for a policy
+    /// scoped to `voip`, and a content-available-only one to a plain topic a background push.
+    @Test func scopesMatchThePushTypeAPNsGoesBy() throws {
+        let policy = try Self.policy("""
+            {"name":"v","scope":{"pushTypes":["voip"]},"requiredKeys":["call_id"],
+             "allowedValues":[{"path":"kind","values":["ring"],"scope":{"pushTypes":["voip"]}}]}
+            """)
+        func failed(_ payload: String, type: String?, topic: String) -> [String] {
+            RuleSet(profiles: [], policies: [policy]).check(Fixtures.push(payload, type: type, topic: topic))
+                .findings.map { "\($0.rule) \($0.path)" }
+        }
+        let voipTopic = "com.example.app.voip"
+        #expect(failed(#"{"aps":{},"kind":"hang"}"#, type: nil, topic: voipTopic) == ["v.required-keys call_id", "v.allowed-values kind"],
+                "untyped to a .voip topic: a VoIP push")
+        #expect(failed(#"{"aps":{},"kind":"hang"}"#, type: "voip", topic: voipTopic) == ["v.required-keys call_id", "v.allowed-values kind"])
+        #expect(failed(#"{"aps":{},"call_id":"c","kind":"ring"}"#, type: nil, topic: voipTopic).isEmpty)
+        #expect(failed(#"{"aps":{"alert":"x"}}"#, type: nil, topic: "com.example.app").isEmpty, "untyped to a plain topic: an alert push")
+        #expect(failed(#"{"aps":{"alert":"x"}}"#, type: "alert", topic: voipTopic).isEmpty, "the header, when sent, is the type")
+
+        let background = try Self.policy(#"{"name":"b","scope":{"pushTypes":["background"]},"requiredKeys":["sync"]}"#)
+        let alert = try Self.policy(#"{"name":"a","scope":{"pushTypes":["alert"]},"requiredKeys":["id"]}"#)
+        let silent = Fixtures.push(#"{"aps":{"content-available":1}}"#, type: nil, priority: 5)
+        #expect(RuleSet(profiles: [], policies: [background, alert]).check(silent).findings.map(\.rule) == ["b.required-keys"],
+                "untyped with only content-available: a background push, not an alert push")
+        let apple = RuleSet(profiles: [.apple], policies: [background]).check(silent).findings.map(\.rule)
+        #expect(apple.contains("b.required-keys") && !apple.contains("apple.background-priority"), "\(apple)")
+
+        let unknown = try Self.policy(#"{"name":"u","scope":{"pushTypes":["notification"]},"requiredKeys":["id"]}"#)
+        #expect(RuleSet(profiles: [], policies: [unknown]).check(Fixtures.push("{}", type: "notification")).findings.map(\.rule)
+            == ["u.required-keys"], "a type APNs does not know is matched as sent")
+    }
+
     @Test func headerRequirements() throws {
         let policy = try Self.policy("""
             {"name":"h","headers":[{"pushTypes":["alert"],"priorities":[10],"topics":["com.example.app"],"requireCollapseId":true}]}

@@ -41,16 +41,15 @@ public struct RuleScope: Sendable, Hashable {
         }
     }
 
-    /// `apns-push-type` values; nil for any.
+    /// Push types; nil for any. They are matched against the type APNs goes by
+    /// (`apns-push-type` as sent, and without it the type the topic's suffix or the payload
+    /// implies: a push to a `.voip` topic is `voip`), the type the `apple` rules judge a push
+    /// by, so that a scope and those rules never disagree about what a push is.
     public var pushTypes: Set<String>?
     /// `apns-topic` values; nil for any.
     public var topics: Set<String>?
     /// Payload conditions.
     public var fields: [FieldCondition]
-    /// Whether ``pushTypes`` is matched against the type APNs goes by
-    /// (``PushInput/effectivePushType``) rather than `apns-push-type` as sent: for built-in
-    /// rules about what APNs does with a push. Policy scopes match the header.
-    var matchesEffectivePushType = false
 
     /// Every push.
     public static let all = RuleScope()
@@ -62,20 +61,9 @@ public struct RuleScope: Sendable, Hashable {
         self.fields = fields
     }
 
-    /// A scope of the pushes whose effective type (sent, or inferred when
-    /// `apns-push-type` was not sent) is one of `pushTypes`.
-    static func effective(pushTypes: Set<String>) -> RuleScope {
-        var scope = RuleScope(pushTypes: pushTypes)
-        scope.matchesEffectivePushType = true
-        return scope
-    }
-
     /// Whether a rule with this scope applies to `push`.
     public func contains(_ push: PushInput) -> Bool {
-        if let pushTypes {
-            let type = matchesEffectivePushType ? push.effectivePushType?.rawValue : push.headers.pushType
-            guard let type, pushTypes.contains(type) else { return false }
-        }
+        if let pushTypes, !pushTypes.contains(push.effectivePushTypeName) { return false }
         if let topics {
             guard let topic = push.headers.topic, topics.contains(topic) else { return false }
         }

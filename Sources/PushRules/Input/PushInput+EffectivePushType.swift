@@ -17,6 +17,14 @@ extension PushInput {
         return implied
     }
 
+    /// The push type rule scopes and the shape rule go by, as text: `apns-push-type` as
+    /// sent, even a type APNs does not know (a scope may name it; the shape rule holds it to
+    /// no shape), and without the header ``effectivePushType``.
+    var effectivePushTypeName: String {
+        // Without the header the inferred type is never nil; `.alert` only spares an unwrap.
+        headers.pushType ?? (effectivePushType ?? .alert).rawValue
+    }
+
     /// Whether `aps` has `content-available` and nothing to show: what makes a push sent
     /// without `apns-push-type` a background push.
     private var looksLikeBackground: Bool {

@@ -55,7 +55,7 @@ enum AppleHeaderRules {
     /// older documentation: priority 10 "is an error" for a push that "contains only the
     /// content-available key"; the mock infers `background` for it).
     static let backgroundPriority = FunctionRule(
-        id: "apple.background-priority", scope: .effective(pushTypes: [APNsPushType.background.rawValue])
+        id: "apple.background-priority", scope: RuleScope(pushTypes: [APNsPushType.background.rawValue])
     ) { push, findings in
         let priority = push.headers.priority ?? APNsPriority.immediately.rawValue
         if priority != APNsPriority.consideringDevicePower.rawValue {
@@ -72,7 +72,7 @@ enum AppleHeaderRules {
     /// Live Activity pushes go at priority 5 or 10, as Apple documents (the mock accepts 1
     /// with a lint, since Apple names no error for it).
     static let liveActivityPriority = FunctionRule(
-        id: "apple.liveactivity-priority", scope: .effective(pushTypes: [APNsPushType.liveactivity.rawValue])
+        id: "apple.liveactivity-priority", scope: RuleScope(pushTypes: [APNsPushType.liveactivity.rawValue])
     ) { push, findings in
         if push.headers.priority == APNsPriority.prioritizingPowerSavings.rawValue {
             findings.append(Finding(

@@ -41,7 +41,7 @@ enum ApplePayloadRules {
         }
         // As sent, even a type APNs does not know; without the header, the type APNs goes by,
         // so an untyped push to a `.voip` topic is not held to an alert's shape.
-        let type = push.headers.pushType ?? (push.effectivePushType ?? .alert).rawValue
+        let type = push.effectivePushTypeName
         guard let apsValue = payload[APNsPayloadKey.aps] else {
             if let known = APNsPushType(rawValue: type), typesNeedingAPS.contains(known) {
                 findings.append(Finding(rule: rule, path: apsPath, message: "\(known.withArticle) push needs an aps dictionary"))
