@@ -167,7 +167,10 @@ import Testing
     }
 
     @Test func missingApsIsALintForTypesThatNeedIt() {
-        #expect(codes(lints(#"{"x":1}"#)) == [PushLintCode.apsMissing])
+        let missing = lints(#"{"x":1}"#)
+        #expect(codes(missing) == [PushLintCode.apsMissing])
+        #expect(missing.first?.message.hasPrefix("an alert push needs an aps dictionary") == true, "\(missing)")
+        #expect(lints(#"{"x":1}"#, type: .liveactivity).first?.message.hasPrefix("a liveactivity push needs") == true)
         // A wallet-pass style `{}` to a VoIP topic needs no aps.
         #expect(lints("{}", type: .voip).isEmpty)
     }

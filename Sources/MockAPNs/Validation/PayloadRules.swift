@@ -23,7 +23,7 @@ enum PayloadRules {
                     code: PushLintCode.apsNotObject, message: "aps must be an object, found \(apsValue.typeName)", path: APNsPayloadKey.aps))
             } else if typesNeedingAPS.contains(pushType) {
                 warnings.append(PushLintWarning(
-                    code: PushLintCode.apsMissing, message: "a \(pushType) push needs an aps dictionary; the device will do nothing",
+                    code: PushLintCode.apsMissing, message: "\(pushType.withArticle) push needs an aps dictionary; the device will do nothing",
                     path: APNsPayloadKey.aps))
             }
             return

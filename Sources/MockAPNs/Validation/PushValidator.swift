@@ -443,8 +443,8 @@ public struct PushValidator: Sendable {
             throw PushRejection(
                 .topicDisallowed,
                 suffix.isEmpty
-                    ? "a \(pushType) push goes to the bare bundle ID, not \(topic)"
-                    : "a \(pushType) push needs a topic ending in \(suffix), found \(topic)")
+                    ? "\(pushType.withArticle) push goes to the bare bundle ID, not \(topic)"
+                    : "\(pushType.withArticle) push needs a topic ending in \(suffix), found \(topic)")
         }
         return bundleID
     }
@@ -476,13 +476,13 @@ public struct PushValidator: Sendable {
         if let limit = request.oversizedBodyLimit {
             throw PushRejection(
                 .payloadTooLarge,
-                "the body grew past \(limit) bytes and was not read to its end; a \(pushType) push allows \(pushType.maxPayloadSize)")
+                "the body grew past \(limit) bytes and was not read to its end; \(pushType.withArticle) push allows \(pushType.maxPayloadSize)")
         }
         let body = request.body
         guard !body.isEmpty else { throw PushRejection(.payloadEmpty, "the body is empty") }
         guard body.count <= pushType.maxPayloadSize else {
             throw PushRejection(
-                .payloadTooLarge, "the payload is \(body.count) bytes; a \(pushType) push allows \(pushType.maxPayloadSize)")
+                .payloadTooLarge, "the payload is \(body.count) bytes; \(pushType.withArticle) push allows \(pushType.maxPayloadSize)")
         }
         // Only `aps` is built: the rest is checked as strictly but never read here, and the
         // capture parses the whole payload only if someone asks for it.
