@@ -6,8 +6,8 @@ import StrictJSON
 ///
 /// The checks, numbered as in issue 6:
 /// 1. Each trigger type delivers the right APNs request (contract §3).
-/// 2. A tampered HMAC, missing auth and a stale capability are refused (403), and nothing
-///    reaches the mock.
+/// 2. A tampered or malformed HMAC (uppercase, short, empty, not hex), missing auth and a
+///    stale or empty capability are refused (403, never 400), and nothing reaches the mock.
 /// 3. 410, 5xx and 429 answers from the mock map as the contract says.
 /// 4. Retries never duplicate a push: every attempt of one push has one apns-id, at most
 ///    one is accepted.
@@ -37,7 +37,7 @@ public struct GatewayConformanceSuite: Sendable {
     /// The checks' titles, by number.
     public static let titles = [
         1: "each trigger type delivers the contract's APNs request",
-        2: "tampered HMAC, missing auth, stale capability: 403, nothing reaches APNs",
+        2: "tampered or malformed HMAC, missing auth, stale or empty capability: 403, nothing reaches APNs",
         3: "410, 5xx and 429 from APNs map as the contract says",
         4: "retries never duplicate a push (one apns-id)",
         5: "an expired provider token is minted afresh",
@@ -113,9 +113,12 @@ public struct GatewayConformanceSuite: Sendable {
         let token = PluginSender.randomToken(), session = PluginSender.randomSession("auth")
         var tampered = sender.request(.approval, token: token, session: session)
         tampered.hmac = try PluginSender.hexHMAC(Array("not the shared secret".utf8), tampered.canonicalBytes)
+        // The right HMAC when the suite has the secret, so only its form is wrong.
+        var wellFormed = tampered.hmac ?? ""
         if case .hmac(let secret) = configuration.credentials {
+            wellFormed = try PluginSender.hexHMAC(secret, tampered.canonicalBytes)
             // Signed correctly, then changed: the HMAC no longer covers the body.
-            tampered.hmac = try PluginSender.hexHMAC(secret, tampered.canonicalBytes)
+            tampered.hmac = wellFormed
             tampered.type = .clarify
             tampered.title = HermesPushType.clarify.title
             tampered.body = HermesPushType.clarify.body
@@ -123,14 +126,29 @@ public struct GatewayConformanceSuite: Sendable {
         let missing = sender.request(.approval, token: token, session: session)
         var stale = sender.request(.approval, token: token, session: session)
         stale.capability = "v1." + String(repeating: "A", count: 43)
+        var refused = [("tampered hmac", tampered), ("missing auth", missing), ("stale capability", stale)]
+        for (name, value) in MalformedHMAC.variants(of: wellFormed) {
+            var malformed = sender.request(.approval, token: token, session: session)
+            malformed.hmac = value
+            refused.append((name, malformed))
+        }
+        var empty = sender.request(.approval, token: token, session: session)
+        empty.capability = ""
+        refused.append((Self.emptyCapability, empty))
         var passed = true
-        for (name, request) in [("tampered hmac", tampered), ("missing auth", missing), ("stale capability", stale)] {
+        for (name, request) in refused {
             let answer = try await sender.post(request)
+            let code = Self.errorCode(answer.body)
             if answer.status != 403 {
-                details.append("\(name): answered \(answer.status), expected 403")
+                details.append("\(name): answered \(answer.status)\(code.map { " " + $0 } ?? ""), expected 403")
                 passed = false
-            } else if !Self.isJSONError(answer.body) {
+            } else if code == nil {
                 details.append("\(name): the 403 has no JSON body with an \"error\" member")
+                passed = false
+            } else if name == Self.emptyCapability, case .capability = configuration.credentials,
+                      code != HermesGatewayErrorCode.invalidCapability.rawValue {
+                // The plugin registers again only after invalid_capability: another code strands it.
+                details.append("\(name): answered 403 \(code ?? ""), expected 403 invalid_capability")
                 passed = false
             }
         }
@@ -309,6 +327,9 @@ public struct GatewayConformanceSuite: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Check 2's name for a request whose `capability` is empty: one no gateway issues.
+    static let emptyCapability = "empty capability"
 
     static func isJSONError(_ body: [UInt8]) -> Bool { errorCode(body) != nil }
 

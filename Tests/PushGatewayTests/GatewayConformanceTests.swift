@@ -5,6 +5,7 @@ import MockAPNs
 import PushGateway
 import Synchronization
 import PushTestSupport
+import StrictJSON
 import Testing
 
 /// Our gateway passes the conformance suite, in both auth modes, with five simulated hours
@@ -44,9 +45,11 @@ struct GatewayConformanceTests {
         return Running(mock: mock, gateway: gateway, clock: clock)
     }
 
-    static func suite(_ running: Running, credentials: ConformanceConfiguration.Credentials) -> GatewayConformanceSuite {
-        var configuration = ConformanceConfiguration(gatewayURL: running.gateway.url + "/push", mockControlURL: running.mock.controlURL,
-                                                     credentials: credentials)
+    /// - Parameter gatewayURL: judges this gateway (a proxy in front of ours) instead of ours.
+    static func suite(_ running: Running, credentials: ConformanceConfiguration.Credentials,
+                      gatewayURL: String? = nil) -> GatewayConformanceSuite {
+        var configuration = ConformanceConfiguration(gatewayURL: (gatewayURL ?? running.gateway.url) + "/push",
+                                                     mockControlURL: running.mock.controlURL, credentials: credentials)
         configuration.topic = GatewayFixture.topic
         let clock = running.clock
         configuration.advanceClock = { clock.advance($0) }
@@ -83,6 +86,52 @@ struct GatewayConformanceTests {
 
         let junit = ConformanceReport.junit(results)
         #expect(junit.contains(#"failures="2""#) && junit.contains("<failure message="))
+    }
+
+    /// The body member `name` of a proxied request, when it is a string.
+    static func member(_ name: String, of request: RecordingHTTPServer.Request) -> String? {
+        guard case .object(let object)? = try? JSONParser.parse(request.body) else { return nil }
+        return object[name]?.stringValue
+    }
+
+    @Test func aMalformedHMACOrAnEmptyCapabilityCalledInvalidFailsCheck2() async throws {
+        // What the gateway did before contract §2.3's "or a bad hmac" was heeded: a request whose
+        // hmac is not 64 lowercase hex digits, or whose capability is empty, was 400 invalid_request.
+        let running = try Self.start()
+        let proxy = try GatewayProxy(to: running.gateway.url) { request in
+            if let hmac = Self.member("hmac", of: request),
+               hmac.utf8.count != 64 || !hmac.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
+                return GatewayProxy.error(400, "invalid_request")
+            }
+            return Self.member("capability", of: request) == "" ? GatewayProxy.error(400, "invalid_request") : nil
+        }
+        let results = await Self.suite(running, credentials: .hmac(secret: Array(GatewayFixture.hmacSecret.utf8)),
+                                       gatewayURL: proxy.baseURL).run([2])
+        proxy.stop()
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        let details = try #require(results.first).details
+        #expect(results.first?.passed == false)
+        #expect(details == ["uppercase hmac", "hmac with 2 digits dropped", "empty hmac", "64 non-hex characters as hmac",
+                            "empty capability"].map { "\($0): answered 400 invalid_request, expected 403" },
+                "the proxy forwards the rest, which our gateway refuses: \(details)")
+    }
+
+    @Test func anEmptyCapabilityRefusedWithAnotherCodeFailsCheck2InCapabilityMode() async throws {
+        // A gateway that tests the capability for truth (as JavaScript's `if (!capability)` does)
+        // calls "" missing: the plugin registers again only after invalid_capability.
+        let running = try Self.start()
+        let proxy = try GatewayProxy(to: running.gateway.url) { request in
+            Self.member("capability", of: request) == "" ? GatewayProxy.error(403, "missing_authorization") : nil
+        }
+        let results = await Self.suite(running, credentials: .capability, gatewayURL: proxy.baseURL).run([2])
+        proxy.stop()
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        #expect(results.first?.passed == false)
+        #expect(results.first?.details == ["empty capability: answered 403 missing_authorization, expected 403 invalid_capability"])
     }
 
     @Test func theTopicCheckCatchesAWrongBundleID() async throws {
