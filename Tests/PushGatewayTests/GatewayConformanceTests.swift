@@ -27,8 +27,9 @@ struct GatewayConformanceTests {
         let clock: SimulatedClock
     }
 
+    /// - Parameter rewrite: changes what APNs answered before the gateway maps it.
     static func start(modes: Set<GatewayAuthMode> = Set(GatewayAuthMode.allCases), secrets: GatewaySecrets = GatewayFixture.secrets,
-                      wrongTopic: Bool = false) throws -> Running {
+                      wrongTopic: Bool = false, rewrite: (@Sendable (APNsDeliveryResult) -> APNsDeliveryResult)? = nil) throws -> Running {
         let clock = SimulatedClock()
         let mock = try MockAPNsServer.startForTesting(certsDirectory: GatewayFixture.certs, now: { clock.now })
         var configuration = GatewayFixture.configuration(modes: modes)
@@ -36,10 +37,11 @@ struct GatewayConformanceTests {
         configuration.sandboxURL = mock.sandboxURL
         configuration.apnsCAPath = mock.trustRootsPath
         if wrongTopic { configuration.topic = "com.example.app.other" }
-        let delivery = try APNsClientDelivery(configuration: configuration, now: { clock.now }, adjust: { client in
+        let client = try APNsClientDelivery(configuration: configuration, now: { clock.now }, adjust: { client in
             client.retryPolicy.initialBackoff = .milliseconds(5)
             client.retryPolicy.maximumBackoff = .milliseconds(20)
         })
+        let delivery: any APNsDelivering = rewrite.map { RewritingDelivery(base: client, rewrite: $0) } ?? client
         let gateway = try GatewayFixture.start(configuration, secrets: secrets, delivery: delivery,
                                                wallClock: { Int64(clock.now.timeIntervalSince1970) })
         return Running(mock: mock, gateway: gateway, clock: clock)
@@ -132,6 +134,23 @@ struct GatewayConformanceTests {
 
         #expect(results.first?.passed == false)
         #expect(results.first?.details == ["empty capability: answered 403 missing_authorization, expected 403 invalid_capability"])
+    }
+
+    @Test func a410WithAnUnnamedReasonNotMappedTo410FailsCheck3() async throws {
+        // What the gateway did before it mapped a 410 by its status: a reason it did not know
+        // with a 4xx was 502 apns_rejected, so the plugin retried a token APNs called gone.
+        let running = try Self.start(rewrite: { result in
+            guard case .rejected(410, let reason, _) = result, reason != .unregistered, reason != .expiredToken else { return result }
+            return .rejected(status: 400, reason: reason, timestamp: nil)
+        })
+        let results = await Self.suite(running, credentials: .capability).run([3])
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        let details = try #require(results.first).details
+        #expect(results.first?.passed == false)
+        #expect(details.contains("410 DeviceTokenRevoked: the gateway answered 502, expected 410"), "\(details)")
+        #expect(details.contains("410 Unregistered → 410 device_token_inactive"), "only the unnamed reason is misread: \(details)")
     }
 
     @Test func theTopicCheckCatchesAWrongBundleID() async throws {
