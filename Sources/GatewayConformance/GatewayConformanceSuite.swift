@@ -14,6 +14,8 @@ import StrictJSON
 /// 5. An expired provider token is replaced by a freshly minted one and the push goes through.
 /// 6. The provider token keeps passing the mock's checks over time (simulated hours when
 ///    the caller can advance the clocks, else a real-time soak).
+/// 7. A slow APNs is answered with a 5xx within the plugin's 5 s timeout, so the plugin
+///    retries a push it knows failed instead of giving up on one that may still arrive.
 ///
 /// Each check uses fresh random device tokens and fault rules matched to them, so a shared
 /// mock is not disturbed. The gateway must answer a plugin request within the HTTP timeout.
@@ -42,10 +44,17 @@ public struct GatewayConformanceSuite: Sendable {
         4: "retries never duplicate a push (one apns-id)",
         5: "an expired provider token is minted afresh",
         6: "the provider token keeps passing over time",
+        7: "a slow APNs is answered with a 5xx within the plugin's 5 s timeout",
     ]
 
-    /// Runs `numbers` (all six by default) in order; a check that throws fails with the error.
-    public func run(_ numbers: [Int] = Array(1...6)) async -> [ConformanceCheckResult] {
+    /// The checks' numbers, every one of which ``run(_:)`` runs by default.
+    public static let numbers = 1...7
+
+    /// The plugin's timeout (contract §2): it reads no answer after it, and tries again.
+    public static let pluginTimeout = Duration.seconds(5)
+
+    /// Runs `numbers` (all seven by default) in order; a check that throws fails with the error.
+    public func run(_ numbers: [Int] = Array(Self.numbers)) async -> [ConformanceCheckResult] {
         var results: [ConformanceCheckResult] = []
         for number in numbers {
             let started = ContinuousClock.now
@@ -59,6 +68,7 @@ public struct GatewayConformanceSuite: Sendable {
                 case 4: passed = try await checkRetriesKeepOneAPNsID(&details)
                 case 5: passed = try await checkExpiredProviderToken(&details)
                 case 6: passed = try await checkTokenOverTime(&details)
+                case 7: passed = try await checkSlowAPNs(&details)
                 default:
                     passed = false
                     details.append("there is no check \(number)")
@@ -67,10 +77,9 @@ public struct GatewayConformanceSuite: Sendable {
                 passed = false
                 details.append("error: \(error)")
             }
-            let elapsed = started.duration(to: .now).components
             results.append(ConformanceCheckResult(
                 number: number, title: Self.titles[number] ?? "unknown", passed: passed, details: details,
-                seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18))
+                seconds: started.duration(to: .now).conformanceSeconds))
         }
         http.invalidate()
         return results
@@ -328,6 +337,47 @@ public struct GatewayConformanceSuite: Sendable {
         }
         details += failures
         return failures.isEmpty
+    }
+
+    // MARK: 7
+
+    /// How long check 7's APNs holds its answer: past any timeout a gateway should have.
+    static let slowAPNsDelay = Duration.seconds(20)
+    /// How long check 7 waits for an answer at all: past the plugin's timeout, so that a late
+    /// answer is reported with its time, and well short of the delay.
+    static let slowAnswerLimit = Duration.seconds(10)
+
+    private func checkSlowAPNs(_ details: inout [String]) async throws -> Bool {
+        let token = PluginSender.randomToken(), id = "conformance-7-\(token.prefix(8))"
+        let push = sender.request(.approval, token: token, session: PluginSender.randomSession("slow"))
+        // Authorized before the clock starts: registering is not part of the timed push.
+        let request = try await sender.authorized(push)
+        if case .hmac = configuration.credentials {
+            // A refused push first, as registering is in capability mode, so the timed one goes out
+            // on an open connection and its time counts from its write, as the plugin's does.
+            _ = try? await sender.post(push)
+        }
+        try await mock.addFault(id: id, deviceToken: token, action: MockControl.delay(Self.slowAPNsDelay))
+        let limit = "the plugin's \(Self.pluginTimeout.components.seconds) s timeout"
+        let delay = "APNs delayed \(Self.slowAPNsDelay.components.seconds) s"
+        let started = ContinuousClock.now
+        let answer: ConformanceHTTP.Answer
+        do {
+            answer = try await sender.post(request, timeout: Self.slowAnswerLimit)
+        } catch {
+            await mock.removeFault(id: id)
+            details.append("\(delay): no answer after \(started.duration(to: .now).conformanceText), past \(limit) (\(error))")
+            return false
+        }
+        await mock.removeFault(id: id)
+        let code = Self.errorCode(answer.body)
+        let summary = "\(delay): answered \(answer.status)\(code.map { " " + $0 } ?? "") after \(answer.elapsed.conformanceText)"
+        var problems: [String] = []
+        if !(500..<600).contains(answer.status) { problems.append("expected a 5xx, which the plugin retries") }
+        if answer.elapsed >= Self.pluginTimeout { problems.append("past \(limit): the plugin has given up and retries a push APNs may still deliver") }
+        if code == nil { problems.append("without a JSON error body") }
+        details.append(problems.isEmpty ? "\(summary), within \(limit)" : ([summary] + problems).joined(separator: "; "))
+        return problems.isEmpty
     }
 
     // MARK: Helpers

@@ -5,6 +5,7 @@ import HermesContract
 
 let version = "0.1.0"
 let secretVariable = "HERMES_PUSH_HMAC_SECRET"
+let checkRange = "\(GatewayConformanceSuite.numbers.lowerBound)-\(GatewayConformanceSuite.numbers.upperBound)"
 let parser = CommandLineParser(
     command: "gateway-conformance",
     overview: "Judges a Hermes push gateway against its contract, through the apns-mock it forwards to.",
@@ -20,7 +21,7 @@ let parser = CommandLineParser(
         .value("timeout", "SECONDS", help: "How long to wait for a push at the mock (default 10)."),
         .value("soak", "SECONDS", help: "Check 6: how long to keep pushing in real time (default 3)."),
         .value("junit", "FILE", help: "Also write the results as JUnit XML."),
-        .value("check", "N", help: "Run only check N (1-6).", repeatable: true),
+        .value("check", "N", help: "Run only check N (\(checkRange)).", repeatable: true),
     ])
 
 func standardOutput(_ text: String) {
@@ -28,7 +29,7 @@ func standardOutput(_ text: String) {
 }
 
 let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nCHECKS:\n"
-    + (1...6).map { "  \($0). \(GatewayConformanceSuite.titles[$0] ?? "")" }.joined(separator: "\n")
+    + GatewayConformanceSuite.numbers.map { "  \($0). \(GatewayConformanceSuite.titles[$0] ?? "")" }.joined(separator: "\n")
     + "\n\nEXIT: 0 all checks pass, 1 a check failed, 2 usage or input error.\n")
 
 func readSecret() throws(CommandLineError) -> [UInt8]? {
@@ -76,14 +77,16 @@ do throws(CommandLineError) {
         setenv("URLSessionCertificateAuthorityInfoFile", ca, 1)
     }
     for text in arguments.all("check") {
-        guard let number = Int(text), (1...6).contains(number) else { throw CommandLineError("--check expects 1 to 6, got '\(text)'") }
+        guard let number = Int(text), GatewayConformanceSuite.numbers.contains(number) else {
+            throw CommandLineError("--check expects \(GatewayConformanceSuite.numbers.lowerBound) to \(GatewayConformanceSuite.numbers.upperBound), got '\(text)'")
+        }
         checks.append(number)
     }
 } catch {
     parser.exitWithUsageError(error.message)
 }
 
-let results = await GatewayConformanceSuite(configuration: configuration).run(checks.isEmpty ? Array(1...6) : checks)
+let results = await GatewayConformanceSuite(configuration: configuration).run(checks.isEmpty ? Array(GatewayConformanceSuite.numbers) : checks)
 standardOutput(ConformanceReport.table(results))
 if let path = arguments.value("junit") {
     do {

@@ -27,9 +27,12 @@ struct GatewayConformanceTests {
         let clock: SimulatedClock
     }
 
-    /// - Parameter rewrite: changes what APNs answered before the gateway maps it.
+    /// - Parameters:
+    ///   - configure: changes the gateway's configuration.
+    ///   - rewrite: changes what APNs answered before the gateway maps it.
     static func start(modes: Set<GatewayAuthMode> = Set(GatewayAuthMode.allCases), secrets: GatewaySecrets = GatewayFixture.secrets,
-                      wrongTopic: Bool = false, rewrite: (@Sendable (APNsDeliveryResult) -> APNsDeliveryResult)? = nil) throws -> Running {
+                      wrongTopic: Bool = false, configure: (inout GatewayConfiguration) -> Void = { _ in },
+                      rewrite: (@Sendable (APNsDeliveryResult) -> APNsDeliveryResult)? = nil) throws -> Running {
         let clock = SimulatedClock()
         let mock = try MockAPNsServer.startForTesting(certsDirectory: GatewayFixture.certs, now: { clock.now })
         var configuration = GatewayFixture.configuration(modes: modes)
@@ -37,6 +40,7 @@ struct GatewayConformanceTests {
         configuration.sandboxURL = mock.sandboxURL
         configuration.apnsCAPath = mock.trustRootsPath
         if wrongTopic { configuration.topic = "com.example.app.other" }
+        configure(&configuration)
         let client = try APNsClientDelivery(configuration: configuration, now: { clock.now }, adjust: { client in
             client.retryPolicy.initialBackoff = .milliseconds(5)
             client.retryPolicy.maximumBackoff = .milliseconds(20)
@@ -68,13 +72,17 @@ struct GatewayConformanceTests {
         running.mock.stop()
 
         let table = ConformanceReport.table(results)
-        #expect(results.map(\.number) == [1, 2, 3, 4, 5, 6])
+        #expect(results.map(\.number) == [1, 2, 3, 4, 5, 6, 7])
         #expect(results.allSatisfy { $0.passed }, "\(table)")
-        #expect(table.contains("all 6 checks passed"))
-        let simulated = try #require(results.last?.details.first { $0.contains("provider token(s)") })
+        #expect(table.contains("all 7 checks passed"))
+        let simulated = try #require(results[5].details.first { $0.contains("provider token(s)") })
         #expect(simulated.hasPrefix("31 pushes"), "\(simulated)")
+        // apns_timeout_ms (4000) ends the APNs leg before the plugin's 5 s.
+        #expect(results[6].details.count == 1 && results[6].details[0].hasPrefix("APNs delayed 20 s: answered 503 apns_unavailable after 4.")
+                && results[6].details[0].hasSuffix("within the plugin's 5 s timeout"), "\(results[6].details)")
         let junit = ConformanceReport.junit(results)
-        #expect(junit.contains(#"tests="6" failures="0""#))
+        #expect(junit.contains(#"tests="7" failures="0""#))
+        #expect(junit.contains(#"name="7. a slow APNs is answered with a 5xx within the plugin&apos;s 5 s timeout""#), "\(junit)")
     }
 
     @Test func aGatewayThatBreaksTheContractFails() async throws {
@@ -153,6 +161,35 @@ struct GatewayConformanceTests {
         #expect(details.contains("410 Unregistered → 410 device_token_inactive"), "only the unnamed reason is misread: \(details)")
     }
 
+    @Test func aGatewayAnsweringASlowAPNsPastThePluginsTimeoutFailsCheck7() async throws {
+        // Its APNs leg may take 6 s: the 503 comes after the plugin gave up at 5 s.
+        let running = try Self.start(configure: { $0.apnsTimeout = .seconds(6) })
+        let results = await Self.suite(running, credentials: .hmac(secret: Array(GatewayFixture.hmacSecret.utf8))).run([7])
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        let details = try #require(results.first).details
+        #expect(results.first?.passed == false)
+        #expect(details.count == 1 && details[0].hasPrefix("APNs delayed 20 s: answered 503 apns_unavailable after 6.")
+                && details[0].hasSuffix("past the plugin's 5 s timeout: the plugin has given up and retries a push APNs may still deliver"),
+                "\(details)")
+    }
+
+    @Test func aGatewayThatWaitsOutASlowAPNsFailsCheck7WithoutWaitingWithIt() async throws {
+        // The client's 30 s request timeout, as before the gateway bounded its APNs leg: check 7
+        // gives up at its 10 s limit instead of waiting out the mock's 20 s.
+        let running = try Self.start(configure: { $0.apnsTimeout = .seconds(30) })
+        let results = await Self.suite(running, credentials: .capability).run([7])
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        let result = try #require(results.first)
+        #expect(!result.passed)
+        #expect(result.details.count == 1 && result.details[0].hasPrefix("APNs delayed 20 s: no answer after 10.")
+                && result.details[0].contains("past the plugin's 5 s timeout"), "\(result.details)")
+        #expect(result.seconds < 15, "waited \(result.seconds) s")
+    }
+
     @Test func theTopicCheckCatchesAWrongBundleID() async throws {
         let running = try Self.start()
         var suite = Self.suite(running, credentials: .capability).configuration
@@ -191,7 +228,7 @@ struct GatewayConformanceCommandTests {
         running.mock.stop()
 
         #expect(passing.status == 0, "\(passing.output)\(passing.errors)")
-        #expect(passing.output.contains(" 6  PASS") && passing.output.contains("all 6 checks passed"))
+        #expect(passing.output.contains(" 7  PASS") && passing.output.contains("all 7 checks passed"), "\(passing.output)")
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuite name="gateway-conformance" tests="1" failures="1""#), "the second run rewrote it: \(xml)")
         #expect(failing.status == 1, "\(failing.output)")
@@ -201,10 +238,12 @@ struct GatewayConformanceCommandTests {
     @Test func usageErrorsExit2() async throws {
         let help = try await onThread { try PushGatewayCommandTests.run(["--help"], environment: [:], executable: Self.executable) }
         #expect(help.status == 0 && help.output.contains("CHECKS:"))
+        #expect(help.output.contains("  7. a slow APNs is answered with a 5xx within the plugin's 5 s timeout\n")
+                && help.output.contains("Run only check N (1-7)."), "\(help.output)")
         for arguments in [["--mock-control", "http://x"], ["--gateway", "http://x"],
                           ["--gateway", "ftp://x", "--mock-control", "http://x"],
                           ["--gateway", "http://x", "--mock-control", "http://x", "--auth-mode", "hmac"],
-                          ["--gateway", "http://x", "--mock-control", "http://x", "--check", "7"]] {
+                          ["--gateway", "http://x", "--mock-control", "http://x", "--check", "8"]] {
             let result = try await onThread { try PushGatewayCommandTests.run(arguments, environment: [:], executable: Self.executable) }
             #expect(result.status == 2, "\(arguments): \(result.errors)")
             #expect(result.errors.hasPrefix("Error: "))

@@ -9,6 +9,9 @@ struct ConformanceHTTP: Sendable {
     struct Answer: Sendable {
         var status: Int
         var body: [UInt8]
+        /// From the request's hand-off to the HTTP client until its whole answer was read:
+        /// never less than the time from its write, which is what a caller's timeout counts.
+        var elapsed: Duration = .zero
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
@@ -25,19 +28,23 @@ struct ConformanceHTTP: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    func send(_ method: String, _ url: String, json body: [UInt8]? = nil) async throws -> Answer {
+    /// - Parameter timeout: gives up on an answer after this long instead of the session's 30 s.
+    func send(_ method: String, _ url: String, json body: [UInt8]? = nil, timeout: Duration? = nil) async throws -> Answer {
         guard let target = URL(string: url) else { throw Failure(description: "not a URL: \(url)") }
         var request = URLRequest(url: target)
         request.httpMethod = method
+        if let timeout { request.timeoutInterval = timeout.conformanceSeconds }
         request.setValue("hermes-push-plugin/1.0 (gateway-conformance)", forHTTPHeaderField: "User-Agent")
         if let body {
             request.httpBody = Data(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
+        let started = ContinuousClock.now
         do {
             let (data, response) = try await session.data(for: request)
+            let elapsed = started.duration(to: .now)
             guard let http = response as? HTTPURLResponse else { throw Failure(description: "\(method) \(url): not an HTTP answer") }
-            return Answer(status: http.statusCode, body: Array(data))
+            return Answer(status: http.statusCode, body: Array(data), elapsed: elapsed)
         } catch let failure as Failure {
             throw failure
         } catch {

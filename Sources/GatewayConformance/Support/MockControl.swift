@@ -25,8 +25,7 @@ struct MockControl: Sendable {
     /// Waits until `count` pushes to `deviceToken` were captured, or `timeout` passes;
     /// returns what was captured either way.
     func waitForPushes(to deviceToken: String, count: Int, timeout: Duration) async throws -> [CapturedPush] {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let answer = try await get("\(baseURL)/pushes/wait?device_token=\(deviceToken)&count=\(count)&timeout=\(seconds)")
+        let answer = try await get("\(baseURL)/pushes/wait?device_token=\(deviceToken)&count=\(count)&timeout=\(timeout.conformanceSeconds)")
         guard answer.status == 200 || answer.status == 408 else {
             throw ConformanceHTTP.Failure(description: "GET /pushes/wait answered \(answer.status)")
         }
@@ -48,6 +47,11 @@ struct MockControl: Sendable {
 
     func removeFault(id: String) async {
         _ = try? await http.send("DELETE", "\(baseURL)/faults/\(id)")
+    }
+
+    /// A `delay` fault action: the mock holds its answer back this long.
+    static func delay(_ duration: Duration) -> JSONValue {
+        .object(["type": .string("delay"), "milliseconds": .integer(Int64((duration.conformanceSeconds * 1000).rounded()))])
     }
 
     /// A `status` fault action.

@@ -12,25 +12,30 @@ struct PluginSender: Sendable {
         HermesPushRequest(deviceToken: token, environment: configuration.environment, type: type, sessionID: session)
     }
 
-    /// Authorizes `request` with the configured credentials and posts it.
-    func send(_ request: HermesPushRequest) async throws -> ConformanceHTTP.Answer {
+    /// `request` with the configured credentials: its HMAC, or a capability fresh from `/register`.
+    func authorized(_ request: HermesPushRequest) async throws -> HermesPushRequest {
         var request = request
         switch configuration.credentials {
-        case .hmac(let secret):
-            request.hmac = try Self.hexHMAC(secret, request.canonicalBytes)
-            return try await post(request)
-        case .capability:
-            request.capability = try await register(request.deviceToken)
-            let answer = try await post(request)
-            guard answer.status == 403 else { return answer }
-            request.capability = try await register(request.deviceToken)
-            return try await post(request)
+        case .hmac(let secret): request.hmac = try Self.hexHMAC(secret, request.canonicalBytes)
+        case .capability: request.capability = try await register(request.deviceToken)
         }
+        return request
+    }
+
+    /// Authorizes `request` with the configured credentials and posts it.
+    func send(_ request: HermesPushRequest) async throws -> ConformanceHTTP.Answer {
+        var request = try await authorized(request)
+        let answer = try await post(request)
+        guard case .capability = configuration.credentials, answer.status == 403 else { return answer }
+        request.capability = try await register(request.deviceToken)
+        return try await post(request)
     }
 
     /// Posts `request` exactly as it is (tests of refusals set their own credentials).
-    func post(_ request: HermesPushRequest) async throws -> ConformanceHTTP.Answer {
-        try await http.send("POST", configuration.pushURL, json: request.encodedBody())
+    ///
+    /// - Parameter timeout: gives up on an answer after this long instead of the usual 30 s.
+    func post(_ request: HermesPushRequest, timeout: Duration? = nil) async throws -> ConformanceHTTP.Answer {
+        try await http.send("POST", configuration.pushURL, json: request.encodedBody(), timeout: timeout)
     }
 
     func register(_ token: String) async throws -> String {
