@@ -135,7 +135,7 @@ public struct GatewayConformanceSuite: Sendable {
         let missing = sender.request(.approval, token: token, session: session)
         var stale = sender.request(.approval, token: token, session: session)
         stale.capability = "v1." + String(repeating: "A", count: 43)
-        var refused = [("tampered hmac", tampered), ("missing auth", missing), ("stale capability", stale)]
+        var refused = [("tampered hmac", tampered), ("missing auth", missing), (Self.staleCapability, stale)]
         for (name, value) in MalformedHMAC.variants(of: wellFormed) {
             var malformed = sender.request(.approval, token: token, session: session)
             malformed.hmac = value
@@ -154,7 +154,7 @@ public struct GatewayConformanceSuite: Sendable {
             } else if code == nil {
                 details.append("\(name): the 403 has no JSON body with an \"error\" member")
                 passed = false
-            } else if name == Self.emptyCapability, case .capability = configuration.credentials,
+            } else if Self.capabilityRefusals.contains(name), case .capability = configuration.credentials,
                       code != HermesGatewayErrorCode.invalidCapability.rawValue {
                 // The plugin registers again only after invalid_capability: another code strands it.
                 details.append("\(name): answered 403 \(code ?? ""), expected 403 invalid_capability")
@@ -387,6 +387,11 @@ public struct GatewayConformanceSuite: Sendable {
 
     /// Check 2's name for a request whose `capability` is empty: one no gateway issues.
     static let emptyCapability = "empty capability"
+    /// Check 2's name for a request whose `capability` was issued under another key.
+    static let staleCapability = "stale capability"
+    /// Check 2's refusals of a capability, which in capability mode must be
+    /// `invalid_capability`: the one code after which the plugin registers again.
+    static let capabilityRefusals: Set<String> = [emptyCapability, staleCapability]
 
     static func isJSONError(_ body: [UInt8]) -> Bool { errorCode(body) != nil }
 

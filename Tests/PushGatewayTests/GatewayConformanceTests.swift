@@ -144,6 +144,22 @@ struct GatewayConformanceTests {
         #expect(results.first?.details == ["empty capability: answered 403 missing_authorization, expected 403 invalid_capability"])
     }
 
+    @Test func aStaleCapabilityRefusedWithAnotherCodeFailsCheck2InCapabilityMode() async throws {
+        // A 403 the plugin does not re-register after leaves it with a capability that will
+        // never work again (after the gateway's key was rotated, say).
+        let running = try Self.start()
+        let proxy = try GatewayProxy(to: running.gateway.url) { request in
+            (Self.member("capability", of: request) ?? "").hasPrefix("v1.AAAA") ? GatewayProxy.error(403, "missing_authorization") : nil
+        }
+        let results = await Self.suite(running, credentials: .capability, gatewayURL: proxy.baseURL).run([2])
+        proxy.stop()
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        #expect(results.first?.passed == false)
+        #expect(results.first?.details == ["stale capability: answered 403 missing_authorization, expected 403 invalid_capability"])
+    }
+
     @Test func a410WithAnUnnamedReasonNotMappedTo410FailsCheck3() async throws {
         // What the gateway did before it mapped a 410 by its status: a reason it did not know
         // with a 4xx was 502 apns_rejected, so the plugin retried a token APNs called gone.
