@@ -52,7 +52,7 @@ struct MockAPNsServerTests {
         #expect(response.headers["apns-id"] == apnsID)
         #expect(response.headers["apns-unique-id"].map(APNsIDGenerator.isCanonicalUUID) == true, "sandbox sends apns-unique-id")
         #expect(response.body.isEmpty)
-        let captured = await mock.capture.wait(for: CaptureFilter(apnsID: apnsID), count: 1, timeout: .seconds(5))
+        let captured = await mock.capture.wait(for: CaptureFilter(apnsID: apnsID), count: 1, timeout: .seconds(20))
         #expect(captured.isSatisfied)
         let record = try #require(captured.records.first)
         #expect(record.environment == .sandbox && record.topic == "com.example.app" && record.keyID == "ABC123DEFG")
@@ -336,9 +336,9 @@ struct MockAPNsServerTests {
         defer { mock.stop() }
         let control = try Self.client(for: mock.controlURL, trust: nil)
         let waiting = Task { try await control.send(HTTPClientRequest(path: "/pushes/wait?count=1000000&timeout=600")) }
-        #expect(await pollUntil(timeout: .seconds(5)) { mock.capture.pendingWaitCount == 1 })
+        #expect(await pollUntil { mock.capture.pendingWaitCount == 1 })
         await control.close()
-        #expect(await pollUntil(timeout: .seconds(5)) { mock.capture.pendingWaitCount == 0 }, "the wait outlived its client")
+        #expect(await pollUntil { mock.capture.pendingWaitCount == 0 }, "the wait outlived its client")
         _ = await waiting.result
     }
 
