@@ -36,6 +36,7 @@ bench: release
 	bash scripts/bench-jwt.sh
 	bash scripts/bench-mock.sh
 	bash scripts/bench-mock-instructions.sh
+	bash scripts/bench-control.sh
 	bash scripts/bench-client.sh
 	bash scripts/bench-gateway.sh
 	bash scripts/bench-inspect.sh

@@ -15,13 +15,20 @@ extension CaptureStore {
     public func wait(
         for filter: CaptureFilter = .all, count: Int = 1, timeout: Duration
     ) async -> CaptureWaitResult {
+        let result = await waitForEntries(for: filter, count: count, timeout: timeout)
+        return CaptureWaitResult(records: Self.records(of: result.entries), ending: result.ending)
+    }
+
+    /// ``wait(for:count:timeout:)`` with the ring's lines instead of records, for the control
+    /// API, which sends the lines as they are.
+    func waitForEntries(for filter: CaptureFilter, count: Int, timeout: Duration) async -> EntryWait {
         let registration = register(filter: filter, count: count)
         let id: UInt64
         switch registration {
-        case let .finished(matches, ending): return CaptureWaitResult(records: Self.records(of: matches), ending: ending)
+        case let .finished(matches, ending): return EntryWait(entries: matches, ending: ending)
         case let .waiting(waiting): id = waiting
         }
-        return await withTaskGroup(of: CaptureWaitResult?.self) { group in
+        return await withTaskGroup(of: EntryWait?.self) { group in
             group.addTask { await self.suspend(id) }
             group.addTask {
                 do {
@@ -39,7 +46,7 @@ extension CaptureStore {
                 }
             }
             // Not reached: the suspending child always returns a result.
-            return CaptureWaitResult(records: [], ending: .cancelled)
+            return EntryWait(entries: [], ending: .cancelled)
         }
     }
 
@@ -70,9 +77,9 @@ extension CaptureStore {
     }
 
     /// Suspends until the waiter ends; the one place its continuation is created.
-    private func suspend(_ id: UInt64) async -> CaptureWaitResult {
+    private func suspend(_ id: UInt64) async -> EntryWait {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<CaptureWaitResult, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<EntryWait, Never>) in
                 let early = state.withLock { state -> Resumption? in
                     guard var waiter = state.waiters[id] else {
                         // Unreachable: a waiter is only removed by resuming its continuation.
@@ -97,4 +104,10 @@ extension CaptureStore {
     private func end(_ id: UInt64, _ ending: CaptureWaitResult.Ending) {
         state.withLock { $0.end(id, ending) }?.resume()
     }
+}
+
+/// How a wait ended, with the matching lines (not yet records).
+struct EntryWait: Sendable {
+    var entries: [CaptureEntry]
+    var ending: CaptureWaitResult.Ending
 }

@@ -52,23 +52,18 @@ struct ControlAPI: HTTPServerHandler {
                 let filter = try Self.filter(from: query)
                 let limit = try Self.integer(query, ControlQueryKey.limit, in: 1...1_000_000)
                 // The ring's lines as they are, without building records from them.
-                let entries = capture.entries(matching: filter, limit: limit)
-                responder.respond(Self.pushes(count: entries.count, extra: [:]) { body in
-                    for (index, entry) in entries.enumerated() {
-                        if index > 0 { body.append(UInt8(ascii: ",")) }
-                        entry.write(into: &body)
-                        if body.last == UInt8(ascii: "\n") { body.removeLast() }
-                    }
-                })
+                responder.respond(Self.pushes(capture.entries(matching: filter, limit: limit), extra: [:]))
             case ("GET", "/pushes/wait"):
                 let filter = try Self.filter(from: query)
                 let count = try Self.integer(query, ControlQueryKey.count, in: 1...1_000_000) ?? 1
                 let seconds = try Self.number(query, ControlQueryKey.timeout, in: 0...Double(Self.maximumWait.components.seconds)) ?? 30
                 let capture = capture
                 waits.start(connection: request.connection.id) {
-                    let result = await capture.wait(for: filter, count: count, timeout: .milliseconds(Int64(seconds * 1000)))
-                    responder.respond(Self.pushes(result.records, status: result.isSatisfied ? 200 : 408,
-                                                  extra: ["satisfied": .bool(result.isSatisfied)]))
+                    let result = await capture.waitForEntries(for: filter, count: count, timeout: .milliseconds(Int64(seconds * 1000)))
+                    // Cancelled only when its client went away: nobody to answer.
+                    if result.ending == .cancelled { return }
+                    let satisfied = result.ending == .satisfied
+                    responder.respond(Self.pushes(result.entries, status: satisfied ? 200 : 408, extra: ["satisfied": .bool(satisfied)]))
                 }
             case ("DELETE", "/pushes"):
                 capture.clear()
@@ -241,13 +236,15 @@ struct ControlAPI: HTTPServerHandler {
     }
 
     /// `{"count":N,"pushes":[<capture records, exactly as in the capture file>], …extra}`.
-    static func pushes(_ records: [CaptureRecord], status: Int = 200, extra: [String: JSONValue]) -> HTTPResponse {
-        pushes(count: records.count, status: status, extra: extra) { body in
-            for (index, record) in records.enumerated() {
+    /// The entries' lines as they are, without building records from them; room for all of
+    /// them is reserved once.
+    static func pushes(_ entries: [CaptureEntry], status: Int = 200, extra: [String: JSONValue]) -> HTTPResponse {
+        pushes(count: entries.count, status: status, extra: extra) { body in
+            body.reserveCapacity(body.count + entries.reduce(16) { $0 + $1.byteCount })
+            for (index, entry) in entries.enumerated() {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
-                var line = CaptureRecordEncoder.line(record)
-                if line.last == UInt8(ascii: "\n") { line.removeLast() }
-                body.append(contentsOf: line)
+                entry.write(into: &body)
+                if body.last == UInt8(ascii: "\n") { body.removeLast() }
             }
         }
     }

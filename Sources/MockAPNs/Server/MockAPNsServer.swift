@@ -41,6 +41,9 @@ public final class MockAPNsServer: Sendable {
     private let sandbox: HTTPServer
     private let control: HTTPServer
     private let group: EventLoopGroup
+    /// The control API's own loop: a listing of the whole ring or many long-polls answered
+    /// at once must not hold up the pushes of connections on the APNs listeners' loops.
+    private let controlGroup: EventLoopGroup
 
     /// Starts the listeners described by `configuration`.
     ///
@@ -74,6 +77,12 @@ public final class MockAPNsServer: Sendable {
         } catch {
             throw MockServerError(context: "event loops", underlying: "\(error)")
         }
+        do {
+            controlGroup = try EventLoopGroup(threads: 1)
+        } catch {
+            group.shutdown()
+            throw MockServerError(context: "control API event loop", underlying: "\(error)")
+        }
         var listener = HTTPServerConfiguration(host: settings.host, port: 0)
         // One stream until a request carries a valid token, as APNs does.
         listener.maxConcurrentStreams = 1
@@ -100,8 +109,8 @@ public final class MockAPNsServer: Sendable {
         }
         let scheme = settings.tlsEnabled ? "https" : "http"
         let group = group
-        func start(_ name: String, port: Int, handler: any HTTPServerHandler, configuration: HTTPServerConfiguration)
-            throws(MockServerError) -> HTTPServer {
+        func start(_ name: String, port: Int, handler: any HTTPServerHandler, configuration: HTTPServerConfiguration,
+                   on group: EventLoopGroup = group) throws(MockServerError) -> HTTPServer {
             var configuration = configuration
             configuration.port = port
             do {
@@ -119,9 +128,10 @@ public final class MockAPNsServer: Sendable {
             controlListener.maxBodySize = 4 * 1024 * 1024
             control = try start("control", port: settings.controlPort,
                                 handler: ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services),
-                                configuration: controlListener)
+                                configuration: controlListener, on: controlGroup)
         } catch {
             group.shutdown()
+            controlGroup.shutdown()
             capture.close()
             throw error
         }
@@ -189,6 +199,7 @@ public final class MockAPNsServer: Sendable {
         sandbox.shutdown(gracePeriod: gracePeriod)
         control.shutdown(gracePeriod: .milliseconds(200))
         group.shutdown()
+        controlGroup.shutdown()
         capture.close()
     }
 }
