@@ -207,6 +207,37 @@ struct MockAPNsServerTests {
 
     /// `PUT /devices` leaves unknown tokens accepted unless `acceptUnknownDevices=false` says
     /// otherwise; `PUT /keys` holds key topics to the apps, as the configuration file does.
+    /// `PUT /devices` and `PUT /keys` sent at the same moment each keep the other's change:
+    /// both used to read the registry, change their part and replace the whole, so one of
+    /// two answered 200 could be undone (a few rounds in a hundred).
+    @Test func concurrentPutsOfDevicesAndKeysKeepBoth() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let devicesClient = try Self.client(for: mock.controlURL, trust: nil)
+        let keysClient = try Self.client(for: mock.controlURL, trust: nil)
+        func key(_ id: String) throws -> JSONValue {
+            ["keyId": .string(id), "teamId": "TEAM000001",
+             "publicKey": .string(try String(contentsOfFile: Self.certs + "/AuthKey_\(id).pub.pem", encoding: .utf8))]
+        }
+        let keySets: [JSONValue] = [.array([try key("ABC123DEFG")]), .array([try key("ABC123DEFG"), try key("XYZ987WXYZ")])]
+        var lost: [String] = []
+        for round in 0..<150 {
+            let device = String(format: "%064x", round + 1)
+            let devices = Array(#"[{"token":"\#(device)","bundleId":"com.example.app","environment":"production"}]"#.utf8)
+            let keys = Array(keySets[round % 2].description.utf8)
+            async let putDevices = devicesClient.send(HTTPClientRequest(method: "PUT", path: "/devices", body: devices))
+            async let putKeys = keysClient.send(HTTPClientRequest(method: "PUT", path: "/keys", body: keys))
+            let (devicesAnswer, keysAnswer) = try await (putDevices, putKeys)
+            #expect(devicesAnswer.status == 200 && keysAnswer.status == 200)
+            let registry = mock.registry
+            if registry.devices[try #require(DeviceToken(device))] == nil { lost.append("round \(round): the devices") }
+            if registry.keys.count != round % 2 + 1 { lost.append("round \(round): the keys") }
+        }
+        await devicesClient.close()
+        await keysClient.close()
+        #expect(lost.isEmpty, "\(lost)")
+    }
+
     @Test func putDevicesCanTurnUnknownTokensAwayAndPutKeysChecksTopics() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }

@@ -71,21 +71,24 @@ struct ControlAPI: HTTPServerHandler {
             case ("GET", "/devices"):
                 responder.respond(Self.json(200, ConfigurationJSON.encodeDevices(services.validator.registry.devices)))
             case ("PUT", "/devices"):
-                var registry = services.validator.registry
-                registry.devices = try ConfigurationJSON.decodeDevices(try ConfigurationJSON.parse(request.body),
-                                                                       bundleIDs: registry.bundleIDs)
+                // Decoded before the registry is locked; the apps change only through the Swift API.
+                let devices = try ConfigurationJSON.decodeDevices(try ConfigurationJSON.parse(request.body),
+                                                                  bundleIDs: services.validator.registry.bundleIDs)
                 // Left as it is unless asked: the zero-configuration mock keeps accepting other
                 // tokens when a test marks one device unregistered.
-                if let accept = try Self.bool(query, ControlQueryKey.acceptUnknownDevices) { registry.acceptsUnknownDevices = accept }
-                services.replaceRegistry(registry)
-                responder.respond(Self.json(200, ConfigurationJSON.encodeDevices(registry.devices)))
+                let accept = try Self.bool(query, ControlQueryKey.acceptUnknownDevices)
+                services.updateRegistry { registry in
+                    registry.devices = devices
+                    if let accept { registry.acceptsUnknownDevices = accept }
+                }
+                responder.respond(Self.json(200, ConfigurationJSON.encodeDevices(devices)))
             case ("GET", "/keys"):
                 responder.respond(Self.json(200, ConfigurationJSON.encodeKeys(services.validator.registry.keys)))
             case ("PUT", "/keys"):
-                var registry = services.validator.registry
-                registry.keys = try ConfigurationJSON.decodeKeys(try ConfigurationJSON.parse(request.body), bundleIDs: registry.bundleIDs)
-                services.replaceRegistry(registry)
-                responder.respond(Self.json(200, ConfigurationJSON.encodeKeys(registry.keys)))
+                let keys = try ConfigurationJSON.decodeKeys(try ConfigurationJSON.parse(request.body),
+                                                            bundleIDs: services.validator.registry.bundleIDs)
+                services.updateRegistry { $0.keys = keys }
+                responder.respond(Self.json(200, ConfigurationJSON.encodeKeys(keys)))
             case ("GET", "/faults"):
                 responder.respond(Self.json(200, FaultRule.encodeListing(faults.rulesWithStatistics)))
             case ("PUT", "/faults"):

@@ -30,8 +30,21 @@ final class MockServices: Sendable {
     /// Swaps in a validator for `registry`, keeping the settings and clock; pushes in flight
     /// finish with the old one.
     func replaceRegistry(_ registry: MockRegistry) {
+        updateRegistry { $0 = registry }
+    }
+
+    /// Changes part of the registry and swaps in a validator for the result, in one step:
+    /// two changes of different parts made at once (`PUT /devices` and `PUT /keys`) each keep
+    /// the other's, where reading, changing and replacing separately lost one of them.
+    ///
+    /// - Returns: the registry as changed.
+    @discardableResult
+    func updateRegistry(_ change: (inout MockRegistry) -> Void) -> MockRegistry {
         current.withLock { validator in
+            var registry = validator.registry
+            change(&registry)
             validator = PushValidator(registry: registry, settings: validator.settings, now: clock)
+            return registry
         }
     }
 }
