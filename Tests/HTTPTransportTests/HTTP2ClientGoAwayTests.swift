@@ -95,4 +95,28 @@ import Testing
         await client.close()
         await server.shutdown(gracePeriod: .milliseconds(200))
     }
+
+    /// Debug data past one frame (a mock fault's made-up reason of 20 KB) cannot go in a
+    /// GOAWAY: it goes without it, so the client still learns to reconnect instead of having
+    /// every later stream refused on a connection that never says why.
+    @Test func aGoAwayWithDebugDataPastOneFrameIsSentWithout() async throws {
+        let huge = [UInt8](repeating: UInt8(ascii: "x"), count: 20_000)
+        let handler = ClosureHandler(responder: { request, responder in
+            if request.path == "/goaway" { request.connection.sendGoAway(debugData: huge) }
+            responder.respond(HTTPResponse(status: 200, text: "ok"))
+        })
+        let server = try HTTP2ClientFixtures.server(tls: false, handler: handler)
+        let client = try HTTP2ClientFixtures.client(for: server)
+        let answer = try await withHTTP2ClientTimeout(.seconds(10)) {
+            try await client.send(HTTPClientRequest(path: "/goaway"))
+        }
+        #expect(answer.status == 200)
+        #expect(await eventually { client.lastGoAway != nil }, "no GOAWAY reached the client")
+        #expect(client.lastGoAway?.debugData == [])
+        let later = await outcome(of: client, HTTPClientRequest(path: "/"))
+        guard case .failure(.goAway) = later else {
+            Issue.record("a send after the GOAWAY: \(later)")
+            return
+        }
+    }
 }

@@ -88,6 +88,21 @@ import Testing
                         path: "faults[1].id", "duplicate fault rule id")
     }
 
+    /// A reason past 256 bytes could not go in a GOAWAY's one frame, and a description goes
+    /// into every capture record the rule fires for: both are bounded where the rule is read.
+    @Test func reasonsAndDescriptionsAreBounded() throws {
+        let long = String(repeating: "R", count: FaultRule.maximumReasonLength + 1)
+        try expectError(#"[{"action":{"type":"goAway","reason":"\#(long)"}}]"#, path: "faults[0].action.reason",
+                        "expected at most 256 bytes, found 257")
+        try expectError(#"[{"action":{"type":"status","status":500,"reason":"\#(long)"}}]"#, path: "faults[0].action.reason",
+                        "expected at most 256 bytes")
+        let note = String(repeating: "d", count: FaultRule.maximumNoteLength + 1)
+        try expectError(#"[{"description":"\#(note)","action":{"type":"closeConnection"}}]"#, path: "faults[0].description",
+                        "expected at most 1024 bytes, found 1025")
+        let fits = String(repeating: "R", count: FaultRule.maximumReasonLength)
+        #expect(try FaultRule.decodeList(parse(#"[{"action":{"type":"goAway","reason":"\#(fits)"}}]"#)).count == 1)
+    }
+
     @Test func errorsNameTheJSONPath() throws {
         let ok = #"{"action":{"type":"closeConnection"}}"#
         try expectError("[\(ok),\(ok),{\"action\":{\"type\":\"status\",\"status\":700,\"reason\":\"X\"}}]",

@@ -506,9 +506,14 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         guard let session else { return }
         let lastStream = nghttp2_session_get_last_proc_stream_id(session)
         lastDispatchableStreamID = min(lastDispatchableStreamID, lastStream)
-        _ = debugData.withUnsafeBufferPointer {
+        let submitted = debugData.withUnsafeBufferPointer {
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode.rawValue,
                                   $0.baseAddress, $0.count)
+        }
+        if submitted != 0 {
+            // Debug data too large for one frame: the GOAWAY still goes, without it. Unsent,
+            // the streams past `lastStream` were refused with nothing telling the client why.
+            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode.rawValue, nil, 0)
         }
         sendNow()
     }

@@ -94,6 +94,7 @@ extension FaultRule {
             id: id, match: match ?? .any, probability: try object.number(FaultRuleKey.probability, in: 0...1),
             count: count, action: try FaultAction(json: try object.required(FaultRuleKey.action), path: object.path(FaultRuleKey.action)),
             note: try object.string(FaultRuleKey.note))
+        try checkLengths(path: path)
     }
 
     /// The rule's JSON form, which ``init(json:path:defaultID:)`` reads back.

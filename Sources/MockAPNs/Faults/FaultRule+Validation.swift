@@ -3,6 +3,13 @@ extension FaultRule {
     public static let statusRange: ClosedRange<Int> = 400...599
     /// The longest delay a rule may impose: clients time out long before.
     public static let maximumDelay = Duration.seconds(3600)
+    /// The longest `reason` a rule may answer with, in UTF-8 bytes. APNs' are short words;
+    /// this leaves room for made-up ones while a GOAWAY's debug data stays far within one
+    /// frame (a reason of 16 KiB could not be sent there at all).
+    public static let maximumReasonLength = 256
+    /// The longest `description`, in UTF-8 bytes: it goes into the capture record of every
+    /// push the rule fires for.
+    public static let maximumNoteLength = 1024
 
     /// Checks the ranges JSON decoding checks, for rules built in Swift.
     ///
@@ -19,6 +26,7 @@ extension FaultRule {
             throw fail(FaultRuleKey.probability, "expected a number 0-1, found \(probability)")
         }
         if let count, count < 1 { throw fail(FaultRuleKey.count, "expected an integer of at least 1, found \(count)") }
+        try checkLengths(path: path)
         let actionPath = JSONField.path(path, FaultRuleKey.action)
         func actionFail(_ field: String, _ message: String) -> ConfigurationError {
             ConfigurationError(.invalidValue, path: JSONField.path(actionPath, field), message)
@@ -44,6 +52,27 @@ extension FaultRule {
                 throw actionFail(FaultActionKey.reason, "expected \"ServiceUnavailable\" or \"Shutdown\", found \"\(reason.wireValue)\"")
             }
         case .resetStream, .closeConnection, .goAway:
+            break
+        }
+    }
+
+    /// The bounds on the rule's own texts, which JSON decoding checks too: the description
+    /// (``maximumNoteLength``) and the reason it answers or sends with GOAWAY
+    /// (``maximumReasonLength``).
+    func checkLengths(path: String) throws(ConfigurationError) {
+        if let note, note.utf8.count > Self.maximumNoteLength {
+            throw ConfigurationError(.invalidValue, path: JSONField.path(path, FaultRuleKey.note),
+                                     "expected at most \(Self.maximumNoteLength) bytes, found \(note.utf8.count)")
+        }
+        switch action {
+        case .status(_, let reason), .goAway(_, let reason?):
+            let length = reason.wireValue.utf8.count
+            guard length <= Self.maximumReasonLength else {
+                throw ConfigurationError(
+                    .invalidValue, path: JSONField.path(JSONField.path(path, FaultRuleKey.action), FaultActionKey.reason),
+                    "expected at most \(Self.maximumReasonLength) bytes, found \(length)")
+            }
+        default:
             break
         }
     }
