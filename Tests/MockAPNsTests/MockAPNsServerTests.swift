@@ -472,6 +472,30 @@ struct MockAPNsServerTests {
     /// A query parameter an endpoint does not read is a 400 naming it and what the endpoint
     /// reads: a misspelt filter must not let a wait be satisfied by another device's push,
     /// nor a misspelt flag leave the registry as it was while answering 200.
+    /// A parameter given twice (`outcome=accepted&outcome=rejected`) or one that does not
+    /// decode (`%zz`, a lone `%`, bytes that are not UTF-8) is a 400 naming it, never a guess:
+    /// the last value used to win silently and a bad escape was kept as typed.
+    @Test func repeatedOrUndecodableQueryParametersAreRefused() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let cases: [(String, String)] = [
+            ("/pushes?outcome=accepted&outcome=rejected", #"query parameter \"outcome\" is given more than once"#),
+            ("/pushes?topic=a%zzb", #"query parameter \"topic=a%zzb\" does not decode"#),
+            ("/pushes?topic=%", #"query parameter \"topic=%\" does not decode"#),
+            ("/pushes?topic=%FF", #"query parameter \"topic=%FF\" does not decode"#),
+            ("/pushes/wait?count=1&timeout=1&count=2", #"\"count\" is given more than once"#),
+        ]
+        for (path, message) in cases {
+            let answer = try await control.send(HTTPClientRequest(path: path))
+            let text = String(decoding: answer.body, as: UTF8.self)
+            #expect(answer.status == 400 && text.contains(message), "\(path): \(answer.status) \(text)")
+        }
+        // Encoded text that decodes is still fine.
+        #expect(try await control.send(HTTPClientRequest(path: "/pushes?topic=com.example.app%2Ebeta&limit=1")).status == 200)
+        await control.close()
+    }
+
     @Test func unknownQueryParametersAreRefusedOnEveryEndpoint() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }

@@ -162,6 +162,13 @@ struct ControlAPI: HTTPServerHandler {
     /// Refuses a query parameter the endpoint does not read: a misspelt filter would
     /// otherwise widen a listing or a wait, and a misspelt flag change nothing, in silence.
     static func checkParameterNames(_ query: QueryParameters, method: String, path: String) throws {
+        if let part = query.undecodablePart {
+            throw QueryError(description: "query parameter \(JSONValue.string(part)) does not decode: "
+                + "percent-encode each byte as %XX (two hex digits), and encode UTF-8 text")
+        }
+        if let name = query.repeatedName {
+            throw QueryError(description: "query parameter \(JSONValue.string(name)) is given more than once; give it once")
+        }
         guard let accepted = acceptedParameters(method: method, path: path),
             let unknown = query.names.first(where: { !accepted.contains($0) })
         else { return }

@@ -1,6 +1,10 @@
 /// The query of a control-API URL, `a=1&b=two%20words`, decoded.
 public struct QueryParameters: Sendable, Hashable {
     private var pairs: [(String, String)] = []
+    /// The first part of the query that did not decode: a `%` not followed by two hex
+    /// digits, or bytes that are not UTF-8. Decoded anyway (the `%` kept, bad bytes as
+    /// U+FFFD), so a caller that must not guess refuses the query naming it.
+    public private(set) var undecodablePart: String?
 
     /// Splits `path?query` and decodes the query; the path is returned separately.
     public static func split(_ target: String) -> (path: String, query: QueryParameters) {
@@ -15,9 +19,17 @@ public struct QueryParameters: Sendable, Hashable {
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = Self.decode(pieces[0])
-            let value = pieces.count > 1 ? Self.decode(pieces[1]) : ""
-            pairs.append((name, value))
+            let value = pieces.count > 1 ? Self.decode(pieces[1]) : (text: "", isExact: true)
+            if undecodablePart == nil, !name.isExact || !value.isExact { undecodablePart = String(part) }
+            pairs.append((name.text, value.text))
         }
+    }
+
+    /// The first name given more than once, whose values would otherwise be silently
+    /// dropped but for the last.
+    public var repeatedName: String? {
+        var seen: Set<String> = []
+        return pairs.first { !seen.insert($0.0).inserted }?.0
     }
 
     /// The last value given for `name`.
@@ -39,10 +51,12 @@ public struct QueryParameters: Sendable, Hashable {
         }
     }
 
-    private static func decode(_ text: Substring) -> String {
+    /// The text, and whether it decoded exactly (no stray `%`, valid UTF-8).
+    private static func decode(_ text: Substring) -> (text: String, isExact: Bool) {
         let input = Array(text.utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(input.count)
+        var isExact = true
         var index = 0
         while index < input.count {
             let byte = input[index]
@@ -53,11 +67,15 @@ public struct QueryParameters: Sendable, Hashable {
                 bytes.append(high << 4 | low)
                 index += 2
             } else {
+                if byte == UInt8(ascii: "%") { isExact = false }
                 bytes.append(byte)  // A stray '%' stays as it is.
             }
             index += 1
         }
-        return String(decoding: bytes, as: UTF8.self)
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            return (String(decoding: bytes, as: UTF8.self), false)
+        }
+        return (decoded, isExact)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
