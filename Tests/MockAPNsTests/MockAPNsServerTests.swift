@@ -496,6 +496,26 @@ struct MockAPNsServerTests {
         await control.close()
     }
 
+    /// The transport's own refusals on the control API (a body over its 4 MiB limit, an
+    /// unparsable HTTP/1.1 request) are `{"error":…}` JSON like every other error there.
+    @Test func transportRefusalsOnTheControlAPIAreJSON() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let huge = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: [UInt8](repeating: 0x20, count: 5 << 20)))
+        await control.close()
+        let text = String(decoding: huge.body, as: UTF8.self)
+        #expect(huge.status == 413 && huge.headers["content-type"] == "application/json", "\(huge.status) \(text)")
+        #expect(text.hasPrefix(#"{"error":"request body exceeds 4194304 bytes"#), "\(text)")
+
+        // A method http-parser does not know: refused by the transport, before the API.
+        let url = mock.controlURL + "/healthz"
+        let curl = try await onThread { try SpawnedProcess.run("curl", ["-s", "-i", "-X", "FOO", url], timeout: 30) }
+        let answer = curl.stdout.lowercased()
+        #expect(answer.hasPrefix("http/1.1 400"), "\(curl.stdout)")
+        #expect(answer.contains("content-type: application/json") && answer.contains(#"{"error":"#), "\(curl.stdout)")
+    }
+
     @Test func unknownQueryParametersAreRefusedOnEveryEndpoint() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }

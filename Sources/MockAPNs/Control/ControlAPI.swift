@@ -35,6 +35,13 @@ struct ControlAPI: HTTPServerHandler {
         waits.cancelAll(connection: connection.id)
     }
 
+    /// What the transport refuses itself (a body over 4 MiB, a header list over its limit,
+    /// malformed HTTP/1.1, a request not read in time) is answered as every other error here,
+    /// `{"error":…}` with the transport's status, so a client parses one shape.
+    func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
+        Self.error(rejection.status, rejection.message)
+    }
+
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
         let (path, query) = QueryParameters.split(request.path)
         do {
