@@ -226,6 +226,25 @@ struct ApnsMockCommandTests {
                 "\(config.output)")
     }
 
+    /// Files and addresses the person gave that cannot work are usage errors (exit 2) that
+    /// say why, found before any listener starts: they were "cannot start" (exit 1), and a
+    /// key path naming a folder said "NSCocoaErrorDomain error 256".
+    @Test func unusableFilesAndAddressesAreUsageErrorsThatSayWhy() async throws {
+        let ports = ["--port", "0", "--sandbox-port", "0", "--control-port", "0"]
+        let cases: [([String], String)] = [
+            (["--tls-cert", "/nonexistent/server.pem"], "Error: server.certificate: cannot read '/nonexistent/server.pem': no such file or directory"),
+            (["--tls-key", NSTemporaryDirectory()], "Error: server.privateKey: cannot read '\(NSTemporaryDirectory())': is a directory, not a file"),
+            (["--capture", "/nonexistent/capture.jsonl"], "Error: server.captureFile: cannot write '/nonexistent/capture.jsonl': its folder /nonexistent: no such file or directory"),
+            (["--host", "999.1.1.1"], #"Error: server.host: expected an IPv4 address such as 127.0.0.1, found "999.1.1.1""#),
+            (["--auth-key", "ABC123DEFG:TEAM000001:/dev/null"], "Error: --auth-key: cannot read key file '/dev/null': is not a regular file"),
+        ]
+        for (arguments, message) in cases {
+            let result = try await onThread { try Self.run(Self.executable.path, ports + arguments) }
+            #expect(result.status == 2, "\(arguments): \(result.output)")
+            #expect(result.output.hasPrefix(message + "\nUsage: apns-mock"), "\(arguments): \(result.output)")
+        }
+    }
+
     /// A TCP port nothing listens on at the moment: the one the kernel picks for port 0.
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -78,11 +78,14 @@ extension ConfigurationJSON {
     /// Loads a key file: a public-key PEM is used as is; anything else is read as a private
     /// key (`.p8`), of which only the public half is kept.
     static func loadKey(file: String, path: String) throws(ConfigurationError) -> ES256PublicKey {
+        if let problem = ConfigurationFileCheck.problemReading(file) {
+            throw ConfigurationError(.invalidKey, path: path, "cannot read key file '\(file)': \(problem)")
+        }
         let text: String
         do {
             text = try String(contentsOfFile: file, encoding: .utf8)
         } catch {
-            throw ConfigurationError(.invalidKey, path: path, "cannot read key file '\(file)': \(error.localizedDescription)")
+            throw ConfigurationError(.invalidKey, path: path, "cannot read key file '\(file)' as UTF-8 text")
         }
         do {
             if text.contains("-----BEGIN PUBLIC KEY-----") { return try ES256PublicKey(pemRepresentation: text) }

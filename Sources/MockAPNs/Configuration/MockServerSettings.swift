@@ -1,7 +1,9 @@
+import Foundation
 import HTTPTransport
 
 /// How `apns-mock` listens: addresses, TLS, stream limits, timeouts and capture. The CLI
-/// takes the same settings as flags, which override the configuration file.
+/// has flags for the addresses, ports, TLS files and capture file, which override the
+/// configuration file (docs/configuration.md).
 ///
 /// Every default is a named constant; ``makeDefault(certsDirectory:)`` spells them out.
 public struct MockServerSettings: Sendable, Hashable {
@@ -154,11 +156,31 @@ public struct MockServerSettings: Sendable, Hashable {
         try validate(path: ServerSettingsKey.section)
     }
 
+    /// What is wrong with `host` when it looks like an address literal but is not one
+    /// (`999.1.1.1`); names are left to the listener, which resolves them.
+    static func addressProblem(_ host: String) -> String? {
+        let isIPv4Like = host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+        guard isIPv4Like || host.contains(":") else { return nil }
+        var ipv4 = in_addr(), ipv6 = in6_addr()
+        if isIPv4Like { return inet_pton(AF_INET, host, &ipv4) == 1 ? nil : "expected an IPv4 address such as 127.0.0.1, found \"\(host)\"" }
+        return inet_pton(AF_INET6, host, &ipv6) == 1 ? nil : "expected an IPv6 address such as ::1, found \"\(host)\""
+    }
+
     func validate(path: String) throws(ConfigurationError) {
         func fail(_ field: String, _ message: String) -> ConfigurationError {
             ConfigurationError(.invalidValue, path: JSONField.path(path, field), message)
         }
         guard !host.isEmpty else { throw fail(ServerSettingsKey.host, "expected a host name or address, found an empty string") }
+        if let problem = Self.addressProblem(host) { throw fail(ServerSettingsKey.host, problem) }
+        var files: [(field: String, path: String)] = []
+        if tlsEnabled { files += [(ServerSettingsKey.certificate, certificatePath), (ServerSettingsKey.privateKey, privateKeyPath)] }
+        if tlsEnabled, let clientCAPath { files.append((ServerSettingsKey.clientCA, clientCAPath)) }
+        for (field, file) in files {
+            if let problem = ConfigurationFileCheck.problemReading(file) { throw fail(field, "cannot read '\(file)': \(problem)") }
+        }
+        if let captureFilePath, let problem = ConfigurationFileCheck.problemWriting(captureFilePath) {
+            throw fail(ServerSettingsKey.captureFile, "cannot write '\(captureFilePath)': \(problem)")
+        }
         let ports = [
             (ServerSettingsKey.productionPort, productionPort), (ServerSettingsKey.sandboxPort, sandboxPort),
             (ServerSettingsKey.controlPort, controlPort),
