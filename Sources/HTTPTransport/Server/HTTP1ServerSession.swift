@@ -31,6 +31,9 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
     // The request being answered.
     private var awaitingResponse = false
     private var keepAlive = true
+    /// The request being answered is HEAD: its answer has the head a GET would get, with
+    /// the body's length, and no body (RFC 9110 §9.3.2), whatever the handler gives.
+    private var answeringHead = false
     private var sequence: Int32 = 0
     private var pendingInput: [UInt8] = []
     private var inParse = false
@@ -209,6 +212,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         readStartedAt = nil
         awaitingResponse = true
         keepAlive = http_should_keep_alive(parser) != 0 && parser.pointee.upgrade == 0
+        answeringHead = parser.pointee.method == UInt32(HTTP_HEAD.rawValue)
         sequence &+= 1
         // Pause so that pipelined requests wait for this one's response.
         http_parser_pause(parser, 1)
@@ -258,7 +262,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         awaitingResponse = false
         context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed)
         let keep = keepAlive && !closing
-        write(response, keepAlive: keep)
+        write(response, keepAlive: keep, withBody: !answeringHead)
         if !keep {
             closing = true
             stream.closeAfterFlush()
@@ -286,7 +290,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         if !stream.isClosed { stream.flush() }
     }
 
-    private func write(_ response: HTTPResponse, keepAlive: Bool) {
+    private func write(_ response: HTTPResponse, keepAlive: Bool, withBody: Bool = true) {
         // Bytes, not String interpolation: one answer per request, and the head is most of it.
         stream.enqueue { head in
             head.append(contentsOf: "HTTP/1.1 ".utf8)
@@ -305,7 +309,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
             head.append(contentsOf: "content-length: ".utf8)
             Self.appendDecimal(response.body?.count ?? 0, to: &head)
             head.append(contentsOf: keepAlive ? "\r\n\r\n".utf8 : "\r\nconnection: close\r\n\r\n".utf8)
-            if let body = response.body { head.append(contentsOf: body) }
+            if withBody, let body = response.body { head.append(contentsOf: body) }
         }
     }
 
