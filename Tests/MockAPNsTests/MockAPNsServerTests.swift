@@ -373,6 +373,24 @@ struct MockAPNsServerTests {
         _ = await waiting.result
     }
 
+    /// A long-poll pending when the mock stops is answered 503 with the pushes it had, not
+    /// left to have its connection reset.
+    @Test func aWaitPendingAtStopIsAnswered503WithWhatItHad() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        let apns = try Self.client(for: mock.productionURL, trust: nil)
+        #expect(try await apns.send(Self.push(token: try Self.providerToken())).status == 200)
+        await apns.close()
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let waiting = Task { try await control.send(HTTPClientRequest(path: "/pushes/wait?count=5&timeout=60")) }
+        #expect(await pollUntil { mock.capture.pendingWaitCount == 1 })
+        try await onThread { mock.stop() }
+        let answer = try await waiting.value
+        await control.close()
+        let text = String(decoding: answer.body, as: UTF8.self)
+        #expect(answer.status == 503, "\(text)")
+        #expect(text.hasPrefix(#"{"count":1,"error":"the mock is stopping","satisfied":false,"pushes":[{"v":1,"seq":1,"#), "\(text)")
+    }
+
     /// A record's own `time` (ISO-8601 with microseconds) works as a `since`/`until` bound.
     @Test func captureTimesWithFractionalSecondsFilterTheListing() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }

@@ -64,12 +64,19 @@ struct ControlAPI: HTTPServerHandler {
                 let filter = try Self.filter(from: query)
                 let count = try Self.integer(query, ControlQueryKey.count, in: 1...1_000_000) ?? 1
                 let seconds = try Self.number(query, ControlQueryKey.timeout, in: 0...Double(Self.maximumWait.components.seconds)) ?? 30
-                let capture = capture
+                let capture = capture, waits = waits
                 waits.start(connection: request.connection.id) {
                     let result = await capture.waitForEntries(for: filter, count: count, timeout: .milliseconds(Int64(seconds * 1000)))
-                    // Cancelled only when its client went away: nobody to answer.
-                    if result.ending == .cancelled { return }
                     let satisfied = result.ending == .satisfied
+                    if result.ending == .cancelled {
+                        // Cancelled because the server is stopping (503, with what there was),
+                        // or because its client went away: nobody to answer then.
+                        guard waits.isStopping else { return }
+                        responder.respond(Self.pushes(result.entries, status: 503, extra: [
+                            "satisfied": .bool(false), "error": .string("the mock is stopping"),
+                        ]))
+                        return
+                    }
                     responder.respond(Self.pushes(result.entries, status: satisfied ? 200 : 408, extra: ["satisfied": .bool(satisfied)]))
                 }
             case ("DELETE", "/pushes"):

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The `/pushes/wait` requests in progress, by connection, so that a client that goes away
@@ -12,6 +13,28 @@ final class ControlWaits: Sendable {
     }
 
     private let state = Mutex(State())
+    private let stopping = Atomic(false)
+
+    /// Whether the server is stopping: a wait cancelled now answers 503 with what it has,
+    /// where one cancelled because its client went away answers nothing.
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// Ends every wait as the server stops, then gives their answers up to `timeout` to be
+    /// handed to the transport, so that a client waiting learns why, with what was captured,
+    /// instead of having its connection reset.
+    ///
+    /// Blocks the caller (``MockAPNsServer/stop(gracePeriod:)`` is synchronous), and only
+    /// while waits are still answering: with none, it returns at once.
+    func stopAll(timeout: Duration) {
+        stopping.store(true, ordering: .releasing)
+        let tasks = state.withLock { state -> [Task<Void, Never>] in Array(state.tasks.values) }
+        guard !tasks.isEmpty else { return }
+        for task in tasks { task.cancel() }
+        let deadline = ContinuousClock.now + timeout
+        while count > 0, ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+    }
 
     /// Runs `body` as a task that `cancelAll(connection:)` cancels.
     func start(connection: UInt64, _ body: @escaping @Sendable () async -> Void) {

@@ -40,6 +40,8 @@ public final class MockAPNsServer: Sendable {
     private let production: HTTPServer
     private let sandbox: HTTPServer
     private let control: HTTPServer
+    /// The control API's long-polls, answered 503 with what they have when the mock stops.
+    private let controlWaits: ControlWaits
     private let group: EventLoopGroup
     /// The control API's own loop: a listing of the whole ring or many long-polls answered
     /// at once must not hold up the pushes of connections on the APNs listeners' loops.
@@ -126,8 +128,9 @@ public final class MockAPNsServer: Sendable {
                                 handler: APNsEndpoint(environment: .sandbox, services: services), configuration: listener)
             var controlListener = HTTPServerConfiguration(host: settings.host, port: 0)
             controlListener.maxBodySize = 4 * 1024 * 1024
-            control = try start("control", port: settings.controlPort,
-                                handler: ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services),
+            let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services)
+            controlWaits = controlAPI.waits
+            control = try start("control", port: settings.controlPort, handler: controlAPI,
                                 configuration: controlListener, on: controlGroup)
         } catch {
             group.shutdown()
@@ -197,6 +200,7 @@ public final class MockAPNsServer: Sendable {
     public func stop(gracePeriod: Duration = .seconds(2)) {
         production.shutdown(gracePeriod: gracePeriod)
         sandbox.shutdown(gracePeriod: gracePeriod)
+        controlWaits.stopAll(timeout: .milliseconds(500))
         control.shutdown(gracePeriod: .milliseconds(200))
         group.shutdown()
         controlGroup.shutdown()
