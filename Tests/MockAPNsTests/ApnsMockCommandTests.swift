@@ -268,15 +268,10 @@ struct ApnsMockCommandTests {
     @Test func aSIGTERMDuringStartupStopsItCleanly() async throws {
         let capture = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: capture) }
-        let ended = try await onThread { () throws -> (held: Bool, status: Int32?, output: String, log: String) in
-            let process = try BackgroundProcess(
+        let ended = try await onThread {
+            try BackgroundProcess.stopWhileStarting(
                 Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", capture],
                 environment: ["APNS_MOCK_CERTS": Self.certs])
-            let held = process.waitUntilBlocking([SIGINT, SIGTERM], timeout: 20)
-            process.signal(SIGTERM)
-            let status = process.wait(timeout: 20)
-            if status == nil { process.signal(SIGKILL) }
-            return (held, status, process.standardOutput, process.standardError)
         }
         #expect(ended.held, "the mock never held SIGINT and SIGTERM: \(ended.log)")
         #expect(ended.status == 0, "\(ended.output)\(ended.log)")

@@ -85,13 +85,8 @@ struct PushGatewayCommandTests {
     @Test func aSIGTERMDuringStartupStopsItCleanly() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: GatewayFixture.certs)
         defer { mock.stop() }
-        let ended = try await onThread { () throws -> (held: Bool, status: Int32?, output: String, log: String) in
-            let process = try BackgroundProcess(Self.executable.path, Self.arguments(for: mock), environment: Self.environment)
-            let held = process.waitUntilBlocking([SIGINT, SIGTERM], timeout: 20)
-            process.signal(SIGTERM)
-            let status = process.wait(timeout: 20)
-            if status == nil { process.signal(SIGKILL) }
-            return (held, status, process.standardOutput, process.standardError)
+        let ended = try await onThread {
+            try BackgroundProcess.stopWhileStarting(Self.executable.path, Self.arguments(for: mock), environment: Self.environment)
         }
         #expect(ended.held, "the gateway never held SIGINT and SIGTERM: \(ended.log)")
         #expect(ended.status == 0, "\(ended.output)\(ended.log)")

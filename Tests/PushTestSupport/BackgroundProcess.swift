@@ -106,6 +106,27 @@ public final class BackgroundProcess: @unchecked Sendable {
         return false
     }
 
+    /// What ``stopWhileStarting(_:_:environment:)`` saw.
+    public struct EarlyStop: Sendable {
+        /// Whether its main thread held SIGINT and SIGTERM before the SIGTERM was sent.
+        public var held: Bool
+        /// The exit status; nil if it did not exit within 20 s (it is then killed).
+        public var status: Int32?
+        public var output: String
+        public var log: String
+    }
+
+    /// Starts a server and sends it SIGTERM the moment its main thread holds SIGINT and
+    /// SIGTERM, which is before it is up: a server must stop cleanly even then.
+    public static func stopWhileStarting(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> EarlyStop {
+        let process = try BackgroundProcess(path, arguments, environment: environment)
+        let held = process.waitUntilBlocking([SIGINT, SIGTERM], timeout: 20)
+        process.signal(SIGTERM)
+        let status = process.wait(timeout: 20)
+        if status == nil { process.signal(SIGKILL) }
+        return EarlyStop(held: held, status: status, output: process.standardOutput, log: process.standardError)
+    }
+
     /// Sends `signal` (SIGTERM unless told otherwise).
     public func signal(_ signal: Int32 = SIGTERM) {
         if status() == nil { kill(pid, signal) }
