@@ -117,6 +117,9 @@ import Testing
                         path: "faults[0].probablity", "unknown field; expected one of id, description, match")
         try expectError(#"[{"probability":2,"action":{"type":"closeConnection"}}]"#, path: "faults[0].probability", "expected a number 0-1")
         try expectError(#"[{"count":0,"action":{"type":"closeConnection"}}]"#, path: "faults[0].count", "at least 1")
+        // A value past a bound only there against overflow names that bound, not the lower one.
+        try expectError(#"[{"action":{"type":"rateLimit","limit":9223372036854775807,"windowSeconds":1}}]"#,
+                        path: "faults[0].action.limit", "expected an integer of at most 2147483647, found 9223372036854775807")
         try expectError(#"[{"id":"a b","action":{"type":"closeConnection"}}]"#, path: "faults[0].id", "letters, digits")
         try expectError(#"[{"id":"x","action":{"type":"closeConnection"}},{"id":"x","action":{"type":"closeConnection"}}]"#,
                         path: "faults[1].id", "duplicate")

@@ -126,6 +126,11 @@ enum JSONField {
 
     static func integer(_ value: JSONValue, path: String, in range: ClosedRange<Int64>) throws(ConfigurationError) -> Int64 {
         guard case .integer(let number) = value, range.contains(number) else {
+            // Past a bound too large to be worth reading ("of at least 1"), name that bound: the
+            // lower one alone would tell a person who wrote 9223372036854775807 nothing.
+            if case .integer(let number) = value, number > range.upperBound, range.upperBound >= Int64(Int32.max) {
+                throw ConfigurationError(.invalidValue, path: path, "expected an integer of at most \(range.upperBound), \(found(value))")
+            }
             throw ConfigurationError(.invalidValue, path: path, "expected an integer \(describe(range)), \(found(value))")
         }
         return number
