@@ -1,5 +1,6 @@
-/// A small anchored pattern language for identifiers and fixed strings, matched by a
-/// hand-written backtracking matcher over UTF-8 bytes (no regex engine on the hot path).
+/// A small anchored pattern language for identifiers and fixed strings, matched over UTF-8
+/// bytes by a hand-written matcher (no regex engine on the hot path) in time linear in the
+/// text.
 ///
 /// A pattern always matches the **whole** string. It understands:
 /// - literal characters, and `\` before any punctuation to make it literal (`\.`, `\-`);
@@ -176,23 +177,39 @@ public struct TextPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the whole of `bytes` matches.
+    ///
+    /// Takes time proportional to the text's length times the pattern's atoms, whatever the
+    /// pattern: the text is sender-controlled, and a backtracking matcher let a pattern such
+    /// as `a*a*a*a*b` run for hours on a few KiB.
     public func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for atoms in alternatives where Self.match(atoms[...], bytes, from: 0) { return true }
-        return false
-    }
-
-    private static func match(_ atoms: ArraySlice<Atom>, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
-        guard let atom = atoms.first else { return start == bytes.count }
-        var count = 0
-        while count < atom.maximum, start + count < bytes.count, atom.set.contains(bytes[start + count]) {
-            count += 1
-        }
-        guard count >= atom.minimum else { return false }
-        let rest = atoms.dropFirst()
-        if rest.isEmpty { return start + count == bytes.count }
-        while count >= atom.minimum {
-            if match(rest, bytes, from: start + count) { return true }
-            count -= 1
+        let count = bytes.count
+        // ends[p]: the atoms so far can match exactly bytes[0..<p]. One pass per atom over the
+        // set of such positions visits each (position, atom) pair once.
+        var ends = [Bool](repeating: false, count: count + 1)
+        var next = ends
+        // reachedBefore[p]: how many positions below p are in `ends`, so asking whether any
+        // position of a window is in it takes one subtraction.
+        var reachedBefore = [Int](repeating: 0, count: count + 2)
+        alternative: for atoms in alternatives {
+            for position in 0...count { ends[position] = position == 0 }
+            for atom in atoms {
+                for position in 0...count {
+                    reachedBefore[position + 1] = reachedBefore[position] + (ends[position] ? 1 : 0)
+                }
+                guard reachedBefore[count + 1] > 0 else { continue alternative }
+                // The first position of the run of bytes in the atom's set that ends at `position`.
+                var runStart = 0
+                for position in 0...count {
+                    if position > 0, !atom.set.contains(bytes[position - 1]) { runStart = position }
+                    // The atom can end here if it can start at a reachable position in this window:
+                    // its bytes all in its set, and its length within its bounds.
+                    let lowest = max(runStart, position - atom.maximum)
+                    let highest = position - atom.minimum
+                    next[position] = lowest <= highest && reachedBefore[highest + 1] > reachedBefore[lowest]
+                }
+                swap(&ends, &next)
+            }
+            if ends[count] { return true }
         }
         return false
     }
