@@ -26,15 +26,21 @@ struct PushFeed {
     private(set) var inputErrors = 0
     /// Set when `--wait` ran out before enough pushes arrived.
     private(set) var waitUnsatisfied = false
+    /// Set when Ctrl-C stopped reading (not following) before the end of the input.
+    private(set) var interrupted = false
 
     /// Calls `body` with each push, reporting damaged lines and unreadable files on standard
     /// error as it goes.
+    ///
+    /// Stops early when its task is cancelled (Ctrl-C): following, that is the normal end;
+    /// reading, it is an input error, because the pushes after that point were never checked.
     mutating func run(_ body: (PushInput) -> Void) async {
         if let from {
             await readControlAPI(from, body)
             return
         }
         for file in files {
+            guard !Task.isCancelled else { break }
             if payloadMode || file.hasSuffix(".json") || file.hasSuffix(".apns") {
                 do {
                     body(try SinglePayload.read(path: file, headers: headers))
@@ -47,6 +53,10 @@ struct PushFeed {
                 readCapture(file, body)
             }
         }
+        if Task.isCancelled, !follow, !interrupted {
+            interrupted = true
+            inputError("interrupted (Ctrl-C): the input was not read to its end, so the results cover only part of it")
+        }
     }
 
     private mutating func inputError(_ message: String) {
@@ -56,14 +66,14 @@ struct PushFeed {
 
     private mutating func readCapture(_ file: String, _ body: (PushInput) -> Void) {
         let name = file == "-" ? "<stdin>" : file
+        let skipped = SkippedLineReporter(file: name, terminal: terminal)
         let reader: CaptureFileReader
         do {
-            reader = try CaptureFileReader(path: file == "-" ? "/dev/stdin" : file)
+            reader = try CaptureFileReader(path: file == "-" ? "/dev/stdin" : file) { skipped.report($0) }
         } catch {
             inputError("\(name): \(error)")
             return
         }
-        var reported = 0
         while true {
             let record: CaptureRecord?
             do {
@@ -72,17 +82,15 @@ struct PushFeed {
                 inputError("\(name): \(error)")
                 break
             }
-            while reported < reader.warnings.count {
-                report(reader.warnings[reported], file: name)
-                reported += 1
-            }
             guard let record else { break }
             body(PushInput(record: record, sourceName: name))
         }
-    }
-
-    private mutating func report(_ warning: CaptureReadWarning, file: String) {
-        if SkippedLine.report(warning, file: file, terminal: terminal) == .error { inputErrors += 1 }
+        skipped.finish()
+        inputErrors += skipped.errorCount
+        if Task.isCancelled {
+            interrupted = true
+            inputError("\(name): interrupted (Ctrl-C) after \(reader.lineNumber) lines; the rest was not read, so the results cover only part of it")
+        }
     }
 
     private mutating func followCapture(_ file: String, _ body: (PushInput) -> Void) async {
@@ -91,8 +99,8 @@ struct PushFeed {
         let name = file == "-" ? "<stdin>" : file
         // The follower reports from inside its iterator, so the count is kept apart and
         // added once following ends; the rule is the same as for reading.
-        let errors = SkippedLineErrors(file: name, terminal: terminal)
-        let follower = CaptureFileFollower(path: file == "-" ? "/dev/stdin" : file) { errors.report($0) }
+        let skipped = SkippedLineReporter(file: name, terminal: terminal)
+        let follower = CaptureFileFollower(path: file == "-" ? "/dev/stdin" : file) { skipped.report($0) }
         let watch = idleTimeout.map { IdleWatch(timeout: $0) }
         defer { watch?.stop() }
         do {
@@ -103,7 +111,8 @@ struct PushFeed {
         } catch {
             inputError("\(name): \(error)")
         }
-        inputErrors += errors.count
+        skipped.finish()
+        inputErrors += skipped.errorCount
     }
 
     private mutating func readControlAPI(_ endpoint: ControlEndpoint, _ body: (PushInput) -> Void) async {
@@ -148,55 +157,6 @@ struct PushFeed {
                 continue
             }
             body(push)
-        }
-    }
-}
-
-/// How a skipped capture line is reported, read or followed alike, by the capture format's
-/// rules (docs/capture-format.md): what the format tells readers to skip (a record of
-/// another version, a line over the length limit, the partial last line a crash leaves) is
-/// a warning; a complete line that is not a record is damage, an input error (exit 2).
-enum SkippedLine {
-    enum Severity { case warning, error }
-
-    static func severity(of kind: CaptureReadWarning.Kind) -> Severity {
-        // Kinds are open: one this version does not know is treated as damage.
-        [.truncatedLastLine, .unsupportedVersion, .lineTooLong].contains(kind) ? .warning : .error
-    }
-
-    /// Writes the line about `warning` to standard error and returns its severity.
-    static func report(_ warning: CaptureReadWarning, file: String, terminal: Terminal) -> Severity {
-        let severity = severity(of: warning.kind)
-        let place = "\(file):\(warning.lineNumber)"
-        switch (severity, warning.kind) {
-        case (.warning, .truncatedLastLine):
-            terminal.err("warning: \(place): skipped a truncated last line (\(warning.message))")
-        case (.warning, _):
-            terminal.err("warning: \(place): skipped: \(warning.kind.rawValue): \(warning.message)")
-        case (.error, _):
-            terminal.err("error: \(place): \(warning.kind.rawValue): \(warning.message)")
-        }
-        return severity
-    }
-}
-
-/// Counts the errors among the lines a follower skipped; the follower calls it from its
-/// iterator, which may run on any thread.
-final class SkippedLineErrors: Sendable {
-    private let file: String
-    private let terminal: Terminal
-    private let errors = Atomic<Int>(0)
-
-    init(file: String, terminal: Terminal) {
-        self.file = file
-        self.terminal = terminal
-    }
-
-    var count: Int { errors.load(ordering: .relaxed) }
-
-    func report(_ warning: CaptureReadWarning) {
-        if SkippedLine.report(warning, file: file, terminal: terminal) == .error {
-            errors.add(1, ordering: .relaxed)
         }
     }
 }

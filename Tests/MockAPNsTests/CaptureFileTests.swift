@@ -102,6 +102,32 @@ import Testing
         #expect(reader.warnings.map(\.lineNumber) == [2, 3])
     }
 
+    /// A file of garbage must not grow memory with a warning per line: only the first few
+    /// are kept, the rest counted.
+    @Test func keptWarningsAreBounded() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(String(repeating: "x\n", count: 5_000).utf8).write(to: URL(fileURLWithPath: path))
+        let reader = try CaptureFileReader(path: path)
+        #expect(try reader.readAll().isEmpty)
+        #expect(reader.warnings.count == 100)
+        #expect(reader.warnings.last?.lineNumber == 100)
+    }
+
+    /// Each skipped line is handed over as it is skipped, not when a record next turns up
+    /// (which in endless garbage is never), and all are counted.
+    @Test func skippedLinesAreReportedAsTheyAreSkipped() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(String(repeating: "x\n", count: 5_000).utf8).write(to: URL(fileURLWithPath: path))
+        var seen: [Int] = []
+        let reader = try CaptureFileReader(path: path) { seen.append($0.lineNumber) }
+        #expect(try reader.next() == nil)
+        #expect(seen == Array(1...5_000))
+        #expect(reader.warningCount == 5_000)
+        #expect(reader.lineNumber == 5_000)
+    }
+
     /// The format is one record per line: an empty line (or a lone CR) between records is a
     /// line that is not a record, and so is `"seq":0` (seq is 1 or more). The newline that
     /// ends the last line starts no line of its own.

@@ -506,6 +506,37 @@ struct PushInspectFollowTests {
         #expect(piped.stdout.contains("Approval needed") && piped.stdout.contains("Hermes hit an error"), "\(piped.stdout)")
     }
 
+    /// Garbage is reported as it is read, and only so much of it: the first lines in full,
+    /// the rest as a count, every one still an input error.
+    @Test func skippedLinesAreShownUpToALimitAndCounted() async throws {
+        let file = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n" + String(repeating: "x\n", count: 5_000))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try await P.run(["check", "--profile", "hermes", file])
+        #expect(result.status == 2)
+        let shown = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error: \(file):") && $0.contains("malformed-line") }
+        #expect(shown.count == 100, "\(result.stderr.prefix(500))")
+        #expect(result.stderr.contains("error: \(file): and 4900 more skipped lines not shown (4900 of them damaged)"), "\(result.stderr.suffix(500))")
+        #expect(result.stdout.contains("checked 1 push: 1 passed, 0 failed"))
+    }
+
+    /// Ctrl-C stops reading endless input that holds no record (and so never returned to the
+    /// caller before): the summary comes out, and the run is not a pass.
+    @Test(arguments: [false, true])
+    func interruptStopsReadingEndlessGarbage(follow: Bool) async throws {
+        let process = try BackgroundProcess(
+            P.executable.path, ["check", "--profile", "hermes"] + (follow ? ["--follow", "--timeout", "60"] : []) + ["/dev/urandom"])
+        defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
+        let deadline = Date().addingTimeInterval(30)
+        while !process.standardError.contains("/dev/urandom:1:"), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(process.standardError.contains("/dev/urandom:1:"), "skipped lines are reported as they are read")
+
+        process.signal(SIGINT)
+        let status = try await onThread { process.wait(timeout: 10) }
+        #expect(status == 2, "\(process.standardError.suffix(500))")
+        #expect(process.standardOutput.contains("checked 0 pushes"))
+        if !follow { #expect(process.standardError.contains("error: /dev/urandom: interrupted (Ctrl-C) after")) }
+    }
+
     @Test func followStopsAfterTheQuietTimeout() async throws {
         let capture = try P.file(P.hermesLine(seq: 1, type: .approval) + "\n")
         let result = try await P.run(["check", "--profile", "hermes", "--follow", "--timeout", "1", capture])

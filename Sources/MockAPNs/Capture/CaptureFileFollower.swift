@@ -50,7 +50,6 @@ public struct CaptureFileFollower: AsyncSequence, Sendable {
         private let pollInterval: Duration
         private let onWarning: @Sendable (CaptureReadWarning) -> Void
         private var reader: CaptureFileReader?
-        private var reportedWarnings = 0
 
         fileprivate init(path: String, pollInterval: Duration, onWarning: @escaping @Sendable (CaptureReadWarning) -> Void) {
             self.path = path
@@ -63,11 +62,10 @@ public struct CaptureFileFollower: AsyncSequence, Sendable {
         ///
         /// - Throws: `CaptureFileError` if the file cannot be opened or read.
         public mutating func next() async throws -> CaptureRecord? {
-            let reader = try self.reader ?? CaptureFileReader(path: path, nonBlocking: true)
+            let reader = try self.reader ?? CaptureFileReader(path: path, nonBlocking: true, onWarning: onWarning)
             self.reader = reader
             while !Task.isCancelled {
                 let record = try reader.nextAvailable()
-                reportWarnings(of: reader)
                 if let record { return record }
                 if reader.isAtEndOfStream { break }
                 do {
@@ -79,15 +77,7 @@ public struct CaptureFileFollower: AsyncSequence, Sendable {
             // Stopped (or the pipe closed): a line still partial will not be completed for this
             // reader, so it is the file's last line as far as the reader is concerned.
             reader.finish()
-            reportWarnings(of: reader)
             return nil
-        }
-
-        private mutating func reportWarnings(of reader: CaptureFileReader) {
-            while reportedWarnings < reader.warnings.count {
-                onWarning(reader.warnings[reportedWarnings])
-                reportedWarnings += 1
-            }
         }
     }
 }

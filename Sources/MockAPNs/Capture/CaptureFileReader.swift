@@ -5,15 +5,19 @@ import Glibc
 /// Reads a capture file record by record in constant memory: one read buffer and at most
 /// one line, however long the file.
 ///
-/// Lines that are not version-1 records are skipped and reported in ``warnings``, by kind
-/// (damaged, another format version, too long); so is a last line without its newline,
-/// which is what a crash mid-write leaves. Only failing system calls throw: which kinds
-/// are errors is the caller's call (push-inspect: only damaged complete lines).
+/// Lines that are not version-1 records are skipped and reported, by kind (damaged, another
+/// format version, too long); so is a last line without its newline, which is what a crash
+/// mid-write leaves. Each is passed to `onWarning` as it is skipped; ``warnings`` keeps only
+/// the first ``keptWarnings`` and ``warningCount`` counts them all, so damaged input cannot
+/// grow memory. Only failing system calls throw: which kinds are errors is the caller's call
+/// (push-inspect: only damaged complete lines).
+///
+/// Reading stops early when the calling task is cancelled: endless input that holds no
+/// record (`/dev/urandom`, say) never returns one, so a caller has no other chance to stop.
 ///
 /// ```swift
-/// let reader = try CaptureFileReader(path: "pushes.jsonl")
+/// let reader = try CaptureFileReader(path: "pushes.jsonl") { print("warning: \($0)") }
 /// while let record = try reader.next() { print(record.outcome.status) }
-/// for warning in reader.warnings { print("warning: \(warning)") }
 /// ```
 public final class CaptureFileReader {
     /// The longest line read; longer ones are skipped with a warning. Far above any real
@@ -23,8 +27,15 @@ public final class CaptureFileReader {
 
     /// The file read.
     public let path: String
-    /// Lines skipped so far, in file order.
+    /// How many skipped lines ``warnings`` keeps.
+    public static let keptWarnings = 100
+
+    /// The first ``keptWarnings`` lines skipped, in file order.
     public private(set) var warnings: [CaptureReadWarning] = []
+    /// How many lines were skipped so far, kept or not.
+    public private(set) var warningCount = 0
+    /// How many complete lines were read so far, records or skipped.
+    public private(set) var lineNumber = 0
     /// Whether the end of a pipe, socket or terminal (standard input, say) has been read.
     /// Unlike a regular file's end, that one is final: no more lines will come.
     public private(set) var isAtEndOfStream = false
@@ -43,19 +54,28 @@ public final class CaptureFileReader {
     /// The file offset of `chunk[chunkStart]`, and of the current line's start.
     private var offset: UInt64 = 0
     private var lineStart: UInt64 = 0
-    private var lineNumber = 0
+    private let onWarning: ((CaptureReadWarning) -> Void)?
 
     /// Opens a capture file for reading.
     ///
+    /// - Parameters:
+    ///   - path: the capture file.
+    ///   - maximumLineLength: longer lines are skipped with a warning.
+    ///   - onWarning: called with each line skipped, as it is skipped.
     /// - Throws: `CaptureFileError` if it cannot be opened.
-    public convenience init(path: String, maximumLineLength: Int = defaultMaximumLineLength) throws(CaptureFileError) {
-        try self.init(path: path, maximumLineLength: maximumLineLength, nonBlocking: false)
+    public convenience init(
+        path: String, maximumLineLength: Int = defaultMaximumLineLength, onWarning: ((CaptureReadWarning) -> Void)? = nil
+    ) throws(CaptureFileError) {
+        try self.init(path: path, maximumLineLength: maximumLineLength, nonBlocking: false, onWarning: onWarning)
     }
 
     /// Opens a capture file; with `nonBlocking`, a pipe, socket or terminal is read without
     /// waiting (``nextAvailable()`` returns nil until data arrives), so that a follower can
     /// poll it and stop when its task is cancelled.
-    init(path: String, maximumLineLength: Int = defaultMaximumLineLength, nonBlocking: Bool) throws(CaptureFileError) {
+    init(
+        path: String, maximumLineLength: Int = defaultMaximumLineLength, nonBlocking: Bool,
+        onWarning: ((CaptureReadWarning) -> Void)?
+    ) throws(CaptureFileError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CaptureFileError(operation: "open", path: path, code: errno) }
         var status = stat()
@@ -70,6 +90,7 @@ public final class CaptureFileReader {
         self.path = path
         self.isStream = isStream
         self.maximumLineLength = max(1, maximumLineLength)
+        self.onWarning = onWarning
         chunk = [UInt8](repeating: 0, count: Self.chunkSize)
     }
 
@@ -80,10 +101,14 @@ public final class CaptureFileReader {
     /// The next record, or nil at the end of the file. A final line without a newline is
     /// reported as ``CaptureReadWarning/Kind/truncatedLastLine`` and skipped.
     ///
+    /// Also nil, without reaching the end, once the calling task is cancelled: check
+    /// `Task.isCancelled` to tell the two apart.
+    ///
     /// - Throws: `CaptureFileError` if reading fails.
     public func next() throws(CaptureFileError) -> CaptureRecord? {
         if let record = try nextAvailable() { return record }
-        finish()
+        // Stopped early, the line held back may yet be completed: it is not the last one.
+        if !Task.isCancelled { finish() }
         return nil
     }
 
@@ -93,7 +118,7 @@ public final class CaptureFileReader {
     /// because the line will not be completed for this reader any more.
     public func finish() {
         guard !carry.isEmpty || skippingLongLine else { return }
-        warnings.append(CaptureReadWarning(
+        skip(CaptureReadWarning(
             kind: .truncatedLastLine, lineNumber: lineNumber + 1, byteOffset: lineStart,
             message: "the file ends in the middle of a line (\(offset - lineStart) bytes), as a crash mid-write leaves it"))
         lineNumber += 1
@@ -102,14 +127,17 @@ public final class CaptureFileReader {
         lineStart = offset
     }
 
-    /// The next record whose line is complete, or nil when there is none yet. A partial last
-    /// line stays pending, so calling this again after the file grows picks up where it was:
-    /// this is how ``CaptureFileFollower`` follows a file being written.
+    /// The next record whose line is complete, or nil when there is none yet (or the calling
+    /// task is cancelled). A partial last line stays pending, so calling this again after the
+    /// file grows picks up where it was: this is how ``CaptureFileFollower`` follows a file
+    /// being written.
     ///
     /// - Throws: `CaptureFileError` if reading fails.
     public func nextAvailable() throws(CaptureFileError) -> CaptureRecord? {
         while true {
             if chunkStart == chunkEnd {
+                // Once per chunk: cheap, and often enough to stop within a moment.
+                guard !Task.isCancelled else { return nil }
                 guard try fill() else { return nil }
             }
             if let record = scanLine() { return record }
@@ -194,7 +222,7 @@ public final class CaptureFileReader {
         lineNumber += 1
         if skippingLongLine {
             skippingLongLine = false
-            warnings.append(CaptureReadWarning(
+            skip(CaptureReadWarning(
                 kind: .lineTooLong, lineNumber: lineNumber, byteOffset: lineStart,
                 message: "longer than \(maximumLineLength) bytes"))
             return nil
@@ -202,7 +230,7 @@ public final class CaptureFileReader {
         // Not a record, as the format says of any complete line that is not one (the newline
         // that ends the last line starts no line of its own, so a file's end is fine).
         if line.isEmpty || (line.count == 1 && line[0] == UInt8(ascii: "\r")) {
-            warnings.append(CaptureReadWarning(
+            skip(CaptureReadWarning(
                 kind: .malformedLine, lineNumber: lineNumber, byteOffset: lineStart,
                 message: "an empty line; the format holds one record per line"))
             return nil
@@ -210,10 +238,16 @@ public final class CaptureFileReader {
         do {
             return try CaptureRecordDecoder.decode(line)
         } catch {
-            warnings.append(CaptureReadWarning(
+            skip(CaptureReadWarning(
                 kind: error.kind == .unsupportedVersion ? .unsupportedVersion : .malformedLine,
                 lineNumber: lineNumber, byteOffset: lineStart, message: error.message))
             return nil
         }
+    }
+
+    private func skip(_ warning: CaptureReadWarning) {
+        warningCount += 1
+        if warnings.count < Self.keptWarnings { warnings.append(warning) }
+        onWarning?(warning)
     }
 }
