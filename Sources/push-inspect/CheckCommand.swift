@@ -50,6 +50,13 @@ enum CheckCommand {
         }
         if profiles.isEmpty, policies.isEmpty { throw CommandLineError("no rules: give --profile or --policy (or drop --no-apple)") }
         var feed = try InspectOptions.feed(arguments, terminal: terminal)
+        if let path = arguments.value("junit") {
+            do {
+                try ReportFile.checkNotAnInput(path, inputs: (feed.from == nil ? feed.files : []) + arguments.all("policy"))
+            } catch {
+                throw CommandLineError("--junit: \(error.message)")
+            }
+        }
         let rules = RuleSet(profiles: profiles, policies: policies, now: now)
         var run = CheckRun(
             rules: rules, json: arguments.has("json"), quiet: arguments.has("quiet"), showValues: arguments.has("show-values"),
@@ -59,8 +66,10 @@ enum CheckCommand {
         await feed.run { run.check($0) }
         run.finish(inputErrors: feed.inputErrors, waitUnsatisfied: feed.waitUnsatisfied)
         if let path = arguments.value("junit"), let report = run.junit {
-            guard FileManager.default.createFile(atPath: path, contents: Data(report.xml().utf8)) else {
-                terminal.err("error: \(path): cannot write the JUnit report")
+            do {
+                try ReportFile.write(Array(report.xml().utf8), to: path)
+            } catch {
+                terminal.err("error: \(error.message)")
                 return 2
             }
         }

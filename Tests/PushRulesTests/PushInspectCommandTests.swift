@@ -91,6 +91,55 @@ struct PushInspectCommandTests {
         #expect(counter.suiteTests == "\(2 * 20)" && counter.suiteFailures == "2")
     }
 
+    /// A report path that is not a regular file is written through, not replaced: the
+    /// target of a symlink (the link stays), a FIFO (its reader gets the report); a FIFO no one
+    /// reads is an error, not a hang; and an input named as the report is refused untouched.
+    @Test func junitWritesThroughLinksAndFIFOsAndNeverOverAnInput() async throws {
+        let capture = try Self.goodFile(count: 1)
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let directory = NSTemporaryDirectory() + "push-inspect-junit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func kind(_ path: String) -> mode_t {
+            var status = stat()
+            return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+        }
+
+        let target = directory + "/artifact.xml", link = directory + "/report.xml"
+        try "OLD REPORT".write(toFile: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let linked = try await P.run(["check", "--quiet", "--junit", link, capture])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(kind(link) == S_IFLNK)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).contains("<testsuite"))
+
+        let fifo = directory + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let unread = try await P.run(["check", "--quiet", "--junit", fifo, capture])
+        #expect(unread.status == 2)
+        #expect(unread.stderr.contains("\(fifo): cannot write the report: it is a FIFO that no one is reading"), "\(unread.stderr)")
+        #expect(kind(fifo) == S_IFIFO)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { _ = close(reader) }
+        let piped = try await P.run(["check", "--quiet", "--junit", fifo, capture])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(kind(fifo) == S_IFIFO)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let count = read(reader, &buffer, buffer.count)
+        #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).contains("<testsuite"))
+
+        let before = try String(contentsOfFile: capture, encoding: .utf8)
+        let overwrite = try await P.run(["check", "--junit", capture, capture])
+        #expect(overwrite.status == 2)
+        #expect(overwrite.stderr.contains("--junit: \(capture) is also an input (\(capture))"), "\(overwrite.stderr)")
+        #expect(try String(contentsOfFile: capture, encoding: .utf8) == before)
+        let viaLink = directory + "/capture-link.jsonl"
+        try FileManager.default.createSymbolicLink(atPath: viaLink, withDestinationPath: capture)
+        #expect(try await P.run(["check", "--junit", viaLink, capture]).status == 2)
+        #expect(try String(contentsOfFile: capture, encoding: .utf8) == before)
+    }
+
     @Test func damagedLinesAreNamedAndTheRunCarriesOn() async throws {
         let good = P.hermesLine(seq: 1, type: .approval)
         let truncated = try P.file(good + "\n" + String(good.prefix(40)))
