@@ -35,6 +35,7 @@ struct PushFeed {
     /// Stops early when its task is cancelled (Ctrl-C): following, that is the normal end;
     /// reading, it is an input error, because the pushes after that point were never checked.
     mutating func run(_ body: (PushInput) -> Void) async {
+        defer { Interruption.readingInput.store(false, ordering: .relaxed) }
         if let from {
             await readControlAPI(from, body)
             return

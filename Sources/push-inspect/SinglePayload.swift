@@ -37,11 +37,34 @@ enum SinglePayload {
         return PushInput(headers: headers, payloadSize: payload.count, payload: .object(members), source: PushSource(name: name))
     }
 
+    /// The most read from a payload or policy file. APNs takes payloads of at most 5 KiB, so
+    /// this is far above any real one, and low enough that `--payload - < /dev/zero` stops.
+    static let maximumSize = 1 << 20
+
+    /// The bytes of `path` (`-` for standard input), at most ``maximumSize`` of them.
+    ///
+    /// - Throws: `InputError` if it cannot be read or is larger.
     static func contents(of path: String) throws(InputError) -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("\(path): cannot read the file (missing or not readable)")
+        let name = path == "-" ? "<stdin>" : path
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw InputError("\(name): cannot read the file: \(String(cString: strerror(errno)))") }
+        defer { if fd != 0 { _ = close(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InputError("\(name): cannot read the file: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            // Checked between reads, so Ctrl-C stops a slow trickle too.
+            guard !Task.isCancelled else { throw InputError("\(name): interrupted (Ctrl-C) while reading it") }
+            bytes.append(contentsOf: chunk[..<count])
+            guard bytes.count <= maximumSize else {
+                throw InputError("\(name): larger than \(maximumSize >> 20) MiB, the most push-inspect reads from a payload or policy file "
+                    + "(APNs takes payloads of at most 5 KiB)")
+            }
         }
-        return Array(data)
     }
 }

@@ -1,6 +1,5 @@
 import CLISupport
 import Foundation
-import Synchronization
 
 let version = "0.1.0"
 let terminal = Terminal()
@@ -58,9 +57,7 @@ default: StatsCommand.parser
 
 let arguments = parser.parseOrExit(argv, version: version)
 
-// Ctrl-C cancels the work instead of killing the process, so the summary and the exit status
-// still come out: following a file, that is its normal end; reading one, the run reports the
-// interruption as an input error (exit 2), since the rest of the input was never checked.
+// Ctrl-C cancels the work instead of killing the process (Interruption says how).
 signal(SIGINT, SIG_IGN)
 let work = Task { () -> Int32 in
     do {
@@ -75,25 +72,7 @@ let work = Task { () -> Int32 in
         parser.exitWithUsageError("\(error)")
     }
 }
-/// How long a run may take to stop after Ctrl-C. Reading looks for the interruption every
-/// 64 KiB and the summary takes a moment; only a system call blocked on the input takes longer.
-let interruptGraceSeconds = 3
-let interrupts = Atomic<Int>(0)
-
-/// Ends a run that did not stop when asked.
-@Sendable func exitInterrupted() -> Never {
-    terminal.err("error: interrupted (Ctrl-C) while waiting for input; stopped without a summary")
-    exit(2)
-}
-
 let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-interrupt.setEventHandler {
-    work.cancel()
-    // A system call blocked on the input (opening a FIFO with no writer, reading a silent
-    // pipe) does not see the cancellation, so a run that does not stop soon, or a second
-    // Ctrl-C, ends the process here.
-    if interrupts.add(1, ordering: .relaxed).newValue > 1 { exitInterrupted() }
-    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(interruptGraceSeconds)) { exitInterrupted() }
-}
+interrupt.setEventHandler { Interruption.interrupt(work) }
 interrupt.resume()
 exit(await work.value)

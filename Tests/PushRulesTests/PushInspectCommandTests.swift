@@ -172,6 +172,13 @@ struct PushInspectCommandTests {
         #expect(try await P.run(["check", notJSON]).status == 1, "a body that is not JSON is a failing push, not an input error")
     }
 
+    /// A bare payload is read up to a limit, not whole: endless standard input is an error.
+    @Test func bigBarePayloadsAreRefusedAtTheLimit() async throws {
+        let result = try await P.run(["check", "--payload", "-"], input: String(repeating: " ", count: 2 << 20))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("error: <stdin>: larger than 1 MiB, the most push-inspect reads from a payload"), "\(result.stderr)")
+    }
+
     @Test func simulatorFilesUseTheirTargetBundleAsTopic() async throws {
         let good = try P.file(#"{"Simulator Target Bundle":"com.example.app","aps":{"alert":{"title":"Hi","body":"There"}}}"#, suffix: ".apns")
         let passing = try await P.run(["check", good])
@@ -584,6 +591,26 @@ struct PushInspectFollowTests {
         #expect(status == 2, "\(process.standardError.suffix(500))")
         #expect(process.standardOutput.contains("checked 0 pushes"))
         if !follow { #expect(process.standardError.contains("error: /dev/urandom: interrupted (Ctrl-C) after")) }
+    }
+
+    /// A FIFO no one writes yet: following it waits for a writer without blocking, so
+    /// `--timeout` ends it with a summary; read once, the open blocks, and Ctrl-C still ends it.
+    @Test func aFIFOWithNoWriterIsFollowedUntilTheTimeoutAndInterruptible() async throws {
+        let fifo = NSTemporaryDirectory() + "push-inspect-fifo-\(UUID().uuidString)"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let followed = try await SpawnedProcess.runDetached(
+            P.executable.path, ["check", "--profile", "hermes", "--follow", "--timeout", "1", fifo], timeout: 30)
+        #expect(followed.status == 0 && !followed.timedOut, "\(followed.stderr)")
+        #expect(followed.stdout.contains("checked 0 pushes"), "\(followed.stdout)")
+
+        let process = try BackgroundProcess(P.executable.path, ["check", "--profile", "hermes", fifo])
+        defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
+        try await Task.sleep(for: .milliseconds(500))
+        process.signal(SIGINT)
+        let status = try await onThread { process.wait(timeout: 10) }
+        #expect(status == 2)
+        #expect(process.standardError.contains("error: interrupted while waiting for input"), "\(process.standardError)")
     }
 
     @Test func followStopsAfterTheQuietTimeout() async throws {

@@ -43,6 +43,8 @@ public final class CaptureFileReader {
     private let fd: Int32
     /// Set for a pipe, socket or terminal, which ``CaptureFileFollower`` reads without blocking.
     private let isStream: Bool
+    /// Set for a FIFO opened without blocking, which reads as ended until a writer opens it.
+    private let waitsForWriter: Bool
     private let maximumLineLength: Int
     private var chunk: [UInt8]
     private var chunkStart = 0
@@ -76,16 +78,14 @@ public final class CaptureFileReader {
         path: String, maximumLineLength: Int = defaultMaximumLineLength, nonBlocking: Bool,
         onWarning: ((CaptureReadWarning) -> Void)?
     ) throws(CaptureFileError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking from the open on: opening a FIFO no one writes would otherwise wait
+        // where cancelling the task cannot reach it. Only this open file description is
+        // affected: `open` makes a new one, even for /dev/stdin.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw CaptureFileError(operation: "open", path: path, code: errno) }
         var status = stat()
         let isStream = fstat(fd, &status) == 0 && [S_IFIFO, S_IFSOCK, S_IFCHR].contains(status.st_mode & S_IFMT)
-        // Only this open file description is changed: `open` made a new one, even for /dev/stdin.
-        if nonBlocking, isStream, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0 {
-            let code = errno
-            _ = close(fd)
-            throw CaptureFileError(operation: "fcntl", path: path, code: code)
-        }
+        waitsForWriter = nonBlocking && status.st_mode & S_IFMT == S_IFIFO
         self.fd = fd
         self.path = path
         self.isStream = isStream
@@ -169,8 +169,15 @@ public final class CaptureFileReader {
         }
         chunkStart = 0
         chunkEnd = count
-        if count == 0, isStream { isAtEndOfStream = true }
+        if count == 0, isStream { isAtEndOfStream = !waitsForWriter || writerHasGone() }
         return count > 0
+    }
+
+    /// Whether a FIFO that reads as ended had a writer that closed it (`POLLHUP`), rather than
+    /// none yet (no event: Linux reports the hang-up only once a writer has come and gone).
+    private func writerHasGone() -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) == 1 && poller.revents & Int16(POLLHUP) != 0
     }
 
     /// Consumes bytes up to and including the next newline in the chunk. Returns a record

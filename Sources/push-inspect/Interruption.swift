@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+
+/// What Ctrl-C (SIGINT) does: it cancels the run rather than killing the process, so the
+/// summary and the exit status still come out. Following a file, that is its normal end;
+/// reading one, the run reports the interruption as an input error (exit 2), since the rest
+/// of the input was never checked.
+///
+/// A system call blocked on the input (opening a FIFO no one writes, reading a silent pipe)
+/// does not see a cancellation, so a run still reading its input ``graceSeconds`` later, or
+/// a second Ctrl-C, ends the process without a summary, exit 2.
+enum Interruption {
+    /// Reading looks for the interruption every 64 KiB, far more often than this.
+    static let graceSeconds = 1
+
+    /// Set until the input (policy files included) has been read: only then can the run be
+    /// stuck where a cancellation does not reach, and stopping it loses nothing (reports are
+    /// written after).
+    static let readingInput = Atomic<Bool>(true)
+    private static let count = Atomic<Int>(0)
+
+    /// Called for each SIGINT.
+    static func interrupt(_ work: Task<Int32, Never>) {
+        work.cancel()
+        if count.add(1, ordering: .relaxed).newValue > 1 { exitWithoutSummary() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(graceSeconds)) {
+            if readingInput.load(ordering: .relaxed) { exitWithoutSummary() }
+        }
+    }
+
+    private static func exitWithoutSummary() -> Never {
+        FileHandle.standardError.write(Data("error: interrupted while waiting for input; stopped without a summary\n".utf8))
+        exit(2)
+    }
+}
