@@ -12,11 +12,9 @@ extension CommandLineParser {
         do {
             switch try parse(arguments) {
             case .help:
-                FileHandle.standardOutput.write(Data((helpText + helpFooter).utf8))
-                exit(0)
+                exitAfterWriting(helpText + helpFooter)
             case .version:
-                FileHandle.standardOutput.write(Data((version + "\n").utf8))
-                exit(0)
+                exitAfterWriting(version + "\n")
             case let .run(parsed):
                 return parsed
             }
@@ -28,7 +26,17 @@ extension CommandLineParser {
     /// Prints `Error: message`, the usage line and the see-help hint to standard error, and
     /// exits with 2, the suite's code for usage and input errors.
     public func exitWithUsageError(_ message: String) -> Never {
-        FileHandle.standardError.write(Data(errorText(CommandLineError(message)).utf8))
+        // A failed write has nowhere to be reported; the exit status still says it.
+        StandardStreams.write(errorText(CommandLineError(message)), to: StandardStreams.error)
         exit(2)
+    }
+
+    /// Help or version that could not be written is a failure, not a success.
+    private func exitAfterWriting(_ text: String) -> Never {
+        if let code = StandardStreams.write(text, to: StandardStreams.output) {
+            StandardStreams.write("Error: cannot write to standard output: \(String(cString: strerror(code)))\n", to: StandardStreams.error)
+            exit(2)
+        }
+        exit(0)
     }
 }

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import Synchronization
 
@@ -29,7 +30,7 @@ enum Interruption {
     }
 
     private static func exitWithoutSummary() -> Never {
-        FileHandle.standardError.write(Data("error: interrupted while waiting for input; stopped without a summary\n".utf8))
+        StandardStreams.write("error: interrupted while waiting for input; stopped without a summary\n", to: StandardStreams.error)
         exit(2)
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 final class OutputBuffer {
     private var bytes: [UInt8] = []
     private let limit = 64 << 10
+    /// Records a failed write, which makes the exit status 2.
+    private let terminal = Terminal()
 
     init() { bytes.reserveCapacity(limit) }
 
@@ -20,17 +22,7 @@ final class OutputBuffer {
 
     func flush() {
         guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(1, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        terminal.out(bytes: bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -30,20 +30,20 @@ guard let first = argv.first else { usageError("name a subcommand: check, show o
 switch first {
 case "-h", "--help":
     terminal.out(topHelp)
-    exit(0)
+    exit(terminal.exitStatus(0))
 case "--version":
     terminal.out(version + "\n")
-    exit(0)
+    exit(terminal.exitStatus(0))
 case "help":
     let parsers = ["check": CheckCommand.parser, "show": ShowCommand.parser, "stats": StatsCommand.parser]
     guard argv.count > 1 else {
         terminal.out(topHelp)
-        exit(0)
+        exit(terminal.exitStatus(0))
     }
     guard let parser = parsers[argv[1]] else { usageError("unknown subcommand '\(argv[1])'; expected check, show or stats") }
     guard argv.count == 2 else { usageError("help takes one subcommand, got \(argv.count - 1) arguments") }
     terminal.out(parser.helpText)
-    exit(0)
+    exit(terminal.exitStatus(0))
 default:
     break
 }
@@ -75,4 +75,4 @@ let work = Task { () -> Int32 in
 let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
 interrupt.setEventHandler { Interruption.interrupt(work) }
 interrupt.resume()
-exit(await work.value)
+exit(terminal.exitStatus(await work.value))

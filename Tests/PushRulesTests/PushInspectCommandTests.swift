@@ -179,6 +179,33 @@ struct PushInspectCommandTests {
         #expect(result.stderr.contains("error: <stdin>: larger than 1 MiB, the most push-inspect reads from a payload"), "\(result.stderr)")
     }
 
+    /// Output that could not be written (standard output on a full disk) fails the run with
+    /// a message, and an error that cannot be written (standard error on a full disk) never
+    /// crashes it: the exit status still says 2.
+    @Test func failedWritesAreErrorsAndNeverCrashes() async throws {
+        var status = stat()
+        try #require(stat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/full must be the device")
+        let good = try Self.goodFile(count: 1)
+        let damaged = try P.file(P.hermesLine(seq: 1, type: .approval) + "\nnot json\n")
+        defer {
+            try? FileManager.default.removeItem(atPath: good)
+            try? FileManager.default.removeItem(atPath: damaged)
+        }
+        func shell(_ script: String, _ file: String) async throws -> SpawnedProcess.Result {
+            try await SpawnedProcess.runDetached("/bin/sh", ["-c", script, "sh", P.executable.path, file], timeout: 60)
+        }
+        for arguments in ["check --json", "show", "stats --json", "--help", "check --help"] {
+            let full = try await shell("\"$1\" \(arguments) \"$2\" > /dev/full", good)
+            #expect(full.status == 2, "\(arguments): \(full.stderr)")
+            #expect(full.stderr.contains("rror: cannot write to standard output: No space left on device"), "\(arguments): \(full.stderr)")
+        }
+        let noErrors = try await shell("\"$1\" check \"$2\" 2> /dev/full", damaged)
+        #expect(noErrors.status == 2, "\(noErrors.stdout)")
+        #expect(noErrors.stdout.contains("checked 1 push"))
+        let noUsage = try await shell("\"$1\" check --no-such-flag \"$2\" 2> /dev/full", good)
+        #expect(noUsage.status == 2)
+    }
+
     @Test func simulatorFilesUseTheirTargetBundleAsTopic() async throws {
         let good = try P.file(#"{"Simulator Target Bundle":"com.example.app","aps":{"alert":{"title":"Hi","body":"There"}}}"#, suffix: ".apns")
         let passing = try await P.run(["check", good])
