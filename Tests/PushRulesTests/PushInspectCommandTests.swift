@@ -435,6 +435,29 @@ struct PushInspectCommandTests {
 
     /// The topic, push type and collapse id on check's `FAIL` line and in header findings
     /// (`--show-values`) are the sender's text, escaped as show's columns are.
+    /// A damaged line's own text in an error message (a bad time, environment, push type or
+    /// connection action) is escaped like any text from a capture: it can neither act on the
+    /// terminal nor start a line of its own.
+    @Test func damagedLineErrorsEscapeTheLinesText() async throws {
+        let hostile = #""x\u001b]0;PWNED\u0007\u001b[31m\u202e\nchecked 9 pushes: 9 passed, 0 failed\rfake""#
+        let line = P.hermesLine(seq: 1, type: .approval)
+        let damaged = [
+            line.replacingOccurrences(of: #""time":"2026-11-30T10:00:00.000000Z""#, with: #""time":"# + hostile),
+            line.replacingOccurrences(of: #""env":"sandbox""#, with: #""env":"# + hostile),
+            line.replacingOccurrences(of: #""conn_action":"none""#, with: #""conn_action":"# + hostile),
+            line.replacingOccurrences(of: #""device_token":"#, with: #""push_type":"# + hostile + #","device_token":"#),
+        ]
+        #expect(!damaged.contains(line))
+        let file = try P.file(damaged.joined(separator: "\n") + "\n")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try await P.run(["check", "--profile", "hermes", file])
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 4 && lines.allSatisfy { $0.hasPrefix("error: \(file):") }, "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x202E }, "\(result.stderr)")
+        #expect(result.stderr.contains(#"is not a capture timestamp: "x\u001b]0;PWNED\u0007"#), "\(result.stderr)")
+    }
+
     @Test func checkEscapesHeaderValues() async throws {
         let topic = "com.example\u{1B}[31m\u{9B}app\u{202E}"
         let collapseID = "\u{1B}]0;t\u{07}" + String(repeating: "x", count: 64)

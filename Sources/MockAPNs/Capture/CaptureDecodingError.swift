@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Why one line of a capture file is not a record this version can read.
 public struct CaptureDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the line is damaged or written by another version of the format.
@@ -25,4 +27,13 @@ public struct CaptureDecodingError: Error, Sendable, Hashable, CustomStringConve
     }
 
     public var description: String { message }
+
+    /// `text` from the line as a JSON string with terminal-safe escapes, for a message: the
+    /// line's text is the sender's (or damage), and printed raw it could forge a line of
+    /// output or act on the terminal that shows the message.
+    static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        JSONWriter.writeString(text, into: &bytes, escaping: .terminalSafe)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -36,11 +36,11 @@ enum CaptureRecordDecoder {
         }
         let timeText = try fields.string(Key.time)
         guard let time = CaptureTimestamp.parse(timeText) else {
-            throw CaptureDecodingError("\"\(Key.time)\" is not a capture timestamp: \(timeText)")
+            throw CaptureDecodingError("\"\(Key.time)\" is not a capture timestamp: \(CaptureDecodingError.quoted(timeText))")
         }
         let environmentText = try fields.string(Key.environment)
         guard let environment = APNsEnvironment(rawValue: environmentText) else {
-            throw CaptureDecodingError("\"\(Key.environment)\" is not an APNs environment: \(environmentText)")
+            throw CaptureDecodingError("\"\(Key.environment)\" is not an APNs environment: \(CaptureDecodingError.quoted(environmentText))")
         }
         let deviceToken = try fields.optionalString(Key.deviceToken).map { (text) throws(CaptureDecodingError) in
             guard let token = DeviceToken(text) else { throw CaptureDecodingError("\"\(Key.deviceToken)\" is not hex") }
@@ -48,7 +48,7 @@ enum CaptureRecordDecoder {
         }
         let pushType = try fields.optionalString(Key.pushType).map { (text) throws(CaptureDecodingError) in
             guard let type = APNsPushType(rawValue: text) else {
-                throw CaptureDecodingError("\"\(Key.pushType)\" is not a push type: \(text)")
+                throw CaptureDecodingError("\"\(Key.pushType)\" is not a push type: \(CaptureDecodingError.quoted(text))")
             }
             return type
         }
@@ -127,7 +127,7 @@ enum CaptureRecordDecoder {
         case nil, CaptureFormat.ConnectionActionValue.none: return .none
         case CaptureFormat.ConnectionActionValue.goAway: return .goAway
         case CaptureFormat.ConnectionActionValue.close: return .close
-        case let other?: throw CaptureDecodingError("\"\(Key.connectionAction)\" is not known: \(other)")
+        case let other?: throw CaptureDecodingError("\"\(Key.connectionAction)\" is not known: \(CaptureDecodingError.quoted(other))")
         }
     }
 
