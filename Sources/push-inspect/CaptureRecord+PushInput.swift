@@ -11,14 +11,15 @@ extension PushInput {
     /// header was not sent.
     init(record: CaptureRecord, sourceName: String) {
         let headers = record.headers
-        let sent = PushHeaders(
-            pushType: headers[APNsHeaderName.pushType],
+        var sent = PushHeaders(
+            sentPushType: headers[APNsHeaderName.pushType],
             topic: headers[APNsHeaderName.topic] ?? record.topic,
-            priority: headers[APNsHeaderName.priority].flatMap { Int($0) },
-            expiration: headers[APNsHeaderName.expiration].flatMap { Int64($0) } ?? record.expiration,
+            priority: headers[APNsHeaderName.priority],
+            expiration: headers[APNsHeaderName.expiration],
             collapseID: headers[APNsHeaderName.collapseID] ?? record.collapseID,
             apnsID: headers[APNsHeaderName.id],
             deviceToken: record.deviceToken?.hex ?? record.rawDeviceToken)
+        if sent.expiration == nil, sent.unparsedExpiration == nil { sent.expiration = record.expiration }
         let result = PushResult(status: record.outcome.status, reason: record.outcome.reason?.wireValue)
         let source = PushSource(name: sourceName, sequence: record.sequence)
         let sentAt = record.receivedAtMicroseconds / 1_000_000

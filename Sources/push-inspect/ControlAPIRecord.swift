@@ -23,16 +23,17 @@ enum ControlAPIRecord {
         }
         func string(_ key: String) -> String? { fields[key]?.stringValue }
         func integer(_ key: String) -> Int64? { if case .integer(let n)? = fields[key] { n } else { nil } }
-        let headers = PushHeaders(
+        var headers = PushHeaders(
             // Not the record's `push_type` or `priority`: when no header was sent, they hold
             // the type the mock inferred and 10.
-            pushType: sent[APNsHeaderName.pushType],
+            sentPushType: sent[APNsHeaderName.pushType],
             topic: sent[APNsHeaderName.topic] ?? string("topic"),
-            priority: sent[APNsHeaderName.priority].flatMap { Int($0) },
-            expiration: sent[APNsHeaderName.expiration].flatMap { Int64($0) } ?? integer("expiration"),
+            priority: sent[APNsHeaderName.priority],
+            expiration: sent[APNsHeaderName.expiration],
             collapseID: sent[APNsHeaderName.collapseID] ?? string("collapse_id"),
             apnsID: sent[APNsHeaderName.id],
             deviceToken: string("device_token") ?? string("raw_device_token"))
+        if headers.expiration == nil, headers.unparsedExpiration == nil { headers.expiration = integer("expiration") }
         let result = integer("status").map { PushResult(status: Int($0), reason: string("reason")) }
         let sequence = integer("seq").flatMap { UInt64(exactly: $0) }
         let source = PushSource(name: sourceName, sequence: sequence)

@@ -458,6 +458,29 @@ struct PushInspectCommandTests {
         #expect(result.stderr.contains(#"is not a capture timestamp: "x\u001b]0;PWNED\u0007"#), "\(result.stderr)")
     }
 
+    /// A priority or expiration that is not a number is what the sender sent, which APNs
+    /// rejects (BadPriority, BadExpirationDate): a finding, not an absent header.
+    @Test func nonNumericPriorityAndExpirationAreFindings() async throws {
+        let sent: [(name: String, value: String, rule: String)] = [
+            ("apns-priority", "high", "apple.priority"), ("apns-priority", "10 ", "apple.priority"),
+            ("apns-expiration", "tomorrow", "apple.expiration"), ("apns-expiration", "1e9", "apple.expiration"),
+        ]
+        let lines = sent.enumerated().map { index, header in
+            P.captureLine(seq: index + 1, headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert"), (header.name, header.value)],
+                          payload: #"{"aps":{"alert":"hi"}}"#, status: 400, reason: header.rule == "apple.priority" ? "BadPriority" : "BadExpirationDate")
+        }
+        let file = try P.file(lines.joined(separator: "\n") + "\n")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try await P.run(["check", "--show-values", file])
+        #expect(result.status == 1, "\(result.stderr)")
+        for (index, header) in sent.enumerated() {
+            #expect(result.stdout.contains("FAIL \(file)#\(index + 1)"), "\(result.stdout)")
+            #expect(result.stdout.contains("\(header.rule) header:\(header.name)"), "\(result.stdout)")
+        }
+        #expect(result.stdout.contains("checked 4 pushes: 0 passed, 4 failed"), "\(result.stdout)")
+        #expect(!result.stdout.contains("apple.background-priority"))
+    }
+
     @Test func checkEscapesHeaderValues() async throws {
         let topic = "com.example\u{1B}[31m\u{9B}app\u{202E}"
         let collapseID = "\u{1B}]0;t\u{07}" + String(repeating: "x", count: 64)

@@ -7,8 +7,14 @@ public struct PushHeaders: Sendable, Hashable {
     public var topic: String?
     /// `apns-priority` as a number; nil when absent or not a number.
     public var priority: Int?
+    /// `apns-priority` as sent when it is not a number (``priority`` is then nil): APNs
+    /// rejects it (BadPriority), so a rule must not take it for an absent header.
+    public var unparsedPriority: String?
     /// `apns-expiration` in UNIX seconds; nil when absent or not a number.
     public var expiration: Int64?
+    /// `apns-expiration` as sent when it is not a number (``expiration`` is then nil): APNs
+    /// rejects it (BadExpirationDate).
+    public var unparsedExpiration: String?
     /// `apns-collapse-id`.
     public var collapseID: String?
     /// `apns-id`.
@@ -28,5 +34,18 @@ public struct PushHeaders: Sendable, Hashable {
         self.collapseID = collapseID
         self.apnsID = apnsID
         self.deviceToken = deviceToken
+    }
+
+    /// Headers from their text as sent: `apns-priority` and `apns-expiration` become numbers,
+    /// or, when they are not numbers, ``unparsedPriority`` and ``unparsedExpiration``.
+    public init(
+        sentPushType pushType: String?, topic: String?, priority: String?, expiration: String?,
+        collapseID: String?, apnsID: String?, deviceToken: String?
+    ) {
+        self.init(pushType: pushType, topic: topic, collapseID: collapseID, apnsID: apnsID, deviceToken: deviceToken)
+        self.priority = priority.flatMap { Int($0) }
+        unparsedPriority = self.priority == nil ? priority : nil
+        self.expiration = expiration.flatMap { Int64($0) }
+        unparsedExpiration = self.expiration == nil ? expiration : nil
     }
 }

@@ -41,12 +41,17 @@ enum AppleHeaderRules {
 
     /// `apns-priority` is 10, 5 or 1.
     static let priority = FunctionRule(id: "apple.priority") { push, findings in
-        guard let priority = push.headers.priority else { return }
-        if APNsPriority(rawValue: priority) == nil {
-            findings.append(Finding(
-                rule: "apple.priority", path: .header(APNsHeaderName.priority),
-                message: "apns-priority must be 10, 5 or 1 (BadPriority)", value: String(priority)))
+        let sent: String
+        if let text = push.headers.unparsedPriority {
+            sent = text
+        } else if let priority = push.headers.priority, APNsPriority(rawValue: priority) == nil {
+            sent = String(priority)
+        } else {
+            return
         }
+        findings.append(Finding(
+            rule: "apple.priority", path: .header(APNsHeaderName.priority),
+            message: "apns-priority must be 10, 5 or 1 (BadPriority)", value: sent))
     }
 
     /// Background pushes go at priority 5; 10 (also the default when absent) is an error.
@@ -57,6 +62,8 @@ enum AppleHeaderRules {
     static let backgroundPriority = FunctionRule(
         id: "apple.background-priority", scope: RuleScope(pushTypes: [APNsPushType.background.rawValue])
     ) { push, findings in
+        // A priority that is not a number is apple.priority's finding, not an absent one.
+        guard push.headers.unparsedPriority == nil else { return }
         let priority = push.headers.priority ?? APNsPriority.immediately.rawValue
         if priority != APNsPriority.consideringDevicePower.rawValue {
             let what = push.headers.pushType == nil
@@ -116,6 +123,12 @@ enum AppleHeaderRules {
     /// `apns-expiration` is not already in the past when the push is sent (0, "once", is fine).
     static func expiration(now: Int64?) -> FunctionRule {
         FunctionRule(id: "apple.expiration") { push, findings in
+            if let text = push.headers.unparsedExpiration {
+                findings.append(Finding(
+                    rule: "apple.expiration", path: .header(APNsHeaderName.expiration),
+                    message: "apns-expiration must be UNIX seconds, 0 or more (BadExpirationDate)", value: text))
+                return
+            }
             guard let expiration = push.headers.expiration else { return }
             if expiration < 0 {
                 findings.append(Finding(
