@@ -66,10 +66,16 @@ do {
     if let port = try arguments.integer("port", in: 0...65535) { configuration.server.productionPort = port }
     if let port = try arguments.integer("sandbox-port", in: 0...65535) { configuration.server.sandboxPort = port }
     if let port = try arguments.integer("control-port", in: 0...65535) { configuration.server.controlPort = port }
-    if arguments.has("no-tls") { configuration.server.tlsEnabled = false }
+    if arguments.has("no-tls") {
+        // A certificate given with --no-tls would be silently unused: the person meant one or the other.
+        if arguments.value("tls-cert") != nil || arguments.value("tls-key") != nil {
+            throw CommandLineError("--tls-cert and --tls-key serve TLS, which --no-tls turns off; give one or the other")
+        }
+        configuration.server.tlsEnabled = false
+    }
     if let path = arguments.value("tls-cert") { configuration.server.certificatePath = path }
     if let path = arguments.value("tls-key") { configuration.server.privateKeyPath = path }
-    for spec in arguments.all("auth-key") { try configuration.addKey(commandLineSpec: spec) }
+    try configuration.addKeys(commandLineSpecs: arguments.all("auth-key"))
     for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
     if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
     // Checked once the flags are applied: `--port 4200 --sandbox-port 4200` is the same usage

@@ -237,6 +237,12 @@ struct ApnsMockCommandTests {
             (["--capture", "/nonexistent/capture.jsonl"], "Error: server.captureFile: cannot write '/nonexistent/capture.jsonl': its folder /nonexistent: no such file or directory"),
             (["--host", "999.1.1.1"], #"Error: server.host: expected an IPv4 address such as 127.0.0.1, found "999.1.1.1""#),
             (["--auth-key", "ABC123DEFG:TEAM000001:/dev/null"], "Error: --auth-key: cannot read key file '/dev/null': is not a regular file"),
+            // Two keys under one ID: the second would silently replace the first.
+            (["--auth-key", "ABC123DEFG:TEAM000001:\(Self.certs)/AuthKey_ABC123DEFG.p8",
+              "--auth-key", "ABC123DEFG:TEAM000002:\(Self.certs)/AuthKey_XYZ987WXYZ.p8"],
+             #"Error: --auth-key: key ID "ABC123DEFG" is given more than once"#),
+            (["--no-tls", "--tls-cert", "\(Self.certs)/server.pem"],
+             "Error: --tls-cert and --tls-key serve TLS, which --no-tls turns off; give one or the other"),
         ]
         for (arguments, message) in cases {
             let result = try await onThread { try Self.run(Self.executable.path, ports + arguments) }

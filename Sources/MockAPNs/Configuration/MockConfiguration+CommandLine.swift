@@ -1,6 +1,22 @@
 import JWTVerify
 
 extension MockConfiguration {
+    /// Adds the keys of repeated `--auth-key` flags; a key ID given twice is an error, as a
+    /// repeated key ID is in the configuration file (the second would silently replace the
+    /// first).
+    ///
+    /// - Throws: ``ConfigurationError`` for a malformed spec, an unreadable key or a repeated ID.
+    public mutating func addKeys(commandLineSpecs specs: [String]) throws(ConfigurationError) {
+        var given: Set<Substring> = []
+        for spec in specs {
+            let keyID = spec.prefix { $0 != ":" }
+            guard given.insert(keyID).inserted else {
+                throw ConfigurationError(.duplicateID, path: "--auth-key", "key ID \"\(keyID)\" is given more than once")
+            }
+            try addKey(commandLineSpec: spec)
+        }
+    }
+
     /// Registers a provider key given as `KEY_ID:TEAM_ID:PATH`, the form of `apns-mock
     /// --auth-key`. PATH is a `.p8` or a public-key PEM; the key is valid in both
     /// environments for every topic.
