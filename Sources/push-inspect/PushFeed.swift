@@ -221,10 +221,11 @@ final class IdleWatch: Sendable {
 
     init(timeout: Int) {
         lastActivity = Atomic(Self.now())
+        let limit = Int64(timeout) * 1_000
         Thread.detachNewThread { [self] in
             while !stopped.load(ordering: .relaxed) {
-                usleep(200_000)
-                if Self.now() - lastActivity.load(ordering: .relaxed) >= Int64(timeout) {
+                usleep(50_000)
+                if Self.now() - lastActivity.load(ordering: .relaxed) >= limit {
                     if !stopped.load(ordering: .relaxed) { kill(getpid(), SIGINT) }
                     return
                 }
@@ -235,5 +236,8 @@ final class IdleWatch: Sendable {
     func touch() { lastActivity.store(Self.now(), ordering: .relaxed) }
     func stop() { stopped.store(true, ordering: .relaxed) }
 
-    private static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+    /// Milliseconds on the monotonic clock. Whole seconds of the wall clock made the quiet
+    /// time up to a second short (`--timeout 1` ended after 0.2 s), and a push written
+    /// within the timeout was missed.
+    private static func now() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 }

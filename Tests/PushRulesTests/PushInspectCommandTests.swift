@@ -229,6 +229,20 @@ struct PushInspectCommandTests {
         #expect(error.status == 2 && error.stderr.contains("\(broken): allowedKeys: must be an array"))
     }
 
+    /// `--follow --timeout S` ends only after S quiet seconds: counted in whole seconds of
+    /// the wall clock it ended up to a second early (`--timeout 1` after 0.2 s) and missed a
+    /// push written in time.
+    @Test func followTimeoutWaitsTheWholeQuietTime() async throws {
+        let file = try Self.goodFile()
+        for _ in 0..<3 {
+            let started = ContinuousClock.now
+            let result = try await P.run(["check", "--profile", "hermes", "--follow", "--timeout", "1", file])
+            let took = started.duration(to: .now)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(took >= .seconds(1), "ended after \(took), before the file was quiet for 1 s")
+        }
+    }
+
     @Test func onlyCheckAndShowFollowAsTheirHelpSays() async throws {
         let file = try Self.goodFile()
         let stats = try await P.run(["stats", "--follow", "--timeout", "1", file])
