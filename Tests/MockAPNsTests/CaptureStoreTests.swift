@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import StrictJSON
 @testable import MockAPNs
+import PushTestSupport
 import Synchronization
 import Testing
 
@@ -134,6 +135,25 @@ import Testing
         }
         #expect(store.records() == recorded)
         #expect(store.records(matching: CaptureFilter(outcome: .rejected), limit: 1) == [recorded[2]])
+    }
+
+    /// Waits that register on a full ring share one copy of each entry, and the copies go
+    /// with the entries the ring drops and with the last wait: each of 200 waits on a full
+    /// default ring held a 13 MB copy of its own (2.7 GB), copied under the store's lock.
+    @Test func pendingWaitsShareOneCopyOfEachRingEntry() async throws {
+        let store = CaptureStore(capacity: 50)
+        for _ in 0..<50 { store.record(CaptureFixtures.fullRecord(accepted: true)) }
+        let waits = (0..<20).map { _ in Task { await store.wait(count: 1_000, timeout: .seconds(60)) } }
+        #expect(await pollUntil { store.pendingWaitCount == 20 })
+        #expect(store.sharedCopyCount == 50, "each ring entry copied once for 20 waits")
+        store.record(CaptureFixtures.fullRecord(accepted: false))
+        #expect(store.sharedCopyCount == 50, "the dropped entry's copy left with it, the new one came in")
+        for wait in waits { wait.cancel() }
+        for wait in waits {
+            let result = await wait.value
+            #expect(result.ending == .cancelled && result.records.count == 51)
+        }
+        #expect(store.pendingWaitCount == 0 && store.sharedCopyCount == 0, "no copies held without a wait")
     }
 
     @Test func anAnsweredPushIsWrittenAsItsRecordWouldBe() throws {

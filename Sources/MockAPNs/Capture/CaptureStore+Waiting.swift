@@ -53,6 +53,10 @@ extension CaptureStore {
     /// Pending waits; for tests that check none is left behind.
     public var pendingWaitCount: Int { state.withLock { $0.waiters.count } }
 
+    /// Ring entries copied for the pending waits, each once however many waits hold it; for
+    /// tests of that sharing.
+    var sharedCopyCount: Int { state.withLock { $0.sharedCopies.count } }
+
     private enum Registration {
         case finished([CaptureEntry], CaptureWaitResult.Ending)
         case waiting(UInt64)
@@ -63,15 +67,28 @@ extension CaptureStore {
     private func register(filter: CaptureFilter, count: Int) -> Registration {
         state.withLock { state in
             var matches: [CaptureEntry] = []
-            state.ring.forEach { entry in
-                if filter.matches(entry) { matches.append(CaptureEntry(entry)) }
-                return true
+            // Entries another pending wait already copied are shared, not copied again.
+            var copied: [CaptureEntry] = []
+            do {
+                let shared = state.sharedCopies
+                state.ring.forEach { entry in
+                    guard filter.matches(entry) else { return true }
+                    if let copy = shared[entry.sequence] {
+                        matches.append(copy)
+                    } else {
+                        let copy = CaptureEntry(entry)
+                        matches.append(copy)
+                        copied.append(copy)
+                    }
+                    return true
+                }
             }
             if matches.count >= count { return .finished(matches, .satisfied) }
             if Task.isCancelled { return .finished(matches, .cancelled) }
             let id = state.nextWaiterID
             state.nextWaiterID += 1
             state.waiters[id] = Waiter(filter: filter, count: count, matches: matches, continuation: nil, ending: nil)
+            for copy in copied { state.sharedCopies[copy.sequence] = copy }
             return .waiting(id)
         }
     }
@@ -86,7 +103,7 @@ extension CaptureStore {
                         return Resumption(continuation: continuation, matches: [], ending: .cancelled)
                     }
                     if let ending = waiter.ending {
-                        state.waiters[id] = nil
+                        state.removeWaiter(id)
                         return Resumption(continuation: continuation, matches: waiter.matches, ending: ending)
                     }
                     waiter.continuation = continuation
