@@ -5,7 +5,7 @@
 #      same 10,000 lines from the capture file (`jq -c .`), the reference for handing out that
 #      many JSON lines; best of ROUNDS. A listing that copied everything written so far for
 #      each line took seconds here.
-#   2. isolation: h2load pushes/s while WAITS long-polls are answered at once and listings of
+#   2. isolation: h2load pushes/s while WAITS long-polls are pending and listings of
 #      the whole ring run in a loop, against the same h2load run with the control API idle;
 #      the control API has an event loop of its own, so its work must not stall the pushes of
 #      connections on the APNs listeners' loops (on 2 cores it still takes CPU from them).
@@ -70,5 +70,5 @@ busy=$(rate "$(push 40000)")
 
 printf 'GET /pushes of %d pushes: %.3f s; jq -c over the same lines: %.3f s; ratio %.2fx (listing / jq, lower is better)\n' \
     "$RING" "$best_list" "$best_jq" "$(awk -v a="$best_list" -v b="$best_jq" 'BEGIN { print a / b }')"
-printf 'pushes/s with the control API idle: %.0f; while %d long-polls are answered and the ring is listed in a loop: %.0f; ratio %.2fx\n' \
+printf 'pushes/s with the control API idle: %.0f; while %d long-polls are pending and the ring is listed in a loop: %.0f; ratio %.2fx\n' \
     "$idle" "$WAITS" "$busy" "$(awk -v a="$busy" -v b="$idle" 'BEGIN { print a / b }')"
