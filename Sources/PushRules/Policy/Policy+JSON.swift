@@ -1,3 +1,4 @@
+import APNsCore
 import StrictJSON
 
 extension Policy {
@@ -192,6 +193,21 @@ struct PolicyReader {
         return set
     }
 
+    /// A list of `apns-push-type` values, each one APNs defines: a misspelt type
+    /// (`"alret"`) matched no push, so the policy it scoped was silently never applied.
+    func pushTypeSet() throws(PolicyError) -> Set<String> {
+        var set: Set<String> = []
+        for element in try array() {
+            let name = try element.string()
+            guard APNsPushType(rawValue: name) != nil else {
+                throw PolicyError(element.location, "unknown push type \"\(name)\"; expected one of "
+                    + APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            set.insert(name)
+        }
+        return set
+    }
+
     func scopeMember() throws(PolicyError) -> RuleScope {
         try optional("scope")?.scope() ?? .all
     }
@@ -214,7 +230,7 @@ struct PolicyReader {
             }
         }
         return RuleScope(
-            pushTypes: try optional("pushTypes")?.stringSet(), topics: try optional("topics")?.stringSet(), where: fields)
+            pushTypes: try optional("pushTypes")?.pushTypeSet(), topics: try optional("topics")?.stringSet(), where: fields)
     }
 
     func leakPolicy() throws(PolicyError) -> LeakPolicy {
@@ -265,7 +281,7 @@ struct PolicyReader {
             priorities = set
         }
         return HeaderRequirement(
-            pushTypes: try optional("pushTypes")?.stringSet(), priorities: priorities,
+            pushTypes: try optional("pushTypes")?.pushTypeSet(), priorities: priorities,
             requiresPriority: try optionalBool("requirePriority") ?? false, topics: try optional("topics")?.stringSet(),
             requiresExpiration: try optionalBool("requireExpiration") ?? false,
             maximumExpirationDelay: try optionalInteger("maximumExpirationDelay"),
