@@ -179,8 +179,8 @@ public final class CaptureStore: Sendable {
 }
 
 extension CaptureStore {
-    /// A wait that ended: resumed by the caller once the lock is released, which is when its
-    /// records are decoded.
+    /// A wait that ended: resumed by the caller once the lock is released, with the entries
+    /// it holds (records are decoded, if at all, by the waiting task).
     struct Resumption {
         let continuation: CheckedContinuation<EntryWait, Never>
         let matches: [CaptureEntry]
@@ -225,7 +225,6 @@ extension CaptureStore {
             // One copy (the entry's bytes are reused once the ring wraps), shared by every
             // waiter it matches: a copy each grew the mock by gigabytes under many waits.
             var shared: CaptureEntry?
-            defer { if let shared { sharedCopies[shared.sequence] = shared } }
             var index = waiters.startIndex
             while index != waiters.endIndex {
                 // One in-place access per waiter: reading its fields one by one through the
@@ -234,6 +233,8 @@ extension CaptureStore {
                 if waiters.values[index].offer(entry, sharing: &shared) { satisfied.append(waiters.keys[index]) }
                 waiters.formIndex(after: &index)
             }
+            // Kept for waits registering later, before any ends: the last one to end empties it.
+            if let shared { sharedCopies[shared.sequence] = shared }
             var ready: [Resumption] = []
             for id in satisfied {
                 if let resumption = end(id, .satisfied) { ready.append(resumption) }
