@@ -112,32 +112,16 @@ public struct LogLine: ~Copyable {
             while case .valid(let encoded) = parser.parseScalar(from: &iterator) {
                 let scalar = Unicode.UTF8.decode(encoded)
                 if JSONStringEscaping.terminalSafe.escapes(scalar) {
-                    appendEscape(of: scalar)
+                    // Rare (a message with a control character): an array per escape is fine.
+                    var escape: [UInt8] = []
+                    JSONWriter.writeEscape(of: scalar, into: &escape)
+                    bytes.append(escape)
                 } else {
                     for byte in encoded { bytes.append(byte) }
                 }
             }
         }
     }
-
-    /// The escape a JSON string writes for `scalar`, a control character or one below
-    /// U+10000 that ``StrictJSON/JSONStringEscaping/terminalSafe`` escapes.
-    private mutating func appendEscape(of scalar: Unicode.Scalar) {
-        switch scalar.value {
-        case 0x0A: bytes.append(#"\n"# as StaticString)
-        case 0x0D: bytes.append(#"\r"# as StaticString)
-        case 0x09: bytes.append(#"\t"# as StaticString)
-        case 0x08: bytes.append(#"\b"# as StaticString)
-        case 0x0C: bytes.append(#"\f"# as StaticString)
-        default:
-            bytes.append(#"\u"# as StaticString)
-            for shift: UInt32 in [12, 8, 4, 0] {
-                bytes.append(Self.hexDigits[Int((scalar.value >> shift) & 0x0F)])
-            }
-        }
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// ` key=`: field keys are constants (`StaticString`), so this is one copy of known length
     /// where a `String` key was first asked for its UTF-8; a line per request has several.

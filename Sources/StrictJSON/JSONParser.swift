@@ -23,10 +23,7 @@ public struct JSONParser: ~Copyable {
         /// text is quoted as a JSON string, escaped to be shown (``JSONStringEscaping/terminalSafe``).
         public var message: String {
             guard let quoted else { return problem }
-            var text = Array(problem.utf8)
-            text.append(UInt8(ascii: " "))
-            JSONWriter.writeString(quoted, into: &text, escaping: .terminalSafe)
-            return String(decoding: text, as: UTF8.self)
+            return problem + " " + JSONWriter.quoted(quoted, escaping: .terminalSafe)
         }
         public var description: String { "\(message) at byte \(offset)" }
     }

@@ -91,6 +91,26 @@ public enum JSONWriter {
         }
     }
 
+    /// `text` as a JSON string, quotes included, for a message that quotes text it did not
+    /// write (`"\u001b[2J"` with ``JSONStringEscaping/terminalSafe``).
+    public static func quoted(_ text: String, escaping: JSONStringEscaping = .minimal) -> String {
+        var bytes: [UInt8] = []
+        writeString(text, into: &bytes, escaping: escaping)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the escape a JSON string writes for `scalar`, one that
+    /// ``JSONStringEscaping/escapes(_:)`` says is escaped (`\n`, `\u001b`, `\u202e`): for
+    /// writers of other formats that escape the same characters but leave `"` and `\` alone
+    /// (a log line's message).
+    public static func writeEscape(of scalar: Unicode.Scalar, into output: inout [UInt8]) {
+        if scalar.value < 0x20 {
+            appendEscaped(UInt8(scalar.value), into: &output)
+        } else {
+            appendUnicodeEscape(scalar.value, into: &output)
+        }
+    }
+
     /// Appends one byte of a string, escaped as JSON requires (bytes from 0x80 on, as they are).
     private static func appendEscaped(_ byte: UInt8, into output: inout [UInt8]) {
         switch byte {

@@ -32,8 +32,6 @@ public struct CaptureDecodingError: Error, Sendable, Hashable, CustomStringConve
     /// line's text is the sender's (or damage), and printed raw it could forge a line of
     /// output or act on the terminal that shows the message.
     static func quoted(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        JSONWriter.writeString(text, into: &bytes, escaping: .terminalSafe)
-        return String(decoding: bytes, as: UTF8.self)
+        JSONWriter.quoted(text, escaping: .terminalSafe)
     }
 }
