@@ -236,15 +236,7 @@ public final class LogSink: Sendable {
         var taken: [UInt8] = []
         taken.reserveCapacity(Self.bufferedFlushBytes)
         pending.withLock { swap(&$0, &taken) }
-        taken.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(fd, base + offset, buffer.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        // A log that cannot be written has nowhere to be reported: the lines are dropped.
+        StandardStreams.write(taken, to: fd)
     }
 }

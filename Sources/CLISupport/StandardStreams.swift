@@ -9,27 +9,32 @@ public enum StandardStreams {
     /// Standard error's file descriptor.
     public static let error: Int32 = 2
 
-    /// Writes all of `bytes` to `fd`, retrying short and interrupted writes.
+    /// Writes all of `bytes` to `fd` (any descriptor, not only these two), retrying short
+    /// and interrupted writes.
     ///
     /// - Returns: the `errno` of a failed write, or nil when every byte was written.
     @discardableResult
     public static func write(_ bytes: some Collection<UInt8>, to fd: Int32) -> Int32? {
-        let copy = Array(bytes)
-        return copy.withUnsafeBytes { buffer -> Int32? in
-            guard let base = buffer.baseAddress else { return nil }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(fd, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                // write(2) returns 0 only for a zero-byte request; guard against looping for ever.
-                if written == 0 { return EIO }
-                offset += written
+        // In place when contiguous (an array, the common case); copied once otherwise. The
+        // outer optional says whether storage was contiguous, the inner one is the result.
+        bytes.withContiguousStorageIfAvailable { writeAll(UnsafeRawBufferPointer($0), to: fd) }
+            ?? Array(bytes).withUnsafeBytes { writeAll($0, to: fd) }
+    }
+
+    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+        guard let base = buffer.baseAddress else { return nil }
+        var offset = 0
+        while offset < buffer.count {
+            let written = Foundation.write(fd, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return nil
+            // write(2) returns 0 only for a zero-byte request; guard against looping for ever.
+            if written == 0 { return EIO }
+            offset += written
         }
+        return nil
     }
 
     /// Writes `text` to `fd` as UTF-8; the `errno` of a failed write, or nil.

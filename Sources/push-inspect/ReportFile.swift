@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 
 /// Where a report named on the command line (`--junit FILE`) goes.
@@ -52,17 +53,7 @@ enum ReportFile {
         defer { _ = close(fd) }
         // Blocking again, so a slow reader of a FIFO gets the whole report.
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Foundation.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure("write", errno)
-            }
-            offset += written
-        }
+        if let code = StandardStreams.write(bytes, to: fd) { throw failure("write", code) }
     }
 
     /// The device and inode of the regular file `path` names, following symlinks; nil for
