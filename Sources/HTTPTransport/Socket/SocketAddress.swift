@@ -71,7 +71,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses an IPv4 or IPv6 literal (IPv6 with or without brackets); nil for a host name
     /// or a port out of range. Never resolves, so it never blocks.
-    init?(literal host: String, port: Int) {
+    public init?(literal host: String, port: Int) {
         guard (0...65535).contains(port) else { return nil }
         let trimmed = Self.unbracketed(host)
         var v4 = in_addr()

@@ -160,10 +160,9 @@ public struct MockServerSettings: Sendable, Hashable {
     /// (`999.1.1.1`); names are left to the listener, which resolves them.
     static func addressProblem(_ host: String) -> String? {
         let isIPv4Like = host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
-        guard isIPv4Like || host.contains(":") else { return nil }
-        var ipv4 = in_addr(), ipv6 = in6_addr()
-        if isIPv4Like { return inet_pton(AF_INET, host, &ipv4) == 1 ? nil : "expected an IPv4 address such as 127.0.0.1, found \"\(host)\"" }
-        return inet_pton(AF_INET6, host, &ipv6) == 1 ? nil : "expected an IPv6 address such as ::1, found \"\(host)\""
+        guard isIPv4Like || host.contains(":"), SocketAddress(literal: host, port: 0) == nil else { return nil }
+        return isIPv4Like ? "expected an IPv4 address such as 127.0.0.1, found \"\(host)\""
+            : "expected an IPv6 address such as ::1, found \"\(host)\""
     }
 
     func validate(path: String) throws(ConfigurationError) {
