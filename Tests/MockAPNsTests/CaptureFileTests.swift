@@ -223,6 +223,30 @@ import Testing
     }
 }
 
+extension CaptureFileTests {
+    /// Cancelled just after a record was returned, with the next line's start read with it:
+    /// that partial line is still the one held back, and is reported (it was lost unreported
+    /// when the cancellation came before the follower scanned on).
+    @Test func aFollowerCancelledRightAfterARecordStillReportsTheHeldBackLine() async throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var first = CaptureFixtures.fullRecord()
+        first.sequence = 1
+        try Data(CaptureRecordEncoder.line(first) + CaptureRecordEncoder.line(first).prefix(40)).write(to: URL(fileURLWithPath: path))
+        let warnings = WarningLog()
+        let follower = CaptureFileFollower(path: path, pollInterval: .milliseconds(10)) { warning in warnings.append(warning) }
+        let (firstRecord, afterCancel) = try await Task {
+            var iterator = follower.makeAsyncIterator()
+            let record = try await iterator.next()
+            withUnsafeCurrentTask { $0?.cancel() }
+            return (record?.sequence, try await iterator.next()?.sequence)
+        }.value
+        #expect(firstRecord == 1)
+        #expect(afterCancel == nil)
+        #expect(warnings.kinds == [.truncatedLastLine])
+    }
+}
+
 /// The warnings a follower reported, from whichever thread it ran on.
 private final class WarningLog: Sendable {
     private let warnings = Mutex<[CaptureReadWarning]>([])

@@ -64,10 +64,12 @@ public struct CaptureFileFollower: AsyncSequence, Sendable {
         public mutating func next() async throws -> CaptureRecord? {
             let reader = try self.reader ?? CaptureFileReader(path: path, nonBlocking: true, onWarning: onWarning)
             self.reader = reader
-            while !Task.isCancelled {
-                let record = try reader.nextAvailable()
-                if let record { return record }
-                if reader.isAtEndOfStream { break }
+            // What the reader has already read is scanned even once cancelled (it stops at its
+            // next read): a record arrives or its partial line becomes the one held back, which
+            // `finish()` then reports, whenever the cancellation came.
+            while true {
+                if let record = try reader.nextAvailable() { return record }
+                if reader.isAtEndOfStream || Task.isCancelled { break }
                 do {
                     try await Task.sleep(for: pollInterval)
                 } catch {
