@@ -200,8 +200,12 @@ public final class MockAPNsServer: Sendable {
     public func stop(gracePeriod: Duration = .seconds(2)) {
         production.shutdown(gracePeriod: gracePeriod)
         sandbox.shutdown(gracePeriod: gracePeriod)
-        controlWaits.stopAll(timeout: .milliseconds(500))
-        control.shutdown(gracePeriod: .milliseconds(200))
+        // Long-polls answer 503 from tasks of the cooperative pool, which a loaded machine can
+        // hold back for a while; a connection still open when its grace ends is reset, and the
+        // reset destroys an answer its client has not read. Both get the whole grace period,
+        // and both end as soon as the answers are out.
+        controlWaits.stopAll(timeout: gracePeriod)
+        control.shutdown(gracePeriod: gracePeriod)
         group.shutdown()
         controlGroup.shutdown()
         capture.close()
