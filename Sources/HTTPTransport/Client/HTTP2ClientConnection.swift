@@ -44,6 +44,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     private var phase: HTTP2ClientState = .idle
     private var terminalError: HTTPClientError = .closed
     private var goAway: HTTP2GoAway?
+    /// The GOAWAY our nghttp2 sent with an error code: the server broke HTTP/2 in a way the
+    /// library handles itself, ending the session without failing `mem_recv`.
+    private var sentGoAway: HTTP2GoAway?
     private var byteStream: ByteStream?
     private var session: OpaquePointer?
     private var streams: [Int32: HTTP2ClientStream] = [:]
@@ -383,6 +386,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, clientOnDataChunk)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, clientOnFrameReceived)
         nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks, clientOnFrameNotSent)
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, clientOnFrameSent)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, clientOnStreamClose)
 
         var option: OpaquePointer?
@@ -491,7 +495,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         guard writeFrames(), let session else { return }
         if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
             // After GOAWAY with no stream left: nothing more can happen on this connection.
-            shutDown(reason: .connectionClosed(nil), flushFirst: true)
+            let reason = sentGoAway.map { HTTPClientError.protocolError("the server broke HTTP/2; the client ended the connection with \($0)") }
+            shutDown(reason: reason ?? .connectionClosed(nil), flushFirst: true)
         }
     }
 
@@ -654,6 +659,13 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         }
     }
 
+    fileprivate func goAwaySent(_ frame: nghttp2_goaway) {
+        guard frame.error_code != HTTP2ErrorCode.noError.rawValue, sentGoAway == nil else { return }
+        let debugData = frame.opaque_data.map { Array(UnsafeBufferPointer(start: $0, count: frame.opaque_data_len)) } ?? []
+        sentGoAway = HTTP2GoAway(errorCode: HTTP2ErrorCode(rawValue: frame.error_code), lastStreamID: frame.last_stream_id,
+                                 debugData: debugData)
+    }
+
     fileprivate func frameNotSent(type: UInt8, streamID: Int32, libraryError: Int32) {
         guard type == UInt8(NGHTTP2_HEADERS.rawValue), let stream = streams.removeValue(forKey: streamID) else { return }
         if goAway != nil {
@@ -738,6 +750,13 @@ private func clientOnFrameNotSent(_ s: OpaquePointer?, _ frame: UnsafePointer<ng
     guard let frame else { return 0 }
     connection(userData)?.frameNotSent(type: frame.pointee.hd.type, streamID: frame.pointee.hd.stream_id,
                                        libraryError: libraryError)
+    return 0
+}
+
+private func clientOnFrameSent(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
+                               _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) else { return 0 }
+    connection(userData)?.goAwaySent(frame.pointee.goaway)
     return 0
 }
 
