@@ -1,5 +1,6 @@
 #if os(Linux)
 import Glibc
+import Synchronization
 internal import CLinuxShims
 
 /// Level-triggered epoll, with an eventfd for cross-thread wake-ups.
@@ -8,7 +9,10 @@ final class EpollSelector: Selector {
     private let wakeFD: Int32
     private var events: UnsafeMutablePointer<epoll_event>
     private let capacity = 256
-    private var closed = false
+    /// Set once the descriptors are closed. `wakeup()` comes from any thread, also after the
+    /// loop has stopped: it writes only under this lock while they are open, since a closed
+    /// number is soon another socket's, and eight bytes written there corrupt its stream.
+    private let closed = Mutex(false)
 
     init() throws(TransportError) {
         let epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -93,15 +97,23 @@ final class EpollSelector: Selector {
     }
 
     func wakeup() {
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        closed.withLock { closed in
+            guard !closed else { return }
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+        }
     }
 
     func close() {
-        guard !closed else { return }
-        closed = true
-        Glibc.close(epollFD)
-        Glibc.close(wakeFD)
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            Glibc.close(epollFD)
+            Glibc.close(wakeFD)
+        }
     }
+
+    /// The eventfd `wakeup()` writes to, for tests.
+    var wakeDescriptor: Int32 { wakeFD }
 }
 #endif
