@@ -369,10 +369,18 @@ public struct GatewayConformanceSuite: Sendable {
             details.append("\(delay): no answer after \(started.duration(to: .now).conformanceText), past \(limit) (\(error))")
             return false
         }
+        // The delay rule fires as the push arrives: a gateway that answered 5xx in time without
+        // forwarding (a circuit breaker, a stub) has shown nothing about a slow APNs.
+        let forwarded = try? await mock.firings(ofFault: id)
         await mock.removeFault(id: id)
         let code = Self.errorCode(answer.body)
         let summary = "\(delay): answered \(answer.status)\(code.map { " " + $0 } ?? "") after \(answer.elapsed.conformanceText)"
         var problems: [String] = []
+        switch forwarded {
+        case nil: problems.append("could not ask the mock whether the push reached APNs")
+        case 0?: problems.append("the push never reached APNs (the mock's delay rule did not fire)")
+        default: break
+        }
         if !(500..<600).contains(answer.status) { problems.append("expected a 5xx, which the plugin retries") }
         if answer.elapsed >= Self.pluginTimeout { problems.append("past \(limit): the plugin has given up and retries a push APNs may still deliver") }
         if code == nil { problems.append("without a JSON error body") }

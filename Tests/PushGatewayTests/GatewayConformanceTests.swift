@@ -1,6 +1,8 @@
 import APNsClient
 import Foundation
 import GatewayConformance
+import HTTPTransport
+import HermesContract
 import MockAPNs
 import PushGateway
 import Synchronization
@@ -30,9 +32,12 @@ struct GatewayConformanceTests {
     /// - Parameters:
     ///   - configure: changes the gateway's configuration.
     ///   - rewrite: changes what APNs answered before the gateway maps it.
+    ///   - forwards: false makes a gateway that answers every push as APNs unreachable, at
+    ///     once, without sending it.
     static func start(modes: Set<GatewayAuthMode> = Set(GatewayAuthMode.allCases), secrets: GatewaySecrets = GatewayFixture.secrets,
                       wrongTopic: Bool = false, configure: (inout GatewayConfiguration) -> Void = { _ in },
-                      rewrite: (@Sendable (APNsDeliveryResult) -> APNsDeliveryResult)? = nil) throws -> Running {
+                      rewrite: (@Sendable (APNsDeliveryResult) -> APNsDeliveryResult)? = nil,
+                      forwards: Bool = true) throws -> Running {
         let clock = SimulatedClock()
         let mock = try MockAPNsServer.startForTesting(certsDirectory: GatewayFixture.certs, now: { clock.now })
         var configuration = GatewayFixture.configuration(modes: modes)
@@ -45,7 +50,8 @@ struct GatewayConformanceTests {
             client.retryPolicy.initialBackoff = .milliseconds(5)
             client.retryPolicy.maximumBackoff = .milliseconds(20)
         })
-        let delivery: any APNsDelivering = rewrite.map { RewritingDelivery(base: client, rewrite: $0) } ?? client
+        var delivery: any APNsDelivering = rewrite.map { RewritingDelivery(base: client, rewrite: $0) } ?? client
+        if !forwards { delivery = UnforwardingDelivery(base: delivery) }
         let gateway = try GatewayFixture.start(configuration, secrets: secrets, delivery: delivery,
                                                wallClock: { Int64(clock.now.timeIntervalSince1970) })
         return Running(mock: mock, gateway: gateway, clock: clock)
@@ -191,6 +197,20 @@ struct GatewayConformanceTests {
                 "\(details)")
     }
 
+    @Test func aGatewayAnswering5xxInTimeWithoutForwardingFailsCheck7() async throws {
+        // A circuit breaker or a stub: 503 at once passes the timing, but says nothing about
+        // how the gateway meets a slow APNs, as the push never reached one.
+        let running = try Self.start(forwards: false)
+        let results = await Self.suite(running, credentials: .hmac(secret: Array(GatewayFixture.hmacSecret.utf8))).run([7])
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        let details = try #require(results.first).details
+        #expect(results.first?.passed == false)
+        #expect(details.count == 1 && details[0].hasPrefix("APNs delayed 20 s: answered 503 apns_unavailable after ")
+                && details[0].hasSuffix("; the push never reached APNs (the mock's delay rule did not fire)"), "\(details)")
+    }
+
     @Test func aGatewayThatWaitsOutASlowAPNsFailsCheck7WithoutWaitingWithIt() async throws {
         // The client's 30 s request timeout, as before the gateway bounded its APNs leg: check 7
         // gives up at its 10 s limit instead of waiting out the mock's 20 s.
@@ -265,4 +285,22 @@ struct GatewayConformanceCommandTests {
             #expect(result.errors.hasPrefix("Error: "))
         }
     }
+}
+
+/// A delivery that sends nothing: every push is answered at once as APNs unreachable.
+private struct UnforwardingDelivery: APNsDelivering {
+    let base: any APNsDelivering
+
+    func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment) async -> APNsDeliveryResult {
+        .unreachable("not forwarded")
+    }
+
+    func deliver(_ request: GatewayAPNsRequest, to environment: HermesAPNsEnvironment,
+                 completion: @escaping @Sendable (APNsDeliveryResult) -> Void) {
+        completion(.unreachable("not forwarded"))
+    }
+
+    func shutdown() async { await base.shutdown() }
+
+    var eventLoopGroup: EventLoopGroup? { base.eventLoopGroup }
 }

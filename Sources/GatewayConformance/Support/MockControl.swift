@@ -45,6 +45,21 @@ struct MockControl: Sendable {
         }
     }
 
+    /// How often the fault rule `id` has fired, from `GET /faults`: a rule fires as its push
+    /// arrives, so this tells whether a push reached the mock even while its answer is held.
+    func firings(ofFault id: String) async throws -> Int {
+        let answer = try await get("\(baseURL)/faults")
+        guard answer.status == 200 else { throw ConformanceHTTP.Failure(description: "GET /faults answered \(answer.status)") }
+        guard case .array(let rules)? = try? JSONParser.parse(answer.body, maximumDepth: 16) else {
+            throw ConformanceHTTP.Failure(description: "GET /faults answered no list of rules: \(answer.text)")
+        }
+        for case .object(let rule) in rules where rule["id"]?.stringValue == id {
+            guard case .integer(let fired)? = rule["fired"] else { break }
+            return Int(clamping: fired)
+        }
+        throw ConformanceHTTP.Failure(description: "GET /faults does not list rule \(id) with its firings")
+    }
+
     func removeFault(id: String) async {
         _ = try? await http.send("DELETE", "\(baseURL)/faults/\(id)")
     }
