@@ -11,24 +11,13 @@ import Testing
     /// last stream 0, no debug data), and closes.
     private static let server = #"""
 import struct
-import h2.config, h2.connection, h2.events
 
 def goaway(debug):
     payload = struct.pack(">II", 0, 0) + debug
     return struct.pack(">I", len(payload))[1:] + bytes([7, 0]) + struct.pack(">I", 0) + payload
 
 sock = accept_one()
-conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False))
-conn.initiate_connection()
-sock.sendall(conn.data_to_send())
-received = False
-while not received:
-    data = sock.recv(65536)
-    if not data:
-        sys.exit("the client closed first")
-    for event in conn.receive_data(data):
-        received = received or isinstance(event, h2.events.RequestReceived)
-    sock.sendall(conn.data_to_send())
+serve_until_request(sock)
 sock.sendall(goaway(b'{"reason":"BadCertificateEnvironment"}'))
 sock.sendall(goaway(b''))
 sock.shutdown(socket.SHUT_WR)

@@ -12,20 +12,9 @@ import Testing
     /// of type PROTOCOL_ERROR). It keeps the connection open and reports what the client sent.
     private static let server = #"""
 import struct
-import h2.config, h2.connection, h2.events
 
 sock = accept_one()
-conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False))
-conn.initiate_connection()
-sock.sendall(conn.data_to_send())
-received = False
-while not received:
-    data = sock.recv(65536)
-    if not data:
-        sys.exit("the client closed first")
-    for event in conn.receive_data(data):
-        received = received or isinstance(event, h2.events.RequestReceived)
-    sock.sendall(conn.data_to_send())
+serve_until_request(sock)
 sock.sendall(struct.pack(">I", 2)[1:] + bytes([0, 1]) + struct.pack(">I", 2) + b"hi")
 try:
     while sock.recv(65536):

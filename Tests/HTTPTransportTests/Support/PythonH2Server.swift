@@ -5,7 +5,8 @@ import Testing
 /// implementation independent of ours, in the background.
 ///
 /// The script gets `prelude` first; its `accept_one()` opens a listener on a free port,
-/// announces it on stdout (`port N`) and returns the accepted socket.
+/// announces it on stdout (`port N`) and returns the accepted socket, and
+/// `serve_until_request(sock)` does the server's side of the handshake until a request came.
 enum PythonH2Server {
     static let prelude = #"""
 import socket, sys
@@ -18,6 +19,22 @@ def accept_one():
     sock, _ = listener.accept()
     sock.settimeout(20)
     return sock
+
+def serve_until_request(sock):
+    """Answers the HTTP/2 handshake with the h2 package until a request has arrived."""
+    import h2.config, h2.connection, h2.events
+    conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False))
+    conn.initiate_connection()
+    sock.sendall(conn.data_to_send())
+    received = False
+    while not received:
+        data = sock.recv(65536)
+        if not data:
+            sys.exit("the client closed first")
+        for event in conn.receive_data(data):
+            received = received or isinstance(event, h2.events.RequestReceived)
+        sock.sendall(conn.data_to_send())
+    return conn
 
 """#
 
