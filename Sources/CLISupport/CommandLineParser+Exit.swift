@@ -12,9 +12,9 @@ extension CommandLineParser {
         do {
             switch try parse(arguments) {
             case .help:
-                exitAfterWriting(helpText + helpFooter)
+                Self.exitAfterWriting(helpText + helpFooter, naming: "the help")
             case .version:
-                exitAfterWriting(version + "\n")
+                Self.exitAfterWriting(version + "\n", naming: "the version")
             case let .run(parsed):
                 return parsed
             }
@@ -31,12 +31,13 @@ extension CommandLineParser {
         exit(2)
     }
 
-    /// Help or version that could not be written is a failure, not a success.
-    private func exitAfterWriting(_ text: String) -> Never {
-        if let code = StandardStreams.write(text, to: StandardStreams.output) {
-            StandardStreams.write("Error: cannot write to standard output: \(String(cString: strerror(code)))\n", to: StandardStreams.error)
-            exit(2)
-        }
-        exit(0)
+    /// Writes help or version text to standard output and exits 0; text that could not be
+    /// written is a failure, not a success: `Error: cannot write …` on standard error, exit 2.
+    ///
+    /// For commands that print help of their own (a list of subcommands) beside ``parseOrExit(_:version:helpFooter:)``.
+    ///
+    /// - Parameter what: names the text in the message (`the help`).
+    public static func exitAfterWriting(_ text: String, naming what: String) -> Never {
+        exit(StandardStreams.writeOutputOrReport(text, naming: what) ? 0 : 2)
     }
 }

@@ -42,4 +42,34 @@ public enum StandardStreams {
     public static func write(_ text: String, to fd: Int32) -> Int32? {
         write(Array(text.utf8), to: fd)
     }
+
+    /// Writes `text` to standard output, where a command's result goes.
+    ///
+    /// - Parameter what: names the output in the error (`the result`).
+    /// - Throws: ``OutputWriteError`` when a write fails.
+    public static func writeOutput(_ text: String, naming what: String) throws(OutputWriteError) {
+        if let code = write(text, to: Self.output) { throw OutputWriteError(what, code: code) }
+    }
+
+    /// Writes `text` to standard output or, when it cannot, says so on standard error
+    /// (`Error: cannot write … to standard output: <reason>`).
+    ///
+    /// - Parameter what: names the output in the message (`the help`).
+    /// - Returns: whether `text` was written. When not, the caller fails the command: output
+    ///   that was lost must not look as if it arrived.
+    public static func writeOutputOrReport(_ text: String, naming what: String) -> Bool {
+        do {
+            try writeOutput(text, naming: what)
+            return true
+        } catch {
+            printError("\(error)")
+            return false
+        }
+    }
+
+    /// Writes `Error: message` and a newline to standard error. A failed write is dropped:
+    /// there is nowhere else to report it, and the exit status still says the command failed.
+    public static func printError(_ message: String) {
+        write("Error: \(message)\n", to: Self.error)
+    }
 }
