@@ -25,10 +25,6 @@ let parser = CommandLineParser(
         .value("capture", "FILE", help: "Append every push to FILE as JSON Lines (docs/capture-format.md)."),
     ])
 
-func standardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
-}
-
 let certsVariable = "APNS_MOCK_CERTS"
 // A long-running server: large freed buffers go back to the system (the type says why).
 LargeAllocationPolicy.returnLargeBuffersToTheSystem()
@@ -116,7 +112,16 @@ for (keyID, key) in mock.registry.keys.sorted(by: { $0.key < $1.key }) {
 }
 banner += "  topics      \(mock.registry.bundleIDs.sorted().joined(separator: ", "))\n"
 if let capture = configuration.server.captureFilePath { banner += "  capture     \(capture)\n" }
-standardOutput(banner)
+// Scripts and tests read the URLs from the banner, so a banner that could not be written (a
+// full disk, a closed terminal) fails the start: the mock stops before anyone is told where
+// it is, exiting 1 as for any other failure to start (2 is for usage errors).
+do {
+    try StandardStreams.writeOutput(banner, naming: "the banner")
+} catch {
+    logger.error("cannot start: \(error)")
+    mock.stop()
+    exit(1)
+}
 
 /// Why capture lines were lost, for the log.
 nonisolated func captureLoss(_ file: CaptureFileWriter) -> String {

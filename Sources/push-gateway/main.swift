@@ -30,10 +30,6 @@ let parser = CommandLineParser(
         .value("log-level", "LEVEL", help: "trace, debug, info (default), notice, warning, error or critical."),
     ])
 
-func standardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
-}
-
 // A long-running server: large freed buffers go back to the system (the type says why).
 LargeAllocationPolicy.returnLargeBuffersToTheSystem()
 let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nSECRETS (environment only, never flags):\n"
@@ -98,24 +94,37 @@ do {
     exit(1)
 }
 
-standardOutput("""
-    push-gateway \(version)
-      listening   \(gateway.url)
-      topic       \(configuration.topic)
-      auth modes  \(configuration.authModes.sorted().map(\.rawValue).joined(separator: ","))
-      production  \(configuration.productionURL)
-      sandbox     \(configuration.sandboxURL)
+/// Stops `gateway` from the main thread, which blocks until it has.
+func stop(_ gateway: PushGatewayServer) {
+    let stopped = DispatchSemaphore(value: 0)
+    Task.detached {
+        await gateway.shutdown()
+        stopped.signal()
+    }
+    stopped.wait()
+}
 
-    """)
+// Scripts and tests read the URL from the banner, so a banner that could not be written (a
+// full disk, a closed terminal) fails the start: the gateway stops before anyone is told
+// where it is, exiting 1 as for any other failure to start (2 is for usage errors).
+do {
+    try StandardStreams.writeOutput("""
+        push-gateway \(version)
+          listening   \(gateway.url)
+          topic       \(configuration.topic)
+          auth modes  \(configuration.authModes.sorted().map(\.rawValue).joined(separator: ","))
+          production  \(configuration.productionURL)
+          sandbox     \(configuration.sandboxURL)
+
+        """, naming: "the banner")
+} catch {
+    logger.error("cannot start: \(error)")
+    stop(gateway)
+    exit(1)
+}
 
 // Blocking, not `await`: with async top-level code, Dispatch parks the main thread in
 // sigsuspend with every signal unblocked, where a SIGTERM would kill the gateway unflushed.
 TerminationSignals.wait()
-let stopped = DispatchSemaphore(value: 0)
-let stopping = gateway
-Task.detached {
-    await stopping.shutdown()
-    stopped.signal()
-}
-stopped.wait()
+stop(gateway)
 logger.info("stopped")

@@ -201,6 +201,17 @@ struct ApnsMockCommandTests {
                             signature: String(token.split(separator: ".")[2]), log: mock.takeLog())
     }
 
+    /// A banner that cannot be written (standard output on a full disk) fails the start,
+    /// exit 1 with a log line saying why, instead of crashing in the write.
+    @Test func aBannerThatCannotBeWrittenFailsTheStartWithoutACrash() async throws {
+        let result = try await SpawnedProcess.runDetached(
+            Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0"], full: .output,
+            environment: ["APNS_MOCK_CERTS": Self.certs], timeout: 30)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot start: cannot write the banner to standard output: No space left on device"),
+                "\(result.stderr)")
+    }
+
     @Test func usageErrorsExitWithTwo() async throws {
         let result = try await onThread { try Self.run(Self.executable.path, ["--port", "http"]) }
         #expect(result.status == 2)

@@ -94,6 +94,18 @@ struct PushGatewayCommandTests {
         #expect(ended.log.contains("stopped"), "\(ended.log)")
     }
 
+    /// A banner that cannot be written (standard output on a full disk) fails the start,
+    /// exit 1 with a log line saying why, instead of crashing in the write.
+    @Test func aBannerThatCannotBeWrittenFailsTheStartWithoutACrash() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: GatewayFixture.certs)
+        defer { mock.stop() }
+        let result = try await SpawnedProcess.runDetached(Self.executable.path, Self.arguments(for: mock), full: .output,
+                                                          environment: Self.environment, timeout: 30)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot start: cannot write the banner to standard output: No space left on device"),
+                "\(result.stderr)")
+    }
+
     @Test func helpVersionAndUsageErrors() async throws {
         let help = try await onThread { try Self.run(["--help"]) }
         #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW:") && help.output.contains("PUSH_GATEWAY_HMAC_SECRET"))

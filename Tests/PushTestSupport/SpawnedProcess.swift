@@ -47,4 +47,24 @@ public enum SpawnedProcess {
         }
         return Result(status: status ?? 128 + SIGKILL, stdout: child.standardOutput, stderr: child.standardError, timedOut: timedOut)
     }
+
+    /// A standard stream of a child sent to `/dev/full`, where every write fails (ENOSPC):
+    /// what a command does when its output cannot be written.
+    public enum FullStream: String, Sendable {
+        case output = ">"
+        case error = "2>"
+    }
+
+    /// ``runDetached(_:_:stdin:environment:timeout:)`` with `stream` on `/dev/full`, the other
+    /// one captured as usual. Through `/bin/sh`, which `exec`s the command: a crash still shows
+    /// as 128 + its signal.
+    public static func runDetached(_ path: String, _ arguments: [String], full stream: FullStream,
+                                   environment: [String: String] = [:], timeout: TimeInterval = 60) async throws -> Result {
+        var status = stat()
+        guard stat("/dev/full", &status) == 0, status.st_mode & S_IFMT == S_IFCHR else {
+            throw Failure(description: "/dev/full is not the device that fails every write")
+        }
+        return try await runDetached("/bin/sh", ["-c", "exec \"$0\" \"$@\" \(stream.rawValue) /dev/full", path] + arguments,
+                                     environment: environment, timeout: timeout)
+    }
 }
