@@ -31,10 +31,6 @@ let parser = CommandLineParser(
     ],
     acceptsPositional: true)
 
-func write(_ text: String, to handle: FileHandle) {
-    handle.write(Data(text.utf8))
-}
-
 let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version)
 
 func readPayload() -> [UInt8] {
@@ -118,19 +114,21 @@ do {
     parser.exitWithUsageError("\(error)")
 }
 
-/// Sends, prints the answer, and says how the process should exit.
+/// Sends, prints the answer, and says how the process should exit: 0 accepted, 1 rejected or
+/// a runtime failure, 2 a request that cannot be sent.
 func run() async -> Int32 {
     do {
         let response = try await client.send(notification, environment: environment)
         var text = "status: \(response.status)\napns-id: \(response.apnsID)\n"
         if let unique = response.uniqueID { text += "apns-unique-id: \(unique)\n" }
         if response.attempts > 1 { text += "attempts: \(response.attempts)\n" }
-        write(text, to: .standardOutput)
-        return 0
+        // An answer that could not be printed is a runtime failure: a script must not take
+        // an accepted push it never saw the apns-id of for a success.
+        return StandardStreams.writeOutputOrReport(text, naming: "the answer") ? 0 : 1
     } catch {
         switch error {
         case .invalidRequest:
-            write(parser.errorText(CommandLineError("\(error)")), to: .standardError)
+            StandardStreams.write(parser.errorText(CommandLineError("\(error)")), to: StandardStreams.error)
             return 2
         default:
             break
@@ -140,9 +138,10 @@ func run() async -> Int32 {
             if let unique = rejection.uniqueID { text += "apns-unique-id: \(unique)\n" }
             if let timestamp = rejection.timestampMilliseconds { text += "timestamp: \(timestamp)\n" }
             if case let .retriesExhausted(attempts, _) = error { text += "attempts: \(attempts)\n" }
-            write(text, to: .standardOutput)
+            // 1 whether or not it could be printed: the push failed.
+            _ = StandardStreams.writeOutputOrReport(text, naming: "the answer")
         } else {
-            write("Error: \(error)\n", to: .standardError)
+            StandardStreams.printError("\(error)")
         }
         return 1
     }

@@ -87,6 +87,24 @@ struct PushSendCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 
+    /// An answer that cannot be written (standard output on a full disk) is a runtime failure
+    /// with a message, and an error that cannot be written is dropped: neither crashes.
+    @Test func outputThatCannotBeWrittenFailsTheRunWithoutACrash() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let accepted = try await SpawnedProcess.runDetached(
+            Self.executable, Self.mockArguments(mock) + ["--auth-key", Self.authKey, "--payload", "{}", ClientFixtures.deviceToken],
+            full: .output)
+        #expect(accepted.status == 1, "\(accepted.stderr)")
+        #expect(accepted.stderr == "Error: cannot write the answer to standard output: No space left on device\n")
+        #expect(mock.capture.records().count == 1, "the push itself went out")
+
+        let unreachable = try await SpawnedProcess.runDetached(
+            Self.executable, ["--url", "https://127.0.0.1:1", "--auth-key", Self.authKey, "--topic", "t", "--payload", "{}",
+                              ClientFixtures.deviceToken], full: .error)
+        #expect(unreachable.status == 1)
+    }
+
     @Test func usageAndInputErrorsExitTwoWithAHint() async throws {
         let cases: [([String], String)] = [
             (["--auth-key", Self.authKey, "--topic", "t", "--payload", "{}"], "missing DEVICE_TOKEN"),
