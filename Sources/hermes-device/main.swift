@@ -19,10 +19,6 @@ let parser = CommandLineParser(
         .value("viewing", "SESSION_ID", help: "The session on screen: its pushes show no banner."),
     ])
 
-func standardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
-}
-
 let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version)
 
 let count: Int
@@ -53,14 +49,17 @@ do {
     while seen < count, deadline.timeIntervalSinceNow > 0 {
         for delivery in try await device.poll(timeout: deadline.timeIntervalSinceNow) {
             seen += 1
-            standardOutput(HermesDeliveryReport.text(delivery, number: seen))
+            // A report that could not be printed ends the run (exit 1): the device exists to
+            // show what the app did, and waiting for more pushes would only lose those too.
+            guard StandardStreams.writeOutputOrReport(HermesDeliveryReport.text(delivery, number: seen),
+                                                      naming: "the report of push \(seen)") else { exit(1) }
         }
     }
     guard seen >= count else {
-        FileHandle.standardError.write(Data("hermes-device: \(seen) of \(count) push(es) arrived within \(timeout) s\n".utf8))
+        StandardStreams.write("hermes-device: \(seen) of \(count) push(es) arrived within \(timeout) s\n", to: StandardStreams.error)
         exit(1)
     }
 } catch {
-    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+    StandardStreams.printError("\(error)")
     exit(1)
 }

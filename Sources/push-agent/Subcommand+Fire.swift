@@ -39,13 +39,22 @@ extension Subcommand {
         offset.withLock { $0 = 0 }
 
         let decision = agent.handle(event)
-        switch decision {
-        case .notATrigger: standardOutput("not a trigger: \(hook)\n")
-        case .send(let type, let session): standardOutput("send \(type.rawValue) \(session) to \(agent.store.count) device(s)\n")
-        case .drop(let type, let session, let reason): standardOutput("drop \(type.rawValue) \(session): \(reason.rawValue)\n")
+        // The pushes go out even when the decision cannot be printed: a hook's event is not
+        // dropped for its log. The lost output still fails the run, once they have.
+        let decisionLine = switch decision {
+        case .notATrigger: "not a trigger: \(hook)\n"
+        case .send(let type, let session): "send \(type.rawValue) \(session) to \(agent.store.count) device(s)\n"
+        case .drop(let type, let session, let reason): "drop \(type.rawValue) \(session): \(reason.rawValue)\n"
+        }
+        var lost: OutputWriteError?
+        do throws(OutputWriteError) {
+            try StandardStreams.writeOutput(decisionLine, naming: "the decision")
+        } catch {
+            lost = error
         }
         await agent.waitUntilIdle()
-        for result in agent.results { standardOutput("\(result)\n") }
+        if let lost { throw lost }
+        for result in agent.results { try StandardStreams.writeOutput("\(result)\n", naming: "the results") }
         return exitCode(agent.results)
     }
 }

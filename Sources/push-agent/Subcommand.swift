@@ -71,17 +71,21 @@ enum Subcommand: String, CaseIterable {
                                                 environment: try Self.environment(arguments),
                                                 appVersion: arguments.value("app-version") ?? "0.0.0")
             try Self.storeChange { () throws(HermesDeviceStoreError) in try store.register(device) }
-            standardOutput("registered \(Self.masked(device.deviceToken)) (\(device.environment.rawValue)); \(store.count) device(s)\n")
+            try StandardStreams.writeOutput(
+                "registered \(Self.masked(device.deviceToken)) (\(device.environment.rawValue)); \(store.count) device(s)\n",
+                naming: "the result")
             return 0
         case .unregister:
             let store = try Self.store(arguments)
             let token = try Self.required(arguments, "device-token")
             let removed = try Self.storeChange { () throws(HermesDeviceStoreError) in try store.unregister(deviceToken: token) }
-            standardOutput((removed ? "unregistered " : "not registered: ") + Self.masked(token) + "\n")
+            try StandardStreams.writeOutput((removed ? "unregistered " : "not registered: ") + Self.masked(token) + "\n", naming: "the result")
             return 0
         case .devices:
             for device in try Self.store(arguments).all {
-                standardOutput("\(Self.masked(device.deviceToken))  \(device.environment.rawValue)  app \(device.appVersion)\n")
+                try StandardStreams.writeOutput(
+                    "\(Self.masked(device.deviceToken))  \(device.environment.rawValue)  app \(device.appVersion)\n",
+                    naming: "the device list")
             }
             return 0
         case .fire:
@@ -97,7 +101,7 @@ enum Subcommand: String, CaseIterable {
             let device = HermesRegisteredDevice(deviceToken: try Self.required(arguments, "device-token"),
                                                 environment: try Self.environment(arguments), appVersion: "push-agent")
             let result = await sender.send(type, sessionID: session, to: device)
-            standardOutput("\(result)\n")
+            try StandardStreams.writeOutput("\(result)\n", naming: "the result")
             return Self.exitCode([result])
         }
     }

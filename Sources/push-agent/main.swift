@@ -29,13 +29,10 @@ let topHelp = """
 
     """
 
-func standardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
-}
-
 func usageFailure(_ parser: CommandLineParser?, _ message: String) -> Never {
     guard let parser else {
-        FileHandle.standardError.write(Data("Error: \(message)\nUsage: \(topUsage)\nSee 'push-agent --help'.\n".utf8))
+        // A failed write has nowhere to be reported; the exit status still says it.
+        StandardStreams.write("Error: \(message)\nUsage: \(topUsage)\nSee 'push-agent --help'.\n", to: StandardStreams.error)
         exit(2)
     }
     parser.exitWithUsageError(message)
@@ -45,19 +42,13 @@ var rawArguments = Array(CommandLine.arguments.dropFirst())
 guard let first = rawArguments.first else { usageFailure(nil, "a subcommand is required") }
 switch first {
 case "-h", "--help":
-    standardOutput(topHelp)
-    exit(0)
+    CommandLineParser.exitAfterWriting(topHelp, naming: "the help")
 case "--version":
-    standardOutput(version + "\n")
-    exit(0)
+    CommandLineParser.exitAfterWriting(version + "\n", naming: "the version")
 case "help":
-    guard rawArguments.count > 1 else {
-        standardOutput(topHelp)
-        exit(0)
-    }
+    guard rawArguments.count > 1 else { CommandLineParser.exitAfterWriting(topHelp, naming: "the help") }
     guard let subcommand = Subcommand(rawValue: rawArguments[1]) else { usageFailure(nil, "unknown subcommand '\(rawArguments[1])'") }
-    standardOutput(subcommand.parser.helpText)
-    exit(0)
+    CommandLineParser.exitAfterWriting(subcommand.parser.helpText, naming: "the help")
 default:
     break
 }
@@ -71,6 +62,8 @@ do {
 } catch let error as CommandLineError {
     usageFailure(subcommand.parser, error.message)
 } catch {
-    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+    // Output that could not be written (OutputWriteError) fails here too, as a runtime
+    // failure: a script reading it must not take silence for a result.
+    StandardStreams.printError("\(error)")
     exit(1)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HermesAgent
+import PushTestSupport
 import Testing
 
 /// `push-agent` and `hermes-device`, the built commands, against the in-process chain.
@@ -47,5 +48,43 @@ import Testing
         #expect(down.output.contains("failed: gateway unreachable") && down.output.contains("attempts 2"))
         let help = try await CommandRunner.run("push-agent", ["--help"])
         #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW:"))
+    }
+
+    /// Output that cannot be written (standard output on a full disk) fails the run with a
+    /// message: help with 2, a result with 1, as a runtime failure; an error that cannot be
+    /// written is dropped. None of them crashes.
+    @Test func pushAgentOutputThatCannotBeWrittenFailsTheRunWithoutACrash() async throws {
+        let pushAgent = CommandRunner.executable("push-agent").path
+        let help = try await SpawnedProcess.runDetached(pushAgent, ["--help"], full: .output)
+        #expect(help.status == 2 && help.stderr == "Error: cannot write the help to standard output: No space left on device\n",
+                "\(help.status) \(help.stderr)")
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let registered = try await SpawnedProcess.runDetached(
+            pushAgent, ["register", "--store", store, "--device-token", HermesChain.tokenA], full: .output)
+        #expect(registered.status == 1 && registered.stderr == "Error: cannot write the result to standard output: No space left on device\n",
+                "\(registered.status) \(registered.stderr)")
+        let unknown = try await SpawnedProcess.runDetached(pushAgent, ["launch"], full: .error)
+        #expect(unknown.status == 2)
+    }
+
+    /// A report hermes-device cannot write (standard output on a full disk) ends the run with
+    /// 1 and a message; an error it cannot write is dropped. Neither crashes.
+    @Test func hermesDeviceOutputThatCannotBeWrittenFailsTheRunWithoutACrash() async throws {
+        let chain = try await HermesChain.start()
+        let sent = try await CommandRunner.run("push-agent", [
+            "test", "--gateway", chain.gateway.url + "/push", "--secret", String(decoding: HermesChain.hmacSecret, as: UTF8.self),
+            "--device-token", HermesChain.tokenA])
+        #expect(sent.status == 0, "\(sent.output)\(sent.error)")
+        let hermesDevice = CommandRunner.executable("hermes-device").path
+        let report = try await SpawnedProcess.runDetached(
+            hermesDevice, ["--control", chain.mock.controlURL, "--device-token", HermesChain.tokenA, "--timeout", "20"], full: .output)
+        #expect(report.status == 1, "\(report.stderr)")
+        #expect(report.stderr == "Error: cannot write the report of push 1 to standard output: No space left on device\n")
+        await chain.stop()
+
+        let unreachable = try await SpawnedProcess.runDetached(
+            hermesDevice, ["--control", "http://127.0.0.1:9", "--device-token", HermesChain.tokenA, "--timeout", "1"], full: .error)
+        #expect(unreachable.status == 1)
     }
 }
