@@ -24,13 +24,9 @@ let parser = CommandLineParser(
         .value("check", "N", help: "Run only check N (\(checkRange)).", repeatable: true),
     ])
 
-func standardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
-}
-
 let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nCHECKS:\n"
     + GatewayConformanceSuite.numbers.map { "  \($0). \(GatewayConformanceSuite.titles[$0] ?? "")" }.joined(separator: "\n")
-    + "\n\nEXIT: 0 all checks pass, 1 a check failed, 2 usage or input error.\n")
+    + "\n\nEXIT: 0 all checks pass, 1 a check failed, 2 usage or input error, or output that could not be written.\n")
 
 func readSecret() throws(CommandLineError) -> [UInt8]? {
     let environment = ProcessInfo.processInfo.environment
@@ -87,13 +83,16 @@ do throws(CommandLineError) {
 }
 
 let results = await GatewayConformanceSuite(configuration: configuration).run(checks.isEmpty ? Array(GatewayConformanceSuite.numbers) : checks)
-standardOutput(ConformanceReport.table(results))
+// A table that could not be printed fails the run with 2, as a JUnit file that could not be
+// written does (1 would say a check failed); the JUnit file is still written, for CI to read.
+let tableWritten = StandardStreams.writeOutputOrReport(ConformanceReport.table(results), naming: "the results table")
 if let path = arguments.value("junit") {
     do {
         try Data(ConformanceReport.junit(results).utf8).write(to: URL(fileURLWithPath: path))
     } catch {
-        FileHandle.standardError.write(Data("Error: cannot write \(path): \(error.localizedDescription)\n".utf8))
+        StandardStreams.printError("cannot write \(path): \(error.localizedDescription)")
         exit(2)
     }
 }
+guard tableWritten else { exit(2) }
 exit(results.allSatisfy(\.passed) ? 0 : 1)

@@ -271,6 +271,25 @@ struct GatewayConformanceCommandTests {
         #expect(failing.output.contains(" 1  FAIL"))
     }
 
+    /// A results table that cannot be written (standard output on a full disk) fails the run
+    /// with 2, not 1 (which says a check failed), without a crash; the JUnit file is written.
+    @Test func aTableThatCannotBeWrittenExits2AndTheJUnitFileIsStillWritten() async throws {
+        let running = try GatewayConformanceTests.start()
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+        let result = try await SpawnedProcess.runDetached(
+            Self.executable.path, ["--gateway", running.gateway.url, "--mock-control", running.mock.controlURL, "--junit", junit.path,
+                                   "--check", "1"],
+            full: .output, environment: ["HERMES_PUSH_HMAC_SECRET": GatewayFixture.hmacSecret])
+        await running.gateway.shutdown()
+        running.mock.stop()
+
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr == "Error: cannot write the results table to standard output: No space left on device\n")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="gateway-conformance" tests="1" failures="0""#), "\(xml)")
+    }
+
     @Test func usageErrorsExit2() async throws {
         let help = try await onThread { try PushGatewayCommandTests.run(["--help"], environment: [:], executable: Self.executable) }
         #expect(help.status == 0 && help.output.contains("CHECKS:"))
