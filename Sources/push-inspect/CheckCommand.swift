@@ -65,7 +65,19 @@ enum CheckCommand {
         run.begin()
         await feed.run { run.check($0) }
         run.finish(inputErrors: feed.inputErrors, waitUnsatisfied: feed.waitUnsatisfied)
-        if let path = arguments.value("junit"), let report = run.junit {
+        if let path = arguments.value("junit"), var report = run.junit {
+            // The exit status says the input was bad; CI pages show the report, so it says so too.
+            for message in feed.inputErrorMessages {
+                report.addError(className: "push-inspect.input", name: "input", message: message)
+            }
+            let unlisted = feed.inputErrors - feed.inputErrorMessages.count
+            if unlisted > 0 {
+                report.addError(className: "push-inspect.input", name: "input",
+                                message: "and \(unlisted) more input error\(unlisted == 1 ? "" : "s") (see standard error)")
+            }
+            if let shortfall = feed.waitShortfall {
+                report.addFailure(className: "push-inspect.input", name: "wait", message: shortfall)
+            }
             do {
                 try ReportFile.write(Array(report.xml().utf8), to: path)
             } catch {
@@ -161,9 +173,14 @@ struct CheckRun {
                 output.write("\nfindings by rule:\n")
                 for (rule, count) in findingsByRule.sorted(by: { $0.key < $1.key }) { output.write("  \(rule): \(count)\n") }
             }
+            // Input errors and a short wait are in the summary too: "0 failed" in green
+            // over a file that could not be read would read as a pass.
             let summary = "checked \(checked) push\(checked == 1 ? "" : "es"): \(checked - failed) passed, \(failed) failed"
                 + (findingCount > 0 ? " (\(findingCount) finding\(findingCount == 1 ? "" : "s"))" : "")
-            output.write((failed > 0 ? terminal.red(summary) : terminal.green(summary)) + "\n")
+                + (inputErrors > 0 ? "; \(inputErrors) input error\(inputErrors == 1 ? "" : "s")" : "")
+                + (waitUnsatisfied ? "; fewer pushes than --wait asked for" : "")
+            let bad = failed > 0 || inputErrors > 0 || waitUnsatisfied
+            output.write((bad ? terminal.red(summary) : terminal.green(summary)) + "\n")
         }
         output.flush()
     }

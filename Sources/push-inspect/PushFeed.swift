@@ -24,8 +24,15 @@ struct PushFeed {
 
     /// Problems with the input that did not stop the run, each naming file and line.
     private(set) var inputErrors = 0
+    /// The messages of the first input errors (at most ``keptMessages``), for the JUnit
+    /// report; a file of garbage has one per line, so the rest are only counted.
+    private(set) var inputErrorMessages: [String] = []
+    /// How many input error messages are kept.
+    static let keptMessages = SkippedLineReporter.shownLines
+    /// What ran short when `--wait` ran out before enough pushes arrived.
+    private(set) var waitShortfall: String?
     /// Set when `--wait` ran out before enough pushes arrived.
-    private(set) var waitUnsatisfied = false
+    var waitUnsatisfied: Bool { waitShortfall != nil }
     /// Set when Ctrl-C stopped reading (not following) before the end of the input.
     private(set) var interrupted = false
 
@@ -62,7 +69,19 @@ struct PushFeed {
 
     private mutating func inputError(_ message: String) {
         inputErrors += 1
+        keep([message])
         terminal.err("error: \(message)")
+    }
+
+    /// Counts the damaged lines of one file, which its reporter has already printed.
+    private mutating func addSkipped(_ skipped: SkippedLineReporter) {
+        skipped.finish()
+        inputErrors += skipped.errorCount
+        keep(skipped.shownErrorMessages)
+    }
+
+    private mutating func keep(_ messages: [String]) {
+        inputErrorMessages += messages.prefix(max(0, Self.keptMessages - inputErrorMessages.count))
     }
 
     private mutating func readCapture(_ file: String, _ body: (PushInput) -> Void) {
@@ -86,8 +105,7 @@ struct PushFeed {
             guard let record else { break }
             body(PushInput(record: record, sourceName: name))
         }
-        skipped.finish()
-        inputErrors += skipped.errorCount
+        addSkipped(skipped)
         if Task.isCancelled {
             interrupted = true
             inputError("\(name): interrupted (Ctrl-C) after \(reader.lineNumber) lines; the rest was not read, so the results cover only part of it")
@@ -112,8 +130,7 @@ struct PushFeed {
         } catch {
             inputError("\(name): \(error)")
         }
-        skipped.finish()
-        inputErrors += skipped.errorCount
+        addSkipped(skipped)
     }
 
     private mutating func readControlAPI(_ endpoint: ControlEndpoint, _ body: (PushInput) -> Void) async {
@@ -149,8 +166,9 @@ struct PushFeed {
             return
         }
         if response.status == 408 {
-            waitUnsatisfied = true
-            terminal.err("warning: \(url): only \(records.count) of \(wait ?? 0) pushes arrived within \(timeout) s")
+            let shortfall = "\(url): only \(records.count) of \(wait ?? 0) pushes arrived within \(timeout) s"
+            waitShortfall = shortfall
+            terminal.err("warning: \(shortfall)")
         }
         for record in records {
             guard let push = ControlAPIRecord.push(from: record, sourceName: url) else {

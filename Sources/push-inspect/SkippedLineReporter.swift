@@ -15,15 +15,25 @@ enum SkippedLine {
 
     /// Writes the line about `warning` to standard error.
     static func report(_ warning: CaptureReadWarning, file: String, terminal: Terminal) {
+        terminal.err(text(of: warning, file: file))
+    }
+
+    /// The line about `warning`, prefixed `warning:` or `error:` by its severity.
+    static func text(of warning: CaptureReadWarning, file: String) -> String {
         let place = "\(file):\(warning.lineNumber)"
         switch (severity(of: warning.kind), warning.kind) {
         case (.warning, .truncatedLastLine):
-            terminal.err("warning: \(place): skipped a truncated last line (\(warning.message))")
+            return "warning: \(place): skipped a truncated last line (\(warning.message))"
         case (.warning, _):
-            terminal.err("warning: \(place): skipped: \(warning.kind.rawValue): \(warning.message)")
+            return "warning: \(place): skipped: \(warning.kind.rawValue): \(warning.message)"
         case (.error, _):
-            terminal.err("error: \(place): \(warning.kind.rawValue): \(warning.message)")
+            return "error: \(errorMessage(of: warning, file: file))"
         }
+    }
+
+    /// The message of a damaged line, without the `error:` prefix (the JUnit report's text).
+    static func errorMessage(of warning: CaptureReadWarning, file: String) -> String {
+        "\(file):\(warning.lineNumber): \(warning.kind.rawValue): \(warning.message)"
     }
 }
 
@@ -41,6 +51,7 @@ final class SkippedLineReporter: Sendable {
     private let skipped = Atomic<Int>(0)
     private let errors = Atomic<Int>(0)
     private let unshownErrors = Atomic<Int>(0)
+    private let shownErrors = Mutex<[String]>([])
 
     init(file: String, terminal: Terminal) {
         self.file = file
@@ -50,12 +61,20 @@ final class SkippedLineReporter: Sendable {
     /// The input errors among the lines skipped so far, shown or not.
     var errorCount: Int { errors.load(ordering: .relaxed) }
 
+    /// The messages of the input errors that were printed (at most ``shownLines``), for the
+    /// JUnit report.
+    var shownErrorMessages: [String] { shownErrors.withLock { $0 } }
+
     func report(_ warning: CaptureReadWarning) {
         let number = skipped.add(1, ordering: .relaxed).newValue
         let isError = SkippedLine.severity(of: warning.kind) == .error
         if isError { errors.add(1, ordering: .relaxed) }
         if number <= Self.shownLines {
             SkippedLine.report(warning, file: file, terminal: terminal)
+            if isError {
+                let message = SkippedLine.errorMessage(of: warning, file: file)
+                shownErrors.withLock { $0.append(message) }
+            }
         } else {
             if isError { unshownErrors.add(1, ordering: .relaxed) }
             if number == Self.shownLines + 1 {

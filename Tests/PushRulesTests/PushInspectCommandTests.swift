@@ -91,6 +91,41 @@ struct PushInspectCommandTests {
         #expect(counter.suiteTests == "\(2 * 20)" && counter.suiteFailures == "2")
     }
 
+    /// Input problems are in the report as errors, as they are in the exit status: a CI page
+    /// showing the report must not show a passing suite for a file that could not be read.
+    @Test func junitReportRecordsInputErrors() async throws {
+        let directory = NSTemporaryDirectory() + "push-inspect-junit-errors-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func report(_ arguments: [String]) async throws -> (status: Int32, counter: JUnitCounter, xml: String, stdout: String) {
+            let path = directory + "/\(UUID().uuidString).xml"
+            let result = try await P.run(["check", "--profile", "hermes", "--junit", path] + arguments)
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let counter = JUnitCounter()
+            let parser = XMLParser(data: data)
+            parser.delegate = counter
+            #expect(parser.parse(), "well-formed XML")
+            return (result.status, counter, String(decoding: data, as: UTF8.self), result.stdout)
+        }
+
+        let missingPath = directory + "/missing.jsonl"
+        let missing = try await report([missingPath])
+        #expect(missing.status == 2)
+        #expect(missing.counter.errors == 1 && missing.counter.suiteErrors == "1" && missing.counter.testcases == 1, "\(missing.xml)")
+        #expect(missing.xml.contains(missingPath), "the error names the file: \(missing.xml)")
+        #expect(missing.stdout.contains("checked 0 pushes: 0 passed, 0 failed; 1 input error"), "\(missing.stdout)")
+
+        let damaged = try P.file(P.hermesLine(seq: 1, type: .approval) + "\nnot json\n" + String(repeating: "x\n", count: 150))
+        defer { try? FileManager.default.removeItem(atPath: damaged) }
+        let garbage = try await report([damaged])
+        #expect(garbage.status == 2)
+        // 100 damaged lines listed one by one, the other 51 as one count, beside the good push's rules.
+        #expect(garbage.counter.errors == 101 && garbage.counter.suiteErrors == "101", "\(garbage.xml.suffix(2000))")
+        #expect(garbage.counter.failures == 0 && garbage.counter.testcases == 20 + 101, "apple and hermes on the good push, and the errors")
+        #expect(garbage.xml.contains("\(damaged):2: malformed-line: not JSON"), "\(garbage.xml.prefix(3000))")
+        #expect(garbage.xml.contains("and 51 more input errors"), "\(garbage.xml.suffix(1000))")
+    }
+
     /// A report path that is not a regular file is written through, not replaced: the
     /// target of a symlink (the link stays), a FIFO (its reader gets the report); a FIFO no one
     /// reads is an error, not a hang; and an input named as the report is refused untouched.
@@ -559,17 +594,21 @@ final class JUnitCounter: NSObject, XMLParserDelegate, @unchecked Sendable {
     // Unchecked: used by one parser on one thread.
     var testcases = 0
     var failures = 0
+    var errors = 0
     var suiteTests = ""
     var suiteFailures = ""
+    var suiteErrors = ""
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
         switch name {
         case "testcase": testcases += 1
         case "failure": failures += 1
+        case "error": errors += 1
         case "testsuite":
             suiteTests = attributes["tests"] ?? ""
             suiteFailures = attributes["failures"] ?? ""
+            suiteErrors = attributes["errors"] ?? ""
         default: break
         }
     }

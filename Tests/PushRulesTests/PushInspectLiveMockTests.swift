@@ -77,9 +77,18 @@ struct PushInspectLiveMockTests {
         #expect(result.stdout.contains("checked 5 pushes: 4 passed, 1 failed"))
         #expect(result.stdout.contains("hermes.leaks[shell-command] aps.alert.body"))
 
-        let short = try await P.run(["check", "--profile", "hermes", "--from", mock.controlURL, "--wait", "9", "--timeout", "1"])
+        let report = NSTemporaryDirectory() + "push-inspect-wait-\(UUID().uuidString).xml"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let short = try await P.run(["check", "--profile", "hermes", "--from", mock.controlURL, "--wait", "9", "--timeout", "1",
+                                     "--junit", report])
         #expect(short.status == 1, "a wait that runs out fails the check")
         #expect(short.stderr.contains("only 5 of 9 pushes arrived"))
+        #expect(short.stdout.contains("fewer pushes than --wait asked for"), "\(short.stdout)")
+        // The report fails too, with the shortfall, not only the one leaking push.
+        let junit = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(junit.contains(#"<testcase classname="push-inspect.input" name="wait">"#), "\(junit)")
+        #expect(junit.contains("only 5 of 9 pushes arrived within 1 s"), "\(junit)")
+        #expect(junit.contains(#"failures="3" errors="0""#), "two rules on the leaking push, and the wait: \(junit)")
 
         let show = try await P.run(["show", "--from", mock.controlURL])
         #expect(show.status == 0 && show.stdout.contains("Approval needed — Hermes needs your approval"))

@@ -15,6 +15,7 @@ public struct JUnitReport: Sendable {
     public var showsValues: Bool
     private var cases: [String] = []
     private var failureCount = 0
+    private var errorCount = 0
 
     /// An empty report.
     public init(suiteName: String, showsValues: Bool = false) {
@@ -26,6 +27,8 @@ public struct JUnitReport: Sendable {
     public var testCount: Int { cases.count }
     /// Failed test cases so far.
     public var failures: Int { failureCount }
+    /// Test cases in error so far (``addError(className:name:message:)``).
+    public var errors: Int { errorCount }
 
     /// Adds a test case for each rule that applied to the push (checked with `recordApplied: true`).
     public mutating func add(_ result: PushCheckResult) {
@@ -49,11 +52,43 @@ public struct JUnitReport: Sendable {
         }
     }
 
+    /// Adds a test case in error: something kept the run from checking what it was meant to
+    /// (an input that could not be read, a damaged capture line). Without it a run that
+    /// checked nothing would show CI a passing suite.
+    ///
+    /// - Parameters:
+    ///   - className: the test case's `classname`, such as where the problem was.
+    ///   - name: the test case's `name`.
+    ///   - message: what went wrong, as a person can act on it.
+    public mutating func addError(className: String, name: String, message: String) {
+        errorCount += 1
+        cases.append(Self.problemCase(className: className, name: name, element: "error", message: message))
+    }
+
+    /// Adds a failed test case that no rule produced: an expectation about the input itself
+    /// that was not met (fewer pushes arrived than `--wait` asked for).
+    ///
+    /// - Parameters:
+    ///   - className: the test case's `classname`.
+    ///   - name: the test case's `name`.
+    ///   - message: what was expected and what happened.
+    public mutating func addFailure(className: String, name: String, message: String) {
+        failureCount += 1
+        cases.append(Self.problemCase(className: className, name: name, element: "failure", message: message))
+    }
+
+    private static func problemCase(className: String, name: String, element: String, message: String) -> String {
+        "    <testcase classname=\"\(escape(className))\" name=\"\(escape(name))\">\n"
+            + "      <\(element) message=\"\(escape(message))\" type=\"\(escape(name))\">\(escape(message))</\(element)>\n"
+            + "    </testcase>"
+    }
+
     /// The whole document.
     public func xml() -> String {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        text += "<testsuites tests=\"\(cases.count)\" failures=\"\(failureCount)\">\n"
-        text += "  <testsuite name=\"\(Self.escape(suiteName))\" tests=\"\(cases.count)\" failures=\"\(failureCount)\" errors=\"0\">\n"
+        text += "<testsuites tests=\"\(cases.count)\" failures=\"\(failureCount)\" errors=\"\(errorCount)\">\n"
+        text += "  <testsuite name=\"\(Self.escape(suiteName))\" tests=\"\(cases.count)\" failures=\"\(failureCount)\" "
+            + "errors=\"\(errorCount)\">\n"
         for line in cases { text += line + "\n" }
         text += "  </testsuite>\n</testsuites>\n"
         return text
