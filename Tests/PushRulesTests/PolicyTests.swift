@@ -134,5 +134,10 @@ struct PolicyTests {
             .hasPrefix(#"scope.pushTypes[1]: unknown push type "alret"; expected one of alert, background, "#))
         #expect(error(#"{"headers":[{"pushTypes":["nope"]}]}"#).hasPrefix(#"headers[0].pushTypes[0]: unknown push type "nope""#))
         #expect(error(#"{"scope":{"pushTypes":["voip"]}}"#) == "no error")
+        // A negative maximum no push can meet would fail every push it applies to.
+        #expect(error(#"{"badge":[{"maximum":-1}]}"#) == "badge[0].maximum: must be an integer ≥ 0, found -1")
+        #expect(error(#"{"headers":[{"maximumExpirationDelay":-3600}]}"#)
+            == "headers[0].maximumExpirationDelay: must be an integer ≥ 0, found -3600")
+        #expect(error(#"{"badge":[{"maximum":0}],"headers":[{"maximumExpirationDelay":0}]}"#) == "no error")
     }
 }

@@ -263,6 +263,10 @@ struct PushInspectCommandTests {
         let broken = try P.file(#"{"allowedKeys":"aps"}"#, suffix: ".json")
         let error = try await P.run(["check", "--policy", broken, push])
         #expect(error.status == 2 && error.stderr.contains("\(broken): allowedKeys: must be an array"))
+        let negative = try P.file(#"{"badge":[{"maximum":-1}]}"#, suffix: ".json")
+        let refused = try await P.run(["check", "--policy", negative, push])
+        #expect(refused.status == 2 && refused.stderr.contains("\(negative): badge[0].maximum: must be an integer ≥ 0, found -1"),
+                "\(refused.stderr)")
     }
 
     /// `--follow --timeout S` ends only after S quiet seconds: counted in whole seconds of

@@ -47,7 +47,7 @@ extension Policy {
             guard let presence = BadgeRequirement.Presence(rawValue: presenceText) else {
                 throw PolicyError(entry.location + ".presence", "must be required, optional or forbidden")
             }
-            return BadgeRequirement(presence: presence, maximum: try entry.optionalInteger("maximum"), scope: try entry.scopeMember())
+            return BadgeRequirement(presence: presence, maximum: try entry.optionalCount("maximum"), scope: try entry.scopeMember())
         }
         identifiers = try root.optional("identifiers")?.each { (entry) throws(PolicyError) in
             try entry.only(["path", "pattern", "required", "scope"])
@@ -158,6 +158,14 @@ struct PolicyReader {
         guard case .integer(let number) = child.value else {
             throw PolicyError(child.location, "must be an integer, found \(child.value.typeName)")
         }
+        return number
+    }
+
+    /// An integer ≥ 0: a negative maximum no badge or expiration can meet would fail every
+    /// push it applies to, a mistake to report rather than findings by the thousand.
+    func optionalCount(_ key: String) throws(PolicyError) -> Int64? {
+        guard let number = try optionalInteger(key) else { return nil }
+        guard number >= 0 else { throw PolicyError(member(key), "must be an integer ≥ 0, found \(number)") }
         return number
     }
 
@@ -284,7 +292,7 @@ struct PolicyReader {
             pushTypes: try optional("pushTypes")?.pushTypeSet(), priorities: priorities,
             requiresPriority: try optionalBool("requirePriority") ?? false, topics: try optional("topics")?.stringSet(),
             requiresExpiration: try optionalBool("requireExpiration") ?? false,
-            maximumExpirationDelay: try optionalInteger("maximumExpirationDelay"),
+            maximumExpirationDelay: try optionalCount("maximumExpirationDelay"),
             requiresCollapseID: try optionalBool("requireCollapseId") ?? false,
             requiresAPNsID: try optionalBool("requireApnsId") ?? false, scope: try scopeMember())
     }
