@@ -37,9 +37,19 @@ enum CheckCommand {
             now = value
         }
         var policies: [Policy] = []
+        var policyFiles: [String: String] = [:]
         for file in arguments.all("policy") {
             do {
-                policies.append(try Policy(json: SinglePayload.contents(of: file)))
+                let policy = try Policy(json: SinglePayload.contents(of: file))
+                // Two policies of one name would share rule ids: their counts and JUnit test
+                // cases would merge, and a finding would not say which file it came from.
+                if let other = policyFiles[policy.name] {
+                    let unnamed = policy.name == Policy.defaultName ? " (the name of a policy that gives none)" : ""
+                    throw PolicyError("name", "\"\(policy.name)\"\(unnamed) is also the name of the policy in \(other); "
+                        + "give each policy file its own \"name\"")
+                }
+                policyFiles[policy.name] = file
+                policies.append(policy)
             } catch let error as PolicyError {
                 terminal.err("error: \(file): \(error)")
                 return 2

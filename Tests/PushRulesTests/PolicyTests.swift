@@ -139,5 +139,19 @@ struct PolicyTests {
         #expect(error(#"{"headers":[{"maximumExpirationDelay":-3600}]}"#)
             == "headers[0].maximumExpirationDelay: must be an integer ≥ 0, found -3600")
         #expect(error(#"{"badge":[{"maximum":0}],"headers":[{"maximumExpirationDelay":0}]}"#) == "no error")
+        // The name prefixes rule ids printed unescaped: nothing a terminal acts on, no ".",
+        // and not a built-in profile's, whose counts it would merge with.
+        let charset = "must be 1 to 64 ASCII letters, digits, - or _, starting with a letter"
+        #expect(error(#"{"name":"my\u001b[31m\u202eapp\nFAKE LINE"}"#)
+            == #"name: \#(charset) (it prefixes the rule ids, as in myapp.allowed-keys); found "my\u001b[31m\u202eapp\nFAKE LINE""#)
+        for bad in ["my.app", "my app", "", "-app", "1app", "café", String(repeating: "a", count: 65)] {
+            #expect(error(#"{"name":"\#(bad)"}"#).hasPrefix("name: \(charset)"), "\(bad)")
+        }
+        #expect(error(#"{"name":"apple"}"#)
+            == #"name: "apple" is the name of a built-in profile, whose rule ids would mix with this policy's; choose another name"#)
+        #expect(error(#"{"name":"deep-link"}"#).hasPrefix(#"name: "deep-link" is the name of a built-in profile"#))
+        for good in ["app", "Hermes-Push", "my_app2", String(repeating: "a", count: 64)] {
+            #expect(error(#"{"name":"\#(good)"}"#) == "no error", "\(good)")
+        }
     }
 }

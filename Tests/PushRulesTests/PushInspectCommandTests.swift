@@ -269,6 +269,36 @@ struct PushInspectCommandTests {
                 "\(refused.stderr)")
     }
 
+    /// A policy's name prefixes rule ids in every output: one with controls is refused,
+    /// escaped, before anything reaches the terminal, and two policies of one name (two
+    /// files without one, both "policy") would merge their counts.
+    @Test func policyNamesAreIdentifiersAndUnique() async throws {
+        let push = try P.file(#"{"aps":{"alert":"x"}}"#, suffix: ".json")
+        defer { try? FileManager.default.removeItem(atPath: push) }
+        let hostile = try P.file(#"{"name":"my\u001b[31m\u202eapp\nFAKE LINE","requiredKeys":["nope"]}"#, suffix: ".json")
+        let refused = try await P.run(["check", "--policy", hostile, push])
+        #expect(refused.status == 2 && refused.stdout.isEmpty)
+        #expect(refused.stderr.contains(#"\#(hostile): name: must be 1 to 64 ASCII letters"#), "\(refused.stderr)")
+        #expect(refused.stderr.contains(#"found "my\u001b[31m\u202eapp\nFAKE LINE""#), "\(refused.stderr)")
+        #expect(!refused.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(refused.stderr.debugDescription)")
+
+        let first = try P.file(#"{"requiredKeys":["a"]}"#, suffix: ".json")
+        let second = try P.file(#"{"requiredKeys":["b"]}"#, suffix: ".json")
+        let unnamed = try await P.run(["check", "--policy", first, "--policy", second, push])
+        #expect(unnamed.status == 2)
+        #expect(unnamed.stderr.contains(#"error: \#(second): name: "policy" (the name of a policy that gives none) is also the name "#
+            + #"of the policy in \#(first); give each policy file its own "name""#), "\(unnamed.stderr)")
+        let named = try P.file(#"{"name":"app","requiredKeys":["b"]}"#, suffix: ".json")
+        let again = try await P.run(["check", "--policy", named, "--policy", named, push])
+        #expect(again.status == 2 && again.stderr.contains(#"name: "app" is also the name of the policy in \#(named)"#), "\(again.stderr)")
+        let apple = try P.file(#"{"name":"apple","requiredKeys":["b"]}"#, suffix: ".json")
+        let builtIn = try await P.run(["check", "--policy", apple, push])
+        #expect(builtIn.status == 2 && builtIn.stderr.contains(#"name: "apple" is the name of a built-in profile"#), "\(builtIn.stderr)")
+        let distinct = try await P.run(["check", "--policy", first, "--policy", named, push])
+        #expect(distinct.status == 1, "both apply, each under its own name: \(distinct.stderr)")
+        #expect(distinct.stdout.contains("policy.required-keys a") && distinct.stdout.contains("app.required-keys b"), "\(distinct.stdout)")
+    }
+
     /// `--follow --timeout S` ends only after S quiet seconds: counted in whole seconds of
     /// the wall clock it ended up to a second early (`--timeout 1` after 0.2 s) and missed a
     /// push written in time.

@@ -23,7 +23,7 @@ extension Policy {
             "name", "scope", "allowedKeys", "requiredKeys", "allowedValues", "leaks", "badge", "identifiers",
             "equalFields", "urlLinks", "headers", "description",
         ])
-        self.init(name: try root.optionalString("name") ?? "policy", scope: try root.scopeMember())
+        self.init(name: try root.optional("name")?.policyName() ?? Self.defaultName, scope: try root.scopeMember())
         allowedKeys = try root.optional("allowedKeys")?.paths()
         requiredKeys = try root.optional("requiredKeys")?.each { (entry) throws(PolicyError) in
             if entry.value.stringValue != nil { return ScopedPath(try entry.path()) }
@@ -85,6 +85,27 @@ extension Policy {
         headers = try root.optional("headers")?.each { (entry) throws(PolicyError) in
             try entry.headerRequirement()
         } ?? []
+    }
+
+    /// The name of a policy file that gives none.
+    public static let defaultName = "policy"
+
+    /// The longest policy name.
+    public static let maximumNameLength = 64
+
+    /// Whether `name` can be a policy's name: 1 to ``maximumNameLength`` ASCII letters,
+    /// digits, `-` or `_`, starting with a letter. The name is the prefix of rule ids that
+    /// go unescaped into the text output, JSON and JUnit, so it holds nothing a terminal acts
+    /// on and no `.` that would blur where the prefix ends.
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, bytes.count <= maximumNameLength, isLetter(first) else { return false }
+        return bytes.allSatisfy { isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 }
 
@@ -152,6 +173,21 @@ struct PolicyReader {
     }
 
     func optionalString(_ key: String) throws(PolicyError) -> String? { try optional(key)?.string() }
+
+    /// A policy's name (``Policy/isValidName(_:)``), which is not a built-in profile's: the
+    /// rule ids of both would share one prefix, and their counts would merge.
+    func policyName() throws(PolicyError) -> String {
+        let name = try string()
+        guard Policy.isValidName(name) else {
+            throw PolicyError(location, "must be 1 to \(Policy.maximumNameLength) ASCII letters, digits, - or _, starting with a letter "
+                + "(it prefixes the rule ids, as in myapp.allowed-keys); found \(JSONWriter.quoted(name, escaping: .terminalSafe))")
+        }
+        guard BuiltInProfile(rawValue: name) == nil else {
+            throw PolicyError(location, "\"\(name)\" is the name of a built-in profile, whose rule ids would mix with this "
+                + "policy's; choose another name")
+        }
+        return name
+    }
 
     func optionalInteger(_ key: String) throws(PolicyError) -> Int64? {
         guard let child = try optional(key) else { return nil }
