@@ -23,6 +23,25 @@ struct ProfileTests {
         #expect(Fixtures.failedRules(Fixtures.push(#"{"aps":{},"user_id":"ann smith"}"#), [.deepLink]) == ["deep-link.identifiers"])
     }
 
+    /// No rule but apple.aps-shape reads a payload that did not parse, so without apple the
+    /// set reports it itself: a duplicate key must not make a leaking payload pass.
+    @Test func aPayloadThatDoesNotParseIsAFindingWithoutApple() throws {
+        let unparsed = Fixtures.push(#"{"aps":{"alert":"mail ann@example.com"},"email":"bob@example.com","email":"x"}"#)
+        let findings = RuleSet(profiles: [.privacy, .badge]).check(unparsed).findings
+        #expect(findings.map(\.rule) == ["input.unjudged-payload"], "\(findings)")
+        #expect(findings.first?.message.hasPrefix("the payload is not JSON: ") == true, "\(findings)")
+        #expect(findings.first?.message.hasSuffix("; no rule could judge it") == true, "\(findings)")
+        let policy = try Policy(json: Array(#"{"name":"app","requiredKeys":["aps"]}"#.utf8))
+        #expect(RuleSet(profiles: [], policies: [policy]).check(Fixtures.push("{nope")).findings.map(\.rule)
+            .contains("input.unjudged-payload"))
+
+        // With apple, apple.aps-shape reports it, once; a payload that parses, or none, is not unjudged.
+        #expect(RuleSet(profiles: [.apple, .privacy]).check(unparsed).findings.map(\.rule) == ["apple.aps-shape"])
+        #expect(!RuleSet(profiles: [.apple]).ruleIDs.contains("input.unjudged-payload"))
+        #expect(RuleSet(profiles: [.privacy]).check(Fixtures.push(#"{"aps":{"alert":"x"}}"#)).passed)
+        #expect(RuleSet(profiles: [.privacy]).check(Fixtures.push("")).passed)
+    }
+
     @Test func scopesSelectByPushTypeTopicAndField() {
         let scope = RuleScope(pushTypes: ["alert"], topics: ["com.example.app"],
                               where: [.init(path: "type", equalsAnyOf: ["approval", "clarify"])])

@@ -269,6 +269,18 @@ struct PushInspectCommandTests {
                 "\(refused.stderr)")
     }
 
+    /// Without apple, a payload that does not parse is still a failure, named as such.
+    @Test func unparseablePayloadFailsWithoutApple() async throws {
+        let push = try P.file(#"{"aps":{"alert":"mail ann@example.com","badge":-1},"email":"bob@example.com","email":"x"}"#,
+                              suffix: ".json")
+        defer { try? FileManager.default.removeItem(atPath: push) }
+        let result = try await P.run(["check", "--no-apple", "--profile", "privacy", "--profile", "badge",
+                                      "--push-type", "alert", "--topic", "com.example.app", push])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("input.unjudged-payload $: the payload is not JSON: "), "\(result.stdout)")
+        #expect(result.stdout.contains("; no rule could judge it"), "\(result.stdout)")
+    }
+
     /// A policy's name prefixes rule ids in every output: one with controls is refused,
     /// escaped, before anything reaches the terminal, and two policies of one name (two
     /// files without one, both "policy") would merge their counts.

@@ -14,7 +14,14 @@ public struct RuleSet: Sendable {
         self.rules = rules
     }
 
+    /// The id of the rule that reports a payload that is not JSON when the `apple` profile,
+    /// which reports it otherwise (`apple.aps-shape`), is left out.
+    public static let unjudgedPayloadRuleID = "input.unjudged-payload"
+
     /// The rules of built-in profiles and policies, profiles first, duplicates dropped.
+    ///
+    /// Without `apple`, the set ends with ``unjudgedPayloadRuleID``: a payload that does not
+    /// parse would otherwise pass every rule, none of which could read it.
     ///
     /// - Parameters:
     ///   - profiles: built-in profiles by name.
@@ -29,6 +36,7 @@ public struct RuleSet: Sendable {
         for policy in policies {
             rules += policy.rules(now: now)
         }
+        if !seen.contains(BuiltInProfile.apple.rawValue) { rules.append(UnjudgedPayloadRule.rule) }
         self.init(rules: rules)
     }
 
