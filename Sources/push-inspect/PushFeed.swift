@@ -119,7 +119,11 @@ struct PushFeed {
         // The follower reports from inside its iterator, so the count is kept apart and
         // added once following ends; the rule is the same as for reading.
         let skipped = SkippedLineReporter(file: name, terminal: terminal)
-        let follower = CaptureFileFollower(path: file == "-" ? "/dev/stdin" : file) { skipped.report($0) }
+        let terminal = terminal
+        let follower = CaptureFileFollower(
+            path: file == "-" ? "/dev/stdin" : file, onWarning: { skipped.report($0) },
+            // Not an input error: the pushes after it are read, as tail -F reads on.
+            onRestart: { terminal.err("warning: \(name): \($0)") })
         let watch = idleTimeout.map { IdleWatch(timeout: $0) }
         defer { watch?.stop() }
         do {

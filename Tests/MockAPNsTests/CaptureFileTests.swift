@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockAPNs
+import PushTestSupport
 import Synchronization
 import Testing
 
@@ -245,6 +246,85 @@ extension CaptureFileTests {
         #expect(afterCancel == nil)
         #expect(warnings.kinds == [.truncatedLastLine])
     }
+}
+
+/// A file cut short or replaced under a follower, as `: > pushes.jsonl` between test runs
+/// and log rotation do: the follower starts over, as `tail -F` does.
+extension CaptureFileTests {
+    private static func lines(_ sequences: [UInt64]) -> [UInt8] {
+        sequences.flatMap { sequence in
+            var record = CaptureFixtures.fullRecord()
+            record.sequence = sequence
+            return CaptureRecordEncoder.line(record)
+        }
+    }
+
+    /// Follows `path` in a task of its own, logging what it reports.
+    private static func follow(_ path: String, into log: FollowLog) -> Task<Void, any Error> {
+        let follower = CaptureFileFollower(
+            path: path, pollInterval: .milliseconds(10), onWarning: { log.warn($0) }, onRestart: { log.restart($0) })
+        return Task {
+            for try await record in follower { log.record(record.sequence) }
+        }
+    }
+
+    @Test func aFollowerStartsOverWhenItsFileIsTruncated() async throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(Self.lines([1, 2, 3])).write(to: URL(fileURLWithPath: path))
+        let log = FollowLog()
+        let following = Self.follow(path, into: log)
+        defer { following.cancel() }
+        #expect(await pollUntil { log.sequences == [1, 2, 3] }, "\(log.sequences)")
+
+        // Emptied and written anew, shorter than what was read: read from the start.
+        #expect(truncate(path, 0) == 0)
+        try appendRaw(String(decoding: Self.lines([10, 11]), as: UTF8.self), to: path)
+        #expect(await pollUntil { log.sequences == [1, 2, 3, 10, 11] }, "\(log.sequences)")
+        // Longer than the old offset now: read on from the new lines' end, not mid-line.
+        try appendRaw(String(decoding: Self.lines([12, 13]), as: UTF8.self), to: path)
+        #expect(await pollUntil { log.sequences == [1, 2, 3, 10, 11, 12, 13] }, "\(log.sequences)")
+        #expect(log.restarts.map(\.kind) == [.truncated], "\(log.restarts)")
+        #expect(log.restarts.first?.message.contains("shorter than the") == true)
+        #expect(log.warnings.isEmpty, "no line was damaged: \(log.warnings)")
+    }
+
+    @Test func aFollowerMovesToTheNewFileWhenItsPathIsReplaced() async throws {
+        let path = CaptureFixtures.temporaryPath()
+        let rotated = path + ".1"
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: rotated)
+        }
+        try Data(Self.lines([1, 2])).write(to: URL(fileURLWithPath: path))
+        let log = FollowLog()
+        let following = Self.follow(path, into: log)
+        defer { following.cancel() }
+        #expect(await pollUntil { log.sequences == [1, 2] }, "\(log.sequences)")
+
+        // Written to the old file just before it is moved away: still read, and its partial
+        // last line is reported as the old file's truncated last line.
+        try appendRaw(String(decoding: Self.lines([3]) + Self.lines([4]).prefix(40), as: UTF8.self), to: path)
+        #expect(rename(path, rotated) == 0)
+        try Data(Self.lines([10, 11])).write(to: URL(fileURLWithPath: path))
+        #expect(await pollUntil { log.sequences == [1, 2, 3, 10, 11] }, "\(log.sequences)")
+        #expect(log.restarts.map(\.kind) == [.replaced], "\(log.restarts)")
+        #expect(log.warnings.map(\.kind) == [.truncatedLastLine], "\(log.warnings)")
+        // The new file is the one followed from now on.
+        try appendRaw(String(decoding: Self.lines([12]), as: UTF8.self), to: path)
+        #expect(await pollUntil { log.sequences == [1, 2, 3, 10, 11, 12] }, "\(log.sequences)")
+    }
+}
+
+/// What a follower reported, from whichever thread it ran on.
+private final class FollowLog: Sendable {
+    private let state = Mutex<(sequences: [UInt64], warnings: [CaptureReadWarning], restarts: [CaptureFollowRestart])>(([], [], []))
+    func record(_ sequence: UInt64) { state.withLock { $0.sequences.append(sequence) } }
+    func warn(_ warning: CaptureReadWarning) { state.withLock { $0.warnings.append(warning) } }
+    func restart(_ restart: CaptureFollowRestart) { state.withLock { $0.restarts.append(restart) } }
+    var sequences: [UInt64] { state.withLock { $0.sequences } }
+    var warnings: [CaptureReadWarning] { state.withLock { $0.warnings } }
+    var restarts: [CaptureFollowRestart] { state.withLock { $0.restarts } }
 }
 
 /// The warnings a follower reported, from whichever thread it ran on.

@@ -692,6 +692,43 @@ struct PushInspectFollowTests {
         #expect(process.standardOutput.contains("checked 2 pushes: 1 passed, 1 failed"))
     }
 
+    /// A capture emptied under `--follow` (`: > pushes.jsonl` between test runs) is read
+    /// again from its start, with a warning, as `tail -f` says "file truncated": the records
+    /// written after it are checked, and none is read from the middle of a line.
+    @Test func followStartsOverWhenTheCaptureIsTruncated() async throws {
+        let capture = try P.file((1...3).map { P.hermesLine(seq: $0, type: .approval) }.joined(separator: "\n") + "\n")
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let process = try BackgroundProcess(P.executable.path, ["check", "--profile", "hermes", "--follow", "--timeout", "60", capture])
+        defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
+        // A failing push after the three passing ones shows they were all read before the file is emptied.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: capture))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((P.hermesLine(seq: 9, type: .complete, editPayload: PushInspectCommandTests.leakyBody) + "\n").utf8))
+        try handle.close()
+        #expect(try await onThread { process.waitForOutput(containing: "FAIL \(capture)#9", timeout: 30) } != nil)
+
+        #expect(truncate(capture, 0) == 0)
+        // Two lines, then three more: past the old offset, where reading on would start mid-line.
+        let leaky = { (seq: Int) in P.hermesLine(seq: seq, type: .complete, editPayload: PushInspectCommandTests.leakyBody) + "\n" }
+        try (leaky(10) + P.hermesLine(seq: 11, type: .approval) + "\n").write(toFile: capture, atomically: false, encoding: .utf8)
+        #expect(try await onThread { process.waitForOutput(containing: "FAIL \(capture)#10", timeout: 30) } != nil,
+                "\(process.standardOutput)\(process.standardError)")
+        let more = (12...13).map { P.hermesLine(seq: $0, type: .approval) + "\n" }.joined() + leaky(14)
+        let appender = try FileHandle(forWritingTo: URL(fileURLWithPath: capture))
+        try appender.seekToEnd()
+        try appender.write(contentsOf: Data(more.utf8))
+        try appender.close()
+        #expect(try await onThread { process.waitForOutput(containing: "FAIL \(capture)#14", timeout: 30) } != nil,
+                "\(process.standardOutput)\(process.standardError)")
+
+        process.signal(SIGINT)
+        let status = try await onThread { process.wait(timeout: 30) }
+        #expect(status == 1, "failures, and no input error: \(process.standardError)")
+        #expect(process.standardOutput.contains("checked 9 pushes: 6 passed, 3 failed"), "\(process.standardOutput)")
+        #expect(process.standardError.contains("warning: \(capture): file-truncated: the file is now "), "\(process.standardError)")
+        #expect(!process.standardError.contains("error:"), "\(process.standardError)")
+    }
+
     /// The capture format's rules, whether the file is read or followed: what readers are
     /// told to skip (another version, an over-long line, a crash's partial last line) is a
     /// warning; a complete line that is not a record is an input error, exit 2.

@@ -4,7 +4,7 @@ import Glibc
 
 /// A failed system call on a capture file: which call, on which path, and `errno`.
 public struct CaptureFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The call that failed: `open`, `read`, `write`, `fsync` or `stat`.
+    /// The call that failed: `open`, `read`, `write`, `fsync`, `stat` or `seek`.
     public let operation: String
     public let path: String
     /// The `errno` it failed with.

@@ -42,7 +42,7 @@ public final class CaptureFileReader {
 
     private let fd: Int32
     /// Set for a pipe, socket or terminal, which ``CaptureFileFollower`` reads without blocking.
-    private let isStream: Bool
+    let isStream: Bool
     /// Set for a FIFO opened without blocking, which reads as ended until a writer opens it.
     private let waitsForWriter: Bool
     private let maximumLineLength: Int
@@ -142,6 +142,32 @@ public final class CaptureFileReader {
             }
             if let record = scanLine() { return record }
         }
+    }
+
+    /// How many bytes have been read from the file: where the next read starts.
+    var bytesRead: UInt64 { offset + UInt64(chunkEnd - chunkStart) }
+
+    /// The status of the open file (not of whatever its path names now), nil if `fstat`
+    /// fails.
+    func openFileStatus() -> stat? {
+        var status = stat()
+        return fstat(fd, &status) == 0 ? status : nil
+    }
+
+    /// Starts over at the beginning of the file, as if just opened: for a follower whose
+    /// file was truncated, where what was read (a partial line with it) is gone. Line
+    /// numbers restart too, so a warning names the line of the file as it is now.
+    ///
+    /// - Throws: `CaptureFileError` if the file cannot be rewound.
+    func rewind() throws(CaptureFileError) {
+        guard lseek(fd, 0, SEEK_SET) == 0 else { throw CaptureFileError(operation: "seek", path: path, code: errno) }
+        chunkStart = 0
+        chunkEnd = 0
+        carry.removeAll()
+        skippingLongLine = false
+        offset = 0
+        lineStart = 0
+        lineNumber = 0
     }
 
     /// Every remaining record; for small files and tests. Prefer ``next()`` for large files.
