@@ -52,9 +52,20 @@ public final class CaptureFileWriter: Sendable {
     ///   - maximumWait: how long such an append waits at most.
     ///   - batchDelay: how long an idle writer gathers lines before writing; zero writes at once.
     /// - Throws: `CaptureFileError` if the file cannot be opened.
-    public init(
+    public convenience init(
         path: String, truncating: Bool = false, maximumPendingBytes: Int = defaultMaximumPendingBytes,
         maximumWait: Duration = defaultMaximumWait, batchDelay: Duration = defaultBatchDelay
+    ) throws(CaptureFileError) {
+        try self.init(path: path, truncating: truncating, maximumPendingBytes: maximumPendingBytes, maximumWait: maximumWait,
+                      batchDelay: batchDelay, writing: { Glibc.write($0, $1, $2) })
+    }
+
+    /// `write(2)` as the writer thread calls it: tests put a disk that fills mid-batch in its place.
+    typealias WriteFunction = @Sendable (_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int
+
+    init(
+        path: String, truncating: Bool, maximumPendingBytes: Int, maximumWait: Duration, batchDelay: Duration,
+        writing: @escaping WriteFunction
     ) throws(CaptureFileError) {
         let flags = O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0)
         let fd = open(path, flags, 0o644)
@@ -68,7 +79,7 @@ public final class CaptureFileWriter: Sendable {
         }
         self.path = path
         core = Core(fd: fd, path: path, maximumPendingBytes: max(0, maximumPendingBytes),
-                    maximumWait: max(.zero, maximumWait), batchDelay: max(.zero, batchDelay))
+                    maximumWait: max(.zero, maximumWait), batchDelay: max(.zero, batchDelay), writing: writing)
         let core = self.core
         let startsWithNewline = endsMidLine
         let thread = Thread { core.runWriter(endsMidLine: startsWithNewline) }
@@ -240,8 +251,11 @@ extension CaptureFileWriter {
         let state = Mutex(State())
         let wakeWriter = DispatchSemaphore(value: 0)
         let writerExited = DispatchSemaphore(value: 0)
+        private let writing: WriteFunction
 
-        init(fd: Int32, path: String, maximumPendingBytes: Int, maximumWait: Duration, batchDelay: Duration) {
+        init(fd: Int32, path: String, maximumPendingBytes: Int, maximumWait: Duration, batchDelay: Duration,
+             writing: @escaping WriteFunction) {
+            self.writing = writing
             self.fd = fd
             self.path = path
             self.maximumPendingBytes = maximumPendingBytes
@@ -293,9 +307,16 @@ extension CaptureFileWriter {
                 case .write(let lines):
                     var failure: Int32?
                     if needsNewline {
-                        failure = writeAll([UInt8(ascii: "\n")])
+                        failure = writeAll([UInt8(ascii: "\n")]).failure
                     }
-                    if failure == nil { failure = writeAll(batch) }
+                    // The lines wholly written before a failure (a disk that filled mid-batch)
+                    // are in the file; only the rest are lost.
+                    var linesWritten = 0
+                    if failure == nil {
+                        let result = writeAll(batch)
+                        failure = result.failure
+                        linesWritten = failure == nil ? lines : Self.newlines(in: batch.prefix(result.written))
+                    }
                     // After a failed or partial write the file may end mid-line: start the
                     // next batch on a new line so no record merges into the fragment.
                     needsNewline = failure != nil
@@ -307,11 +328,10 @@ extension CaptureFileWriter {
                     }
                     let ready = state.withLock { state -> [DispatchSemaphore] in
                         state.handledBytes += byteCount
+                        state.writtenLines += linesWritten
                         if let failure {
-                            state.droppedLines += lines
+                            state.droppedLines += lines - linesWritten
                             state.lastError = CaptureFileError(operation: "write", path: path, code: failure)
-                        } else {
-                            state.writtenLines += lines
                         }
                         guard !state.flushWaiters.isEmpty else { return [] }
                         let handled = state.handledBytes
@@ -338,21 +358,28 @@ extension CaptureFileWriter {
             state.withLock { $0.writerLingering = false }
         }
 
-        /// Writes all of `bytes`, retrying short writes and EINTR; returns `errno` on failure.
-        private func writeAll(_ bytes: [UInt8]) -> Int32? {
-            bytes.withUnsafeBytes { buffer -> Int32? in
-                guard let base = buffer.baseAddress else { return nil }
+        /// Writes all of `bytes`, retrying short writes and EINTR: how many were written, and
+        /// `errno` if a write failed before the end.
+        private func writeAll(_ bytes: [UInt8]) -> (written: Int, failure: Int32?) {
+            bytes.withUnsafeBytes { buffer -> (Int, Int32?) in
+                guard let base = buffer.baseAddress else { return (0, nil) }
                 var offset = 0
                 while offset < buffer.count {
-                    let written = write(fd, base + offset, buffer.count - offset)
+                    let written = writing(fd, base + offset, buffer.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
-                        return errno
+                        return (offset, errno)
                     }
+                    // write(2) returns 0 only for a zero-byte request; never loop on it.
+                    if written == 0 { return (offset, EIO) }
                     offset += written
                 }
-                return nil
+                return (offset, nil)
             }
+        }
+
+        private static func newlines(in bytes: ArraySlice<UInt8>) -> Int {
+            bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         }
     }
 }
