@@ -254,6 +254,19 @@ struct MockAPNsServerTests {
         let unknown = try await apns.send(Self.push(token: token))
         #expect(unknown.status == 400 && String(decoding: unknown.body, as: UTF8.self) == #"{"reason":"BadDeviceToken"}"#)
         #expect(try await apns.send(Self.push(token: token, device: listed)).status == 200)
+        // GET /registry is where the flag shows: GET /devices lists only the devices.
+        let registry = try await control.send(HTTPClientRequest(path: "/registry"))
+        guard case let .object(shown)? = try? JSONParser.parse(registry.body, maximumDepth: 16) else {
+            Issue.record("GET /registry answered \(registry.status): \(String(decoding: registry.body, as: UTF8.self))")
+            return
+        }
+        #expect(shown["acceptUnknownDevices"] == .bool(false))
+        #expect(shown["apps"] == ["com.example.app"])
+        guard case let .array(shownDevices)? = shown["devices"], case let .object(device)? = shownDevices.first else {
+            Issue.record("no devices in \(shown)")
+            return
+        }
+        #expect(shownDevices.count == 1 && device["token"] == .string(listed))
         let bad = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptUnknownDevices=maybe", body: devices))
         #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("acceptUnknownDevices: expected true or false"))
         #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptUnknownDevices=true", body: devices)).status == 200)

@@ -82,6 +82,10 @@ struct ControlAPI: HTTPServerHandler {
             case ("DELETE", "/pushes"):
                 capture.clear()
                 responder.respond(HTTPResponse(status: 204))
+            case ("GET", "/registry"):
+                // Everything pushes are judged by, in one read: the apps, whether unknown
+                // tokens are accepted (which no other endpoint shows), keys and devices.
+                responder.respond(Self.json(200, ConfigurationJSON.encodeRegistry(services.validator.registry)))
             case ("GET", "/devices"):
                 responder.respond(Self.json(200, ConfigurationJSON.encodeDevices(services.validator.registry.devices)))
             case ("PUT", "/devices"):
@@ -157,7 +161,7 @@ struct ControlAPI: HTTPServerHandler {
         case ("GET", "/pushes"): ControlQueryKey.filters + [ControlQueryKey.limit]
         case ("GET", "/pushes/wait"): [ControlQueryKey.count, ControlQueryKey.timeout] + ControlQueryKey.filters
         case ("PUT", "/devices"): [ControlQueryKey.acceptUnknownDevices]
-        case ("GET", "/healthz"), ("GET", "/metrics"), ("DELETE", "/pushes"), ("GET", "/devices"), ("GET", "/keys"), ("PUT", "/keys"),
+        case ("GET", "/healthz"), ("GET", "/metrics"), ("DELETE", "/pushes"), ("GET", "/registry"), ("GET", "/devices"), ("GET", "/keys"), ("PUT", "/keys"),
              ("GET", "/faults"), ("PUT", "/faults"), ("POST", "/faults"), ("DELETE", "/faults"):
             []
         case let ("DELETE", path) where path.hasPrefix("/faults/"): []
