@@ -59,7 +59,7 @@ enum CheckCommand {
             }
         }
         if profiles.isEmpty, policies.isEmpty { throw CommandLineError("no rules: give --profile or --policy (or drop --no-apple)") }
-        var feed = try InspectOptions.feed(arguments, terminal: terminal)
+        var feed = try InspectOptions.feed(arguments, follows: true, terminal: terminal)
         if let path = arguments.value("junit") {
             do {
                 try ReportFile.checkNotAnInput(path, inputs: (feed.from == nil ? feed.files : []) + arguments.all("policy"))

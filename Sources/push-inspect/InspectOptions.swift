@@ -33,7 +33,9 @@ enum InspectOptions {
     /// The feed the arguments describe.
     ///
     /// - Throws: `CommandLineError` for contradictory or malformed options.
-    static func feed(_ arguments: ParsedArguments, terminal: Terminal) throws(CommandLineError) -> PushFeed {
+    /// - Parameter follows: whether the command takes `--follow` (`check`, `show`), which
+    ///   the usage error for a `--timeout` with nothing to time out names.
+    static func feed(_ arguments: ParsedArguments, follows: Bool, terminal: Terminal) throws(CommandLineError) -> PushFeed {
         let headerFlags = ["push-type", "topic", "priority", "expiration", "collapse-id"]
         let payloadMode = arguments.has("payload") || headerFlags.contains { arguments.value($0) != nil }
         var expiration: Int64?
@@ -49,6 +51,14 @@ enum InspectOptions {
         var files = arguments.positional
         if from != nil, !files.isEmpty { throw CommandLineError("give files or --from, not both") }
         if from == nil, arguments.value("wait") != nil { throw CommandLineError("--wait needs --from") }
+        // A timeout with nothing to time out would be ignored without a word, and a script
+        // that meant `--wait N --timeout S` would read the mock once and never wait.
+        if arguments.value("timeout") != nil, arguments.value("wait") == nil, !arguments.has("follow") {
+            throw CommandLineError(follows ? "--timeout needs --wait or --follow" : "--timeout needs --wait")
+        }
+        // Standard input can be read only once: a second `-` would find it at its end (a pipe)
+        // or read a redirected file again, counting every push twice.
+        if files.filter({ $0 == "-" }).count > 1 { throw CommandLineError("- (standard input) is given more than once") }
         if arguments.value("wait") != nil, let timeout = try arguments.integer("timeout", in: 1...86_400), timeout > 600 {
             throw CommandLineError("--timeout with --wait is at most 600 seconds (the control API's limit)")
         }

@@ -4,8 +4,9 @@ import Synchronization
 
 /// What Ctrl-C (SIGINT) does: it cancels the run rather than killing the process, so the
 /// summary and the exit status still come out. Following a file, that is its normal end;
-/// reading one, the run reports the interruption as an input error (exit 2), since the rest
-/// of the input was never checked.
+/// waiting for pushes (`--from --wait`), it ends the wait as its timeout would, and the
+/// pushes that arrived are checked; reading a file, the run reports the interruption as an
+/// input error (exit 2), since the rest of the input was never checked.
 ///
 /// A system call blocked on the input (opening a FIFO no one writes, reading a silent pipe)
 /// does not see a cancellation, so a run still reading its input ``graceSeconds`` later, or

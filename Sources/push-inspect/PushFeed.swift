@@ -137,6 +137,9 @@ struct PushFeed {
         addSkipped(skipped)
     }
 
+    /// How long the read of what has arrived may take after Ctrl-C ended a `--wait`.
+    static let afterInterruptTimeout = Duration.seconds(5)
+
     private mutating func readControlAPI(_ endpoint: ControlEndpoint, _ body: (PushInput) -> Void) async {
         let url = endpoint.url
         var path = endpoint.basePath + "/pushes"
@@ -150,27 +153,62 @@ struct PushFeed {
             inputError("\(url): \(error)")
             return
         }
-        let response: HTTPClientResponse
+        var response: HTTPClientResponse
+        var waitInterrupted = false
         do {
             response = try await client.send(HTTPClientRequest(path: path))
         } catch {
-            await client.close()
-            inputError("\(url): cannot reach the control API: \(error)")
-            return
+            // A cancelled request fails too, but Ctrl-C says nothing of the control API.
+            guard Task.isCancelled else {
+                await client.close()
+                inputError("\(url): cannot reach the control API: \(error)")
+                return
+            }
+            guard let wait else {
+                await client.close()
+                interrupted = true
+                inputError("\(url): interrupted (Ctrl-C) before the control API answered; nothing was checked")
+                return
+            }
+            // Ctrl-C ends a wait as its timeout would, only sooner, and as it ends --follow:
+            // what has arrived is checked, and the wait is reported short. That read has a
+            // timeout of its own, so it cannot hang where a cancellation does not reach.
+            Interruption.readingInput.store(false, ordering: .relaxed)
+            let everything = HTTPClientRequest(path: endpoint.basePath + "/pushes", timeout: Self.afterInterruptTimeout)
+            let result = await withCheckedContinuation { continuation in
+                // The callback form: the task is cancelled, and the async form would fail at once.
+                client.send(everything) { continuation.resume(returning: $0) }
+            }
+            switch result {
+            case .success(let answer):
+                response = answer
+                waitInterrupted = true
+                path = everything.path
+            case .failure(let failure):
+                await client.close()
+                interrupted = true
+                inputError("\(url): interrupted (Ctrl-C) while waiting for \(wait) pushes, and the pushes that had arrived "
+                    + "could not be read: \(failure)")
+                return
+            }
         }
         await client.close()
         guard response.status == 200 || (wait != nil && response.status == 408) else {
-            inputError("\(url)\(path): the control API answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+            inputError("\(endpoint.url(of: path)): the control API answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
             return
         }
         guard case .object(let answer)? = try? JSONParser.parse(response.body, maximumDepth: 64),
             case .array(let records)? = answer["pushes"]
         else {
-            inputError("\(url)\(path): the answer is not {\"pushes\":[…]}")
+            inputError("\(endpoint.url(of: path)): the answer is not {\"pushes\":[…]}")
             return
         }
         if response.status == 408 {
             let shortfall = "\(url): only \(records.count) of \(wait ?? 0) pushes arrived within \(timeout) s"
+            waitShortfall = shortfall
+            terminal.err("warning: \(shortfall)")
+        } else if waitInterrupted, let wait, records.count < wait {
+            let shortfall = "\(url): interrupted (Ctrl-C) when only \(records.count) of \(wait) pushes had arrived"
             waitShortfall = shortfall
             terminal.err("warning: \(shortfall)")
         }
@@ -190,6 +228,12 @@ struct ControlEndpoint {
     var host: String
     var port: Int
     var basePath: String
+    /// `host:port` as given, brackets included.
+    var authority: String
+
+    /// The URL of `path`, which starts with ``basePath``: the base URL's own prefix is
+    /// already in `path`, so it is not added twice.
+    func url(of path: String) -> String { "http://\(authority)\(path)" }
 
     /// The control API's paths push-inspect adds to the base URL itself.
     static let endpointPaths = ["/pushes", "/pushes/wait"]
@@ -231,6 +275,7 @@ struct ControlEndpoint {
         self.host = String(host)
         self.port = port
         self.basePath = basePath
+        self.authority = String(rest)
     }
 }
 

@@ -13,7 +13,7 @@ enum ShowCommand {
         options: InspectOptions.followableInput, acceptsPositional: true)
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) async throws(CommandLineError) -> Int32 {
-        var feed = try InspectOptions.feed(arguments, terminal: terminal)
+        var feed = try InspectOptions.feed(arguments, follows: true, terminal: terminal)
         let json = arguments.has("json"), quiet = arguments.has("quiet")
         let output = OutputBuffer()
         var count = 0
@@ -25,10 +25,10 @@ enum ShowCommand {
         await feed.run { push in
             count += 1
             guard !quiet else { return }
-            let fields = columns(push)
             if json {
                 var members: [String: JSONValue] = push.source.jsonMembers
-                for (key, value) in zip(["time", "device_token", "topic", "push_type", "alert", "outcome"], fields) where !value.isEmpty {
+                for (key, value) in zip(["time", "device_token", "topic", "push_type", "alert", "outcome"], jsonFields(push))
+                where !value.isEmpty {
                     members[key] = .string(value)
                 }
                 if let status = push.result?.status { members["status"] = .integer(Int64(status)) }
@@ -36,7 +36,7 @@ enum ShowCommand {
                 text += TerminalText.jsonBytes(.object(members))
                 output.write(bytes: text)
             } else {
-                var line = row(fields)
+                var line = row(columns(push))
                 if let result = push.result, !result.isAccepted { line = terminal.red(line) }
                 output.write(line + "\n")
                 if follow { output.flush() }
@@ -60,6 +60,15 @@ enum ShowCommand {
         }
         let outcome = push.result.map { $0.isAccepted ? "200 accepted" : "\($0.status) \($0.reason ?? "")" } ?? ""
         return [time, token, push.headers.topic ?? "", push.headers.pushType ?? "", alert, outcome]
+    }
+
+    /// The fields of ``columns(_:)`` for `--json`, which a program reads: the whole device
+    /// token rather than its masked ends, and an RFC 3339 time (`2026-11-30T10:00:00Z`).
+    static func jsonFields(_ push: PushInput) -> [String] {
+        var fields = columns(push)
+        fields[0] = push.sentAt.map(formatRFC3339) ?? ""
+        fields[1] = push.headers.deviceToken ?? ""
+        return fields
     }
 
     /// The columns each field takes on a terminal (``DisplayWidth``); the last is not cut.
@@ -107,11 +116,20 @@ enum ShowCommand {
 
     /// `2026-11-30 10:00:00` in UTC.
     static func formatTime(_ seconds: Int64) -> String {
+        formatTime(seconds, separator: " ", zone: "")
+    }
+
+    /// `2026-11-30T10:00:00Z`: RFC 3339 in UTC, to the whole second the push's time holds.
+    static func formatRFC3339(_ seconds: Int64) -> String {
+        formatTime(seconds, separator: "T", zone: "Z")
+    }
+
+    private static func formatTime(_ seconds: Int64, separator: String, zone: String) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))\(separator)"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))\(zone)"
     }
 }

@@ -13,7 +13,16 @@ enum SinglePayload {
         let bytes = try contents(of: path)
         let name = path == "-" ? "<stdin>" : path
         if path.hasSuffix(".apns") { return try simulatorPush(bytes, name: name, headers: headers) }
-        return PushInput(headers: headers, payload: bytes, source: PushSource(name: name))
+        return PushInput(headers: headers, payload: withoutFinalNewline(bytes), source: PushSource(name: name))
+    }
+
+    /// `bytes` without one line ending (`\n` or `\r\n`) at its end. Editors end a saved file
+    /// with one and `echo` adds one; neither is part of the payload the file stands for, and
+    /// counted, it made a payload of exactly 4096 bytes fail `apple.payload-size`.
+    static func withoutFinalNewline(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.last == UInt8(ascii: "\n") else { return bytes }
+        let cut = bytes.count >= 2 && bytes[bytes.count - 2] == UInt8(ascii: "\r") ? 2 : 1
+        return Array(bytes.dropLast(cut))
     }
 
     /// A simulator `.apns` file: the payload without its `Simulator Target Bundle` key, whose
@@ -41,6 +50,21 @@ enum SinglePayload {
     /// this is far above any real one, and low enough that `--payload - < /dev/zero` stops.
     static let maximumSize = 1 << 20
 
+    /// What the open file `fd` is when it holds no payload or policy to read: a directory
+    /// (whose read fails with a bare "Is a directory") or a device (`/dev/zero` read on to
+    /// the size limit and was reported as a file too large); nil for a regular file, a FIFO
+    /// or a socket. Standard input is not asked: a terminal there is someone typing a payload.
+    private static func unreadableKind(_ fd: Int32) -> String? {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return nil
+        }
+    }
+
     /// The bytes of `path` (`-` for standard input), at most ``maximumSize`` of them.
     ///
     /// - Throws: `InputError` if it cannot be read or is larger.
@@ -49,6 +73,9 @@ enum SinglePayload {
         let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw InputError("\(name): cannot read the file: \(String(cString: strerror(errno)))") }
         defer { if fd != 0 { _ = close(fd) } }
+        if fd != 0, let kind = unreadableKind(fd) {
+            throw InputError("\(name): cannot read the file: it is \(kind), not a regular file")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {

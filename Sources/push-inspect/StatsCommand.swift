@@ -11,7 +11,7 @@ enum StatsCommand {
         options: InspectOptions.input, acceptsPositional: true)
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) async throws(CommandLineError) -> Int32 {
-        var feed = try InspectOptions.feed(arguments, terminal: terminal)
+        var feed = try InspectOptions.feed(arguments, follows: false, terminal: terminal)
         var total = 0
         var tables: [String: [String: Int]] = ["outcome": [:], "reason": [:], "topic": [:], "push_type": [:]]
         await feed.run { push in

@@ -207,6 +207,70 @@ struct PushInspectCommandTests {
         #expect(try await P.run(["check", notJSON]).status == 1, "a body that is not JSON is a failing push, not an input error")
     }
 
+    /// Options that could only be ignored or misread are usage errors: a `--timeout` with
+    /// no `--wait` or `--follow` to time out, and standard input named twice (read twice,
+    /// every push counted twice).
+    @Test func aTimeoutWithNothingToTimeOutAndStandardInputTwiceAreUsageErrors() async throws {
+        let file = try Self.goodFile(count: 1)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for command in ["check", "show"] {
+            let result = try await P.run([command, "--timeout", "5", file])
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(command): \(result.stdout)")
+            #expect(result.stderr.hasPrefix("Error: --timeout needs --wait or --follow\nUsage: push-inspect \(command)"), "\(result.stderr)")
+        }
+        let stats = try await P.run(["stats", "--timeout", "5", file])
+        #expect(stats.status == 2 && stats.stderr.hasPrefix("Error: --timeout needs --wait\nUsage: push-inspect stats"), "\(stats.stderr)")
+        #expect(try await P.run(["check", "--follow", "--timeout", "1", file]).status == 0)
+
+        let redirected = try await SpawnedProcess.runDetached(
+            "/bin/sh", ["-c", "\"$1\" check - - < \"$2\"", "sh", P.executable.path, file], timeout: 60)
+        #expect(redirected.status == 2 && redirected.stdout.isEmpty, "\(redirected.stdout)")
+        #expect(redirected.stderr.hasPrefix("Error: - (standard input) is given more than once\nUsage: "), "\(redirected.stderr)")
+        #expect(try await P.run(["check", "-", file], input: P.hermesLine(seq: 1, type: .approval) + "\n").status == 0)
+    }
+
+    /// A directory or a device named as a payload or policy is refused saying what it is,
+    /// not read as if it were a file (a bare "Is a directory", or `/dev/zero` read to the
+    /// size limit and called too large).
+    @Test func aDirectoryOrDeviceAsAPayloadOrPolicySaysWhatItIs() async throws {
+        let payload = try P.file(#"{"aps":{"alert":"x"}}"#, suffix: ".json")
+        defer { try? FileManager.default.removeItem(atPath: payload) }
+        let directory = NSTemporaryDirectory()
+        let policy = try await P.run(["check", "--policy", directory, payload])
+        #expect(policy.status == 2 && policy.stdout.isEmpty)
+        #expect(policy.stderr.contains("error: \(directory): cannot read the file: it is a directory, not a regular file"), "\(policy.stderr)")
+        let device = try await P.run(["check", "--payload", "/dev/zero"])
+        #expect(device.status == 2)
+        #expect(device.stderr.contains("error: /dev/zero: cannot read the file: it is a character device, not a regular file"),
+                "\(device.stderr)")
+        let folder = try await P.run(["check", "--payload", directory])
+        #expect(folder.status == 2 && folder.stderr.contains("it is a directory, not a regular file"), "\(folder.stderr)")
+    }
+
+    /// One line ending at the end of a bare payload file (an editor's, `echo`'s) is not part
+    /// of the payload: a 4096-byte payload saved with one passes `apple.payload-size`.
+    @Test func aPayloadFilesFinalNewlineIsNotPartOfThePayload() async throws {
+        func payload(size: Int) -> String {
+            let empty = #"{"aps":{"alert":"x"},"pad":""}"#
+            return #"{"aps":{"alert":"x"},"pad":""# + String(repeating: "a", count: size - empty.utf8.count) + #""}"#
+        }
+        let headers = ["--push-type", "alert", "--topic", "com.example.app"]
+        for ending in ["\n", "\r\n"] {
+            let file = try P.file(payload(size: 4096) + ending, suffix: ".json")
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let result = try await P.run(["check"] + headers + [file])
+            #expect(result.status == 0, "\(ending.debugDescription): \(result.stdout)\(result.stderr)")
+        }
+        let piped = try await P.run(["check"] + headers + ["-"], input: payload(size: 4096) + "\n")
+        #expect(piped.status == 0, "\(piped.stdout)\(piped.stderr)")
+        for text in [payload(size: 4097) + "\n", payload(size: 4096) + "\n\n"] {
+            let file = try P.file(text, suffix: ".json")
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let result = try await P.run(["check"] + headers + [file])
+            #expect(result.status == 1 && result.stdout.contains("apple.payload-size $: the payload is 4097 bytes"), "\(result.stdout)")
+        }
+    }
+
     /// A bare payload is read up to a limit, not whole: endless standard input is an error.
     @Test func bigBarePayloadsAreRefusedAtTheLimit() async throws {
         let result = try await P.run(["check", "--payload", "-"], input: String(repeating: " ", count: 2 << 20))
@@ -627,6 +691,14 @@ struct PushInspectCommandTests {
         #expect(show.status == 0)
         #expect(show.stdout.contains("2026-11-30 10:00:00") && show.stdout.contains("abab…abab"))
         #expect(show.stdout.contains("Approval needed — Hermes needs your approval") && show.stdout.contains("400 BadDeviceToken"))
+        // A machine format carries the whole token and an RFC 3339 time, not the table's display forms.
+        let showJSON = try await P.run(["show", "--json", file])
+        guard case .array(let rows) = try JSONParser.parse(Array(showJSON.stdout.utf8)), rows.count == 2 else {
+            Issue.record("show --json: \(showJSON.stdout)")
+            return
+        }
+        #expect(rows.allSatisfy { $0.value(atKeys: ["device_token"]) == .string(String(repeating: "ab", count: 32)) }, "\(showJSON.stdout)")
+        #expect(rows.allSatisfy { $0.value(atKeys: ["time"]) == "2026-11-30T10:00:00Z" }, "\(showJSON.stdout)")
         let stats = try await P.run(["stats", "--json", file])
         #expect(try JSONParser.parse(Array(stats.stdout.utf8)) == [
             "pushes": 2, "outcome": ["accepted": 1, "rejected": 1], "reason": ["BadDeviceToken": 1],

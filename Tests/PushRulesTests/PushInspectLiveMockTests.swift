@@ -3,6 +3,7 @@ import HTTPTransport
 import HermesContract
 import JWTVerify
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// push-inspect against a real mock: the capture file it writes, and its control API.
@@ -96,6 +97,38 @@ struct PushInspectLiveMockTests {
         let unreachable = try await P.run(["check", "--from", "http://127.0.0.1:1"])
         #expect(unreachable.status == 2 && unreachable.stderr.contains("cannot reach the control API"))
         #expect(try await P.run(["check", "--from", "ftp://x"]).status == 2)
+    }
+
+    /// A base URL's path prefix is named once in an error about the request, not twice
+    /// (`…/prefix/prefix/pushes`).
+    @Test func aFromPrefixIsNamedOnceInErrors() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs)
+        defer { mock.stop() }
+        let result = try await P.run(["check", "--from", mock.controlURL + "/prefix/"])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("error: \(mock.controlURL)/prefix/pushes: the control API answered 404"), "\(result.stderr)")
+    }
+
+    /// Ctrl-C ends `--wait` as its timeout would, only sooner: the pushes that arrived are
+    /// checked and the wait is reported short, rather than 'cannot reach the control API'
+    /// over nothing checked.
+    @Test func ctrlCEndsAWaitAndChecksWhatArrived() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs)
+        defer { mock.stop() }
+        try await Self.sendHermesPushes(to: mock)
+        let process = try BackgroundProcess(
+            P.executable.path, ["check", "--profile", "hermes", "--from", mock.controlURL, "--wait", "9", "--timeout", "120"])
+        defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
+        // The wait is held by the mock once push-inspect asked for it, after it took over SIGINT.
+        #expect(await pollUntil(timeout: .seconds(30)) { mock.capture.pendingWaitCount > 0 }, "\(process.standardError)")
+        process.signal(SIGINT)
+        let status = try await onThread { process.wait(timeout: 30) }
+        #expect(status == 1, "the wait ran short: \(process.standardOutput)\(process.standardError)")
+        #expect(process.standardOutput.contains("checked 5 pushes: 4 passed, 1 failed"), "\(process.standardOutput)")
+        #expect(process.standardOutput.contains("fewer pushes than --wait asked for"), "\(process.standardOutput)")
+        #expect(process.standardError.contains("warning: \(mock.controlURL): interrupted (Ctrl-C) when only 5 of 9 pushes had arrived"),
+                "\(process.standardError)")
+        #expect(!process.standardError.contains("cannot reach") && !process.standardError.contains("error:"), "\(process.standardError)")
     }
 
     /// The mock captures `"priority":10` for a push sent without `apns-priority` (APNs' default);
