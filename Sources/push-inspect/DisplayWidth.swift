@@ -14,19 +14,53 @@ enum DisplayWidth {
         text.reduce(0) { $0 + of($1) }
     }
 
-    /// The columns one character (a grapheme cluster) takes. A terminal draws a cluster in
-    /// the cell of its base: `e` with a combining acute accent is 1 column, a flag or a
-    /// family emoji joined by zero-width joiners 2, not the sum of their scalars.
+    /// The columns one character (a grapheme cluster) takes: the sum of its
+    /// ``drawnPieces(of:)``, which is one piece but for stray skin-tone modifiers.
     static func of(_ character: Character) -> Int {
+        let pieces = drawnPieces(of: character)
+        guard pieces.count > 1 else { return ofCluster(character.unicodeScalars) }
+        return pieces.reduce(0) { $0 + ofCluster($1.unicodeScalars) }
+    }
+
+    /// `character` as a terminal draws it, in pieces that each take their own cells.
+    ///
+    /// A skin-tone modifier (U+1F3FB–U+1F3FF) right after an emoji modifier base (👍🏻) is
+    /// drawn in the base's cell, but one after anything else is an emoji of its own, two
+    /// columns wide. Unicode's grapheme rules put every modifier in the cluster before it,
+    /// so a run of them is one `Character`; measured as one it took 2 columns where a
+    /// terminal draws 2 per modifier, and the row overflowed its column. Each stray modifier
+    /// starts a piece (with the scalars that follow it), so they are measured, and cut
+    /// between, as the terminal draws them.
+    static func drawnPieces(of character: Character) -> [String] {
+        let scalars = character.unicodeScalars
+        guard scalars.count > 1, scalars.dropFirst().contains(where: \.properties.isEmojiModifier) else { return [String(character)] }
+        var pieces: [String] = []
+        var piece = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in scalars {
+            if let previous, scalar.properties.isEmojiModifier, !previous.properties.isEmojiModifierBase {
+                pieces.append(String(piece))
+                piece = String.UnicodeScalarView()
+            }
+            piece.append(scalar)
+            previous = scalar
+        }
+        pieces.append(String(piece))
+        return pieces
+    }
+
+    /// The columns a cluster the terminal draws as one takes. It is drawn in the cell of its
+    /// base: `e` with a combining acute accent is 1 column, a flag or a family emoji joined
+    /// by zero-width joiners 2, not the sum of their scalars.
+    private static func ofCluster(_ scalars: String.UnicodeScalarView) -> Int {
         var width = 0
-        for scalar in character.unicodeScalars {
+        for scalar in scalars {
             let scalarWidth = of(scalar)
             if scalarWidth == 2 { return 2 }
             width = max(width, scalarWidth)
         }
         // VS16 asks for emoji presentation of a character that defaults to text (❤️, ☺️).
-        if let first = character.unicodeScalars.first, first.properties.isEmoji,
-           character.unicodeScalars.contains(variationSelector16) {
+        if let first = scalars.first, first.properties.isEmoji, scalars.contains(variationSelector16) {
             return 2
         }
         return width

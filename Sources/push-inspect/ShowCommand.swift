@@ -102,12 +102,16 @@ enum ShowCommand {
         let room = width - DisplayWidth.of(ellipsis)
         var shown = ""
         var used = 0
-        for character in text {
-            let piece = TerminalText.escaped(String(character))
-            let pieceWidth = DisplayWidth.of(piece)
-            guard used + pieceWidth <= room else { break }
-            shown += piece
-            used += pieceWidth
+        // By the pieces a terminal draws apart: a run of stray skin-tone modifiers is one
+        // character but as many emoji on the screen (DisplayWidth.drawnPieces).
+        pieces: for character in text {
+            for drawn in DisplayWidth.drawnPieces(of: character) {
+                let piece = TerminalText.escaped(drawn)
+                let pieceWidth = DisplayWidth.of(piece)
+                guard used + pieceWidth <= room else { break pieces }
+                shown += piece
+                used += pieceWidth
+            }
         }
         return (shown + ellipsis, used + DisplayWidth.of(ellipsis))
     }

@@ -536,6 +536,37 @@ struct PushInspectCommandTests {
         #expect(starts == Array(repeating: 19 + 11 + 24 + 12 + 48 + 5 * 2, count: 7), "\(show.stdout)")
     }
 
+    /// A skin-tone modifier after anything but an emoji it modifies is drawn as an emoji of
+    /// its own, two columns, though a run of them is one grapheme cluster: `show` measures
+    /// and cuts them as the terminal draws them, and 👍🏻 stays two columns.
+    @Test func showCountsStraySkinToneModifiersAsTerminalsDrawThem() async throws {
+        let modifier = "\u{1F3FB}"
+        let rows: [(topic: String, body: String)] = [
+            (String(repeating: modifier, count: 5), String(repeating: modifier, count: 30)),
+            ("com.example.app", "\u{1F44D}\u{1F3FB}\u{1F3FB}"),
+            ("com.example.app", "\u{1F44D}\u{1F3FB} ok"),
+        ]
+        let lines = rows.enumerated().map { index, row in
+            var payload: [UInt8] = []
+            JSONWriter.write(["aps": ["alert": .string(row.body)]], into: &payload)
+            return P.captureLine(seq: index + 1, headers: [("apns-topic", row.topic), ("apns-push-type", "alert")],
+                                 payload: String(decoding: payload, as: UTF8.self))
+        }
+        let show = try await P.run(["show", try P.file(lines.joined(separator: "\n") + "\n")])
+        #expect(show.status == 0, "\(show.stderr)")
+        let shown = show.stdout.split(separator: "\n").map { Array(String($0).unicodeScalars) }
+        #expect(shown.count == 4, "\(show.stdout)")
+        guard shown.count == 4 else { return }
+        func has(_ row: Int, _ text: String) -> Bool {
+            let needle = Array(text.unicodeScalars)
+            return shown[row].indices.contains { shown[row][$0...].starts(with: needle) }
+        }
+        #expect(has(1, String(repeating: modifier, count: 5) + String(repeating: " ", count: 24 - 10 + 2) + "alert"), "\(show.stdout)")
+        #expect(has(1, String(repeating: modifier, count: 23) + "…   200 accepted"), "cut between modifiers, padded: \(show.stdout)")
+        #expect(has(2, "\u{1F44D}\u{1F3FB}\u{1F3FB}" + String(repeating: " ", count: 48 - 4 + 2) + "200 accepted"), "\(show.stdout)")
+        #expect(has(3, "\u{1F44D}\u{1F3FB} ok" + String(repeating: " ", count: 48 - 5 + 2) + "200 accepted"), "\(show.stdout)")
+    }
+
     /// Whether `text` holds, unescaped, a character a terminal acts on beyond C0: DEL, a C1
     /// control, a bidirectional control, U+2028 or U+2029.
     static func hasRawTerminalControls(_ text: String) -> Bool {
