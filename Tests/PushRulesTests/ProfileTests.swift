@@ -42,6 +42,20 @@ struct ProfileTests {
         #expect(RuleSet(profiles: [.privacy]).check(Fixtures.push("")).passed)
     }
 
+    /// JSON that is not an object (APNs refuses it) has no keys for any rule but
+    /// apple.aps-shape to read, so without apple it is reported as unjudged too.
+    @Test func aPayloadThatIsNotAnObjectIsAFindingWithoutApple() throws {
+        let cases = [("[1]", "an array"), (#""ann@example.com""#, "a string"), ("1", "a number"), ("true", "a boolean"), ("null", "null")]
+        for (payload, kind) in cases {
+            let findings = RuleSet(profiles: [.badge, .deepLink]).check(Fixtures.push(payload)).findings
+            #expect(findings.map(\.rule) == ["input.unjudged-payload"], "\(payload): \(findings)")
+            #expect(findings.first?.message == "the payload is \(kind), not a JSON object, which APNs takes; no rule could judge it",
+                    "\(payload): \(findings)")
+            #expect(RuleSet(profiles: [.apple, .badge]).check(Fixtures.push(payload)).findings.map(\.rule) == ["apple.aps-shape"],
+                    "with apple, aps-shape alone reports it: \(payload)")
+        }
+    }
+
     @Test func scopesSelectByPushTypeTopicAndField() {
         let scope = RuleScope(pushTypes: ["alert"], topics: ["com.example.app"],
                               where: [.init(path: "type", equalsAnyOf: ["approval", "clarify"])])

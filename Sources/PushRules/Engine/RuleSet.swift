@@ -14,14 +14,14 @@ public struct RuleSet: Sendable {
         self.rules = rules
     }
 
-    /// The id of the rule that reports a payload that is not JSON when the `apple` profile,
-    /// which reports it otherwise (`apple.aps-shape`), is left out.
+    /// The id of the rule that reports a payload that is not JSON, or not a JSON object, when
+    /// the `apple` profile, which reports it otherwise (`apple.aps-shape`), is left out.
     public static let unjudgedPayloadRuleID = "input.unjudged-payload"
 
     /// The rules of built-in profiles and policies, profiles first, duplicates dropped.
     ///
     /// Without `apple`, the set ends with ``unjudgedPayloadRuleID``: a payload that does not
-    /// parse would otherwise pass every rule, none of which could read it.
+    /// parse, or is not an object, would otherwise pass every rule, none of which could read it.
     ///
     /// - Parameters:
     ///   - profiles: built-in profiles by name.
