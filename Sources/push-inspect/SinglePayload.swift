@@ -53,13 +53,14 @@ enum SinglePayload {
     /// What the open file `fd` is when it holds no payload or policy to read: a directory
     /// (whose read fails with a bare "Is a directory") or a device (`/dev/zero` read on to
     /// the size limit and was reported as a file too large); nil for a regular file, a FIFO
-    /// or a socket. Standard input is not asked: a terminal there is someone typing a payload.
+    /// or a socket. A terminal is someone typing a payload (`-`, or `/dev/stdin` on a terminal),
+    /// so it is read like a file.
     private static func unreadableKind(_ fd: Int32) -> String? {
         var status = stat()
         guard fstat(fd, &status) == 0 else { return nil }
         switch status.st_mode & S_IFMT {
         case S_IFDIR: return "a directory"
-        case S_IFCHR: return "a character device"
+        case S_IFCHR: return isatty(fd) == 1 ? nil : "a character device"
         case S_IFBLK: return "a block device"
         default: return nil
         }
