@@ -104,11 +104,16 @@ public final class EventLoop: @unchecked Sendable {
         if Int(fd) < handlers.count { handlers[Int(fd)] = nil }
     }
 
-    /// Asks the loop to finish its current iteration and exit; waits for it.
+    /// Asks the loop to finish its current iteration and exit; waits for it. Calling it again
+    /// (a group shut down twice) returns once the loop has exited, as the first call does.
     func stop() {
         stopRequested.store(true, ordering: .releasing)
         selector.wakeup()
-        if !inEventLoop { finished.wait() }
+        guard !inEventLoop else { return }
+        // The thread signals once when it exits; each stop passes that on, so a second stop
+        // does not wait for ever for a signal the first one took.
+        finished.wait()
+        finished.signal()
     }
 
     /// Calls `flusher.flushDeferred()` once the events, tasks and timers of the current

@@ -33,7 +33,7 @@ public final class EventLoopGroup: Sendable {
     /// The loop whose thread the caller runs on, if it is one of this group's.
     public var currentLoop: EventLoop? { loops.first { $0.inEventLoop } }
 
-    /// Stops every loop and waits for their threads to finish.
+    /// Stops every loop and waits for their threads to finish. Calling it again does nothing more.
     public func shutdown() {
         for loop in loops { loop.stop() }
     }
