@@ -83,8 +83,10 @@ import Testing
     @Test func withTheGatewayDownRetriesStayBoundedAndNothingCrashes() async throws {
         let chain = try await HermesChain.start()
         try chain.register(HermesChain.tokenA)
-        let pushURL = chain.gateway.url + "/push"
         await chain.gateway.shutdown(gracePeriod: .milliseconds(100))
+        // Not the stopped gateway's own port: once freed, a listener of a test running
+        // alongside may take it and answer. Nothing listens on port 1.
+        let pushURL = "http://127.0.0.1:1/push"
         let agent = try chain.agent(pushURL: pushURL) { configuration in
             configuration.backoff = [.milliseconds(20), .milliseconds(40)]
         }
@@ -93,7 +95,7 @@ import Testing
         let result = try #require(agent.results.first)
         guard case .failed(let detail) = result.outcome else {
             Issue.record("expected a failure, got \(result.outcome)")
-            await chain.stop()
+            chain.mock.stop()
             return
         }
         #expect(detail.contains("unreachable"))
