@@ -300,14 +300,21 @@ struct ApnsMockCommandTests {
     /// once, after the flags, and the mock starts on the file's other port. A clash the flags
     /// leave in the file is still the usage error naming the file.
     @Test func aFlagMayResolveAPortClashInTheFile() async throws {
-        let port = try Self.freePort()
         let file = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try #"{"server":{"productionPort":\#(port),"sandboxPort":\#(port),"controlPort":0}}"#
-            .write(toFile: file, atomically: true, encoding: .utf8)
-        let started = try await onThread { () throws -> (urls: [String: String], log: String, status: Int32) in
-            let mock = try RunningMock(arguments: ["--config", file, "--sandbox-port", "0"])
-            return (mock.urls, mock.process.standardOutput + mock.process.standardError, mock.stop())
+        var port = 0
+        var started: (urls: [String: String], log: String, status: Int32) = ([:], "", 0)
+        // The free port may be taken by a listener of a test running alongside before the mock
+        // binds it: then the mock cannot start, and another port is tried.
+        for _ in 0..<5 {
+            port = try Self.freePort()
+            try #"{"server":{"productionPort":\#(port),"sandboxPort":\#(port),"controlPort":0}}"#
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            started = try await onThread { () throws -> (urls: [String: String], log: String, status: Int32) in
+                let mock = try RunningMock(arguments: ["--config", file, "--sandbox-port", "0"])
+                return (mock.urls, mock.process.standardOutput + mock.process.standardError, mock.stop())
+            }
+            guard started.urls.isEmpty, started.log.contains("Address already in use") else { break }
         }
         #expect(started.urls["production"]?.hasSuffix(":\(port)") == true, "\(started.log)")
         #expect(started.urls["sandbox"].map { !$0.hasSuffix(":\(port)") && !$0.hasSuffix(":0") } == true, "\(started.log)")
