@@ -490,22 +490,10 @@ struct PushInspectCommandTests {
             ("com.例え.アプリ", "日本語 ok e\u{301}"),
             ("com.example.app", "\u{301}accent first"),
         ]
-        let lines = rows.enumerated().map { index, row in
-            var payload: [UInt8] = []
-            JSONWriter.write(["aps": ["alert": .string(row.body)]], into: &payload)
-            return P.captureLine(seq: index + 1, headers: [("apns-topic", row.topic), ("apns-push-type", "alert")],
-                                 payload: String(decoding: payload, as: UTF8.self))
-        }
-        let show = try await P.run(["show", try P.file(lines.joined(separator: "\n") + "\n")])
-        #expect(show.status == 0, "\(show.stderr)")
-        // Compared as scalars: String comparison would take the composed é for e + U+0301.
-        let shown = show.stdout.split(separator: "\n").map { Array(String($0).unicodeScalars) }
+        let (show, shown) = try await Self.show(rows)
         #expect(shown.count == 7, "\(show.stdout)")
         guard shown.count == 7 else { return }
-        func has(_ row: Int, _ text: String) -> Bool {
-            let needle = Array(text.unicodeScalars)
-            return shown[row].indices.contains { shown[row][$0...].starts(with: needle) }
-        }
+        func has(_ row: Int, _ text: String) -> Bool { Self.line(shown[row], contains: text) }
         #expect(has(1, String(repeating: "漢", count: 23) + "…   200 accepted"), "a straddling wide character: padded")
         #expect(has(2, String(repeating: "漢", count: 24) + "  200 accepted"), "48 columns exactly: not cut")
         #expect(has(3, "a" + String(repeating: "😀", count: 23) + "…  200 accepted"))
@@ -546,6 +534,20 @@ struct PushInspectCommandTests {
             ("com.example.app", "\u{1F44D}\u{1F3FB}\u{1F3FB}"),
             ("com.example.app", "\u{1F44D}\u{1F3FB} ok"),
         ]
+        let (show, shown) = try await Self.show(rows)
+        #expect(shown.count == 4, "\(show.stdout)")
+        guard shown.count == 4 else { return }
+        func has(_ row: Int, _ text: String) -> Bool { Self.line(shown[row], contains: text) }
+        #expect(has(1, String(repeating: modifier, count: 5) + String(repeating: " ", count: 24 - 10 + 2) + "alert"), "\(show.stdout)")
+        #expect(has(1, String(repeating: modifier, count: 23) + "…   200 accepted"), "cut between modifiers, padded: \(show.stdout)")
+        #expect(has(2, "\u{1F44D}\u{1F3FB}\u{1F3FB}" + String(repeating: " ", count: 48 - 4 + 2) + "200 accepted"), "\(show.stdout)")
+        #expect(has(3, "\u{1F44D}\u{1F3FB} ok" + String(repeating: " ", count: 48 - 5 + 2) + "200 accepted"), "\(show.stdout)")
+    }
+
+    /// `show` of one alert push per row, and its output lines as scalars: String comparison
+    /// would take the composed é for e + U+0301.
+    static func show(_ rows: [(topic: String, body: String)]) async throws
+        -> (result: PushInspectProcess.Result, lines: [[Unicode.Scalar]]) {
         let lines = rows.enumerated().map { index, row in
             var payload: [UInt8] = []
             JSONWriter.write(["aps": ["alert": .string(row.body)]], into: &payload)
@@ -554,17 +556,13 @@ struct PushInspectCommandTests {
         }
         let show = try await P.run(["show", try P.file(lines.joined(separator: "\n") + "\n")])
         #expect(show.status == 0, "\(show.stderr)")
-        let shown = show.stdout.split(separator: "\n").map { Array(String($0).unicodeScalars) }
-        #expect(shown.count == 4, "\(show.stdout)")
-        guard shown.count == 4 else { return }
-        func has(_ row: Int, _ text: String) -> Bool {
-            let needle = Array(text.unicodeScalars)
-            return shown[row].indices.contains { shown[row][$0...].starts(with: needle) }
-        }
-        #expect(has(1, String(repeating: modifier, count: 5) + String(repeating: " ", count: 24 - 10 + 2) + "alert"), "\(show.stdout)")
-        #expect(has(1, String(repeating: modifier, count: 23) + "…   200 accepted"), "cut between modifiers, padded: \(show.stdout)")
-        #expect(has(2, "\u{1F44D}\u{1F3FB}\u{1F3FB}" + String(repeating: " ", count: 48 - 4 + 2) + "200 accepted"), "\(show.stdout)")
-        #expect(has(3, "\u{1F44D}\u{1F3FB} ok" + String(repeating: " ", count: 48 - 5 + 2) + "200 accepted"), "\(show.stdout)")
+        return (show, show.stdout.split(separator: "\n").map { Array(String($0).unicodeScalars) })
+    }
+
+    /// Whether `line` holds `text`, scalar for scalar.
+    static func line(_ line: [Unicode.Scalar], contains text: String) -> Bool {
+        let needle = Array(text.unicodeScalars)
+        return line.indices.contains { line[$0...].starts(with: needle) }
     }
 
     /// Whether `text` holds, unescaped, a character a terminal acts on beyond C0: DEL, a C1
