@@ -33,13 +33,4 @@ public enum LargeAllocationPolicy {
         return false
         #endif
     }
-
-    /// Bytes in blocks that have a mapping of their own now, for tests of the policy.
-    package static var mappedBytes: Int {
-        #if canImport(Glibc)
-        return c_linux_mapped_bytes()
-        #else
-        return 0
-        #endif
-    }
 }

@@ -19,6 +19,5 @@ static inline uint32_t c_linux_epollrdhup(void) { return EPOLLRDHUP; }
 
 // mallopt's parameters are macros; malloc.h is not part of Swift's Glibc module.
 static inline int c_linux_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
-static inline size_t c_linux_mapped_bytes(void) { return mallinfo2().hblkhd; }
 
 #endif
