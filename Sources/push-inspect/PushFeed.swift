@@ -137,6 +137,9 @@ struct PushFeed {
         addSkipped(skipped)
     }
 
+    /// How much of an unexpected answer's body an error shows.
+    static let shownBodyBytes = 512
+
     /// How long the read of what has arrived may take after Ctrl-C ended a `--wait`.
     static let afterInterruptTimeout = Duration.seconds(5)
 
@@ -194,7 +197,11 @@ struct PushFeed {
         }
         await client.close()
         guard response.status == 200 || (wait != nil && response.status == 408) else {
-            inputError("\(endpoint.url(of: path)): the control API answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+            // Quoted and escaped, and cut short: whatever answers there (a proxy, another
+            // server) decides these bytes, and they must not act on the terminal.
+            let body = String(decoding: response.body.prefix(Self.shownBodyBytes), as: UTF8.self)
+            inputError("\(endpoint.url(of: path)): the control API answered \(response.status): "
+                + JSONWriter.quoted(body, escaping: .terminalSafe) + (response.body.count > Self.shownBodyBytes ? " (cut short)" : ""))
             return
         }
         guard case .object(let answer)? = try? JSONParser.parse(response.body, maximumDepth: 64),

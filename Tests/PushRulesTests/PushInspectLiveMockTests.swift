@@ -109,6 +109,20 @@ struct PushInspectLiveMockTests {
         #expect(result.stderr.contains("error: \(mock.controlURL)/prefix/pushes: the control API answered 404"), "\(result.stderr)")
     }
 
+    /// A server that is not the mock's control API decides the body of its answer: the error
+    /// quotes it escaped, so nothing in it acts on the terminal, and cut short.
+    @Test func anUnexpectedAnswerIsQuotedEscapedInTheError() async throws {
+        let body = "no \u{1B}[31mpushes\u{202E} here\n" + String(repeating: "x", count: 2000)
+        let server = try RecordingHTTPServer { _, _ in HTTPResponse(status: 503, text: body) }
+        defer { server.stop() }
+        let result = try await P.run(["check", "--from", server.baseURL])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(#"the control API answered 503: "no \u001b[31mpushes\u202e here\n"#), "\(result.stderr)")
+        #expect(result.stderr.contains("(cut short)"), "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(result.stderr)")
+        #expect(result.stderr.count < 1000, "\(result.stderr.count) characters")
+    }
+
     /// Ctrl-C ends `--wait` as its timeout would, only sooner: the pushes that arrived are
     /// checked and the wait is reported short, rather than 'cannot reach the control API'
     /// over nothing checked.
