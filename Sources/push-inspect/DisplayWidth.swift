@@ -17,9 +17,16 @@ enum DisplayWidth {
     /// The columns one character (a grapheme cluster) takes: the sum of its
     /// ``drawnPieces(of:)``, which is one piece but for stray skin-tone modifiers.
     static func of(_ character: Character) -> Int {
-        let pieces = drawnPieces(of: character)
-        guard pieces.count > 1 else { return ofCluster(character.unicodeScalars) }
-        return pieces.reduce(0) { $0 + ofCluster($1.unicodeScalars) }
+        // Most characters have no modifier after their first scalar: measured in place,
+        // without the pieces' strings.
+        guard hasLaterModifier(character) else { return ofCluster(character.unicodeScalars) }
+        return drawnPieces(of: character).reduce(0) { $0 + ofCluster($1.unicodeScalars) }
+    }
+
+    /// Whether a skin-tone modifier follows the first scalar of `character`: only then can
+    /// the character be drawn in more than one piece.
+    private static func hasLaterModifier(_ character: Character) -> Bool {
+        character.unicodeScalars.dropFirst().contains(where: \.properties.isEmojiModifier)
     }
 
     /// `character` as a terminal draws it, in pieces that each take their own cells.
@@ -32,8 +39,8 @@ enum DisplayWidth {
     /// starts a piece (with the scalars that follow it), so they are measured, and cut
     /// between, as the terminal draws them.
     static func drawnPieces(of character: Character) -> [String] {
+        guard hasLaterModifier(character) else { return [String(character)] }
         let scalars = character.unicodeScalars
-        guard scalars.count > 1, scalars.dropFirst().contains(where: \.properties.isEmojiModifier) else { return [String(character)] }
         var pieces: [String] = []
         var piece = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
