@@ -211,14 +211,11 @@ struct PushFeed {
             return
         }
         if response.status == 408 {
-            let shortfall = "\(url): only \(records.count) of \(wait ?? 0) pushes arrived within \(timeout) s"
-            waitShortfall = shortfall
-            terminal.err("warning: \(shortfall)")
+            waitShortfall = "\(url): only \(records.count) of \(wait ?? 0) pushes arrived within \(timeout) s"
         } else if waitInterrupted, let wait, records.count < wait {
-            let shortfall = "\(url): interrupted (Ctrl-C) when only \(records.count) of \(wait) pushes had arrived"
-            waitShortfall = shortfall
-            terminal.err("warning: \(shortfall)")
+            waitShortfall = "\(url): interrupted (Ctrl-C) when only \(records.count) of \(wait) pushes had arrived"
         }
+        if let waitShortfall { terminal.err("warning: \(waitShortfall)") }
         for record in records {
             guard let push = ControlAPIRecord.push(from: record, sourceName: url) else {
                 inputError("\(url): a record is not a JSON object")

@@ -27,7 +27,7 @@ enum ShowCommand {
             guard !quiet else { return }
             if json {
                 var members: [String: JSONValue] = push.source.jsonMembers
-                for (key, value) in zip(["time", "device_token", "topic", "push_type", "alert", "outcome"], jsonFields(push))
+                for (key, value) in zip(["time", "device_token", "topic", "push_type", "alert", "outcome"], columns(push, json: true))
                 where !value.isEmpty {
                     members[key] = .string(value)
                 }
@@ -47,10 +47,11 @@ enum ShowCommand {
         return feed.inputErrors > 0 ? 2 : 0
     }
 
-    /// Time, masked token, topic, type, "title — body", outcome.
-    static func columns(_ push: PushInput) -> [String] {
-        let time = push.sentAt.map(formatTime) ?? ""
-        let token = push.headers.deviceToken.flatMap { DeviceToken($0)?.masked } ?? ""
+    /// Time, masked token, topic, type, "title — body", outcome. For `--json`, which a
+    /// program reads, the whole device token and an RFC 3339 time (`2026-11-30T10:00:00Z`).
+    static func columns(_ push: PushInput, json: Bool = false) -> [String] {
+        let time = push.sentAt.map(json ? formatRFC3339 : formatTime) ?? ""
+        let token = json ? push.headers.deviceToken ?? "" : push.headers.deviceToken.flatMap { DeviceToken($0)?.masked } ?? ""
         var alert = ""
         switch push.payload?.value(atKeys: ["aps", "alert"]) {
         case .string(let body)?: alert = body
@@ -60,15 +61,6 @@ enum ShowCommand {
         }
         let outcome = push.result.map { $0.isAccepted ? "200 accepted" : "\($0.status) \($0.reason ?? "")" } ?? ""
         return [time, token, push.headers.topic ?? "", push.headers.pushType ?? "", alert, outcome]
-    }
-
-    /// The fields of ``columns(_:)`` for `--json`, which a program reads: the whole device
-    /// token rather than its masked ends, and an RFC 3339 time (`2026-11-30T10:00:00Z`).
-    static func jsonFields(_ push: PushInput) -> [String] {
-        var fields = columns(push)
-        fields[0] = push.sentAt.map(formatRFC3339) ?? ""
-        fields[1] = push.headers.deviceToken ?? ""
-        return fields
     }
 
     /// The columns each field takes on a terminal (``DisplayWidth``); the last is not cut.
