@@ -27,6 +27,12 @@ struct GatewayConformanceTests {
         let mock: MockAPNsServer
         let gateway: PushGatewayServer
         let clock: SimulatedClock
+
+        /// The gateway first, so that nothing it still sends meets a stopped mock.
+        func stop() async {
+            await gateway.shutdown()
+            mock.stop()
+        }
     }
 
     /// - Parameters:
@@ -74,8 +80,7 @@ struct GatewayConformanceTests {
         let credentials: ConformanceConfiguration.Credentials = mode == "hmac"
             ? .hmac(secret: Array(GatewayFixture.hmacSecret.utf8)) : .capability
         let results = await Self.suite(running, credentials: credentials).run()
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         let table = ConformanceReport.table(results)
         #expect(results.map(\.number) == [1, 2, 3, 4, 5, 6, 7])
@@ -95,8 +100,7 @@ struct GatewayConformanceTests {
         // Wrong bundle id (check 1) and a shared secret the plugin does not have (every hmac push is refused).
         let running = try Self.start(modes: [.hmac], secrets: GatewaySecrets(hmacSecret: Array("another-secret".utf8)), wrongTopic: true)
         let results = await Self.suite(running, credentials: .hmac(secret: Array(GatewayFixture.hmacSecret.utf8))).run([1, 2])
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
         #expect(results.map(\.passed) == [false, false], "\(ConformanceReport.table(results))")
         #expect(results[0].details.contains { $0.contains("answered 403") })
 
@@ -124,8 +128,7 @@ struct GatewayConformanceTests {
         let results = await Self.suite(running, credentials: .hmac(secret: Array(GatewayFixture.hmacSecret.utf8)),
                                        gatewayURL: proxy.baseURL).run([2])
         proxy.stop()
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         let details = try #require(results.first).details
         #expect(results.first?.passed == false)
@@ -143,8 +146,7 @@ struct GatewayConformanceTests {
         }
         let results = await Self.suite(running, credentials: .capability, gatewayURL: proxy.baseURL).run([2])
         proxy.stop()
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         #expect(results.first?.passed == false)
         #expect(results.first?.details == ["empty capability: answered 403 missing_authorization, expected 403 invalid_capability"])
@@ -159,8 +161,7 @@ struct GatewayConformanceTests {
         }
         let results = await Self.suite(running, credentials: .capability, gatewayURL: proxy.baseURL).run([2])
         proxy.stop()
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         #expect(results.first?.passed == false)
         #expect(results.first?.details == ["stale capability: answered 403 missing_authorization, expected 403 invalid_capability"])
@@ -174,8 +175,7 @@ struct GatewayConformanceTests {
             return .rejected(status: 400, reason: reason, timestamp: nil)
         })
         let results = await Self.suite(running, credentials: .capability).run([3])
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         let details = try #require(results.first).details
         #expect(results.first?.passed == false)
@@ -187,8 +187,7 @@ struct GatewayConformanceTests {
         // Its APNs leg may take 6 s: the 503 comes after the plugin gave up at 5 s.
         let running = try Self.start(configure: { $0.apnsTimeout = .seconds(6) })
         let results = await Self.suite(running, credentials: .hmac(secret: Array(GatewayFixture.hmacSecret.utf8))).run([7])
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         let details = try #require(results.first).details
         #expect(results.first?.passed == false)
@@ -202,8 +201,7 @@ struct GatewayConformanceTests {
         // how the gateway meets a slow APNs, as the push never reached one.
         let running = try Self.start(forwards: false)
         let results = await Self.suite(running, credentials: .hmac(secret: Array(GatewayFixture.hmacSecret.utf8))).run([7])
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         let details = try #require(results.first).details
         #expect(results.first?.passed == false)
@@ -216,8 +214,7 @@ struct GatewayConformanceTests {
         // gives up at its 10 s limit instead of waiting out the mock's 20 s.
         let running = try Self.start(configure: { $0.apnsTimeout = .seconds(30) })
         let results = await Self.suite(running, credentials: .capability).run([7])
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         let result = try #require(results.first)
         #expect(!result.passed)
@@ -231,8 +228,7 @@ struct GatewayConformanceTests {
         var suite = Self.suite(running, credentials: .capability).configuration
         suite.topic = "com.example.expected"
         let results = await GatewayConformanceSuite(configuration: suite).run([1])
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
         #expect(results.first?.passed == false)
         #expect(results.first?.details.contains { $0.contains("apns-topic is com.example.app, expected com.example.expected") } == true,
                 "\(ConformanceReport.table(results))")
@@ -260,8 +256,7 @@ struct GatewayConformanceCommandTests {
             try PushGatewayCommandTests.run(arguments + ["--check", "1"], environment: ["HERMES_PUSH_HMAC_SECRET": "wrong"],
                                             executable: Self.executable)
         }
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         #expect(passing.status == 0, "\(passing.output)\(passing.errors)")
         #expect(passing.output.contains(" 7  PASS") && passing.output.contains("all 7 checks passed"), "\(passing.output)")
@@ -281,8 +276,7 @@ struct GatewayConformanceCommandTests {
             Self.executable.path, ["--gateway", running.gateway.url, "--mock-control", running.mock.controlURL, "--junit", junit.path,
                                    "--check", "1"],
             full: .output, environment: ["HERMES_PUSH_HMAC_SECRET": GatewayFixture.hmacSecret])
-        await running.gateway.shutdown()
-        running.mock.stop()
+        await running.stop()
 
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr == "Error: cannot write the results table to standard output: No space left on device\n")
