@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
         .library(name: "JWTVerify", targets: ["JWTVerify"]),
         .library(name: "APNsCore", targets: ["APNsCore"]),
+        .library(name: "APNsCapture", targets: ["APNsCapture"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .library(name: "HermesContract", targets: ["HermesContract"]),
         .library(name: "HermesApp", targets: ["HermesApp"]),
@@ -65,9 +66,15 @@ let package = Package(
         ),
         .target(
             name: "JWTVerify",
-            dependencies: ["COpenSSL", "OpenSSLSupport", "StrictJSON"]
+            dependencies: ["COpenSSL", "OpenSSLSupport", "StrictJSON", "APNsCore"]
         ),
         .target(name: "APNsCore", dependencies: ["StrictJSON"]),
+        // The capture: records, their JSON Lines format, the in-memory store and the file.
+        .target(
+            name: "APNsCapture",
+            dependencies: ["APNsCore", "StrictJSON", "HTTPTransport"],
+            swiftSettings: hotPathSettings
+        ),
         .target(name: "CLISupport", dependencies: ["StrictJSON", "CLinuxShims"]),
         // The Hermes wire contract, shared by the gateway, the agent and app sides and
         // push-inspect's `hermes` profile. Pure Swift, so the app side can use it anywhere.
@@ -99,7 +106,7 @@ let package = Package(
         // package that depends on this one.
         .target(
             name: "MockAPNs",
-            dependencies: ["HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
+            dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
             resources: [.copy("TestCertificates")],
             swiftSettings: hotPathSettings
         ),
@@ -195,7 +202,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
+            dependencies: ["MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
         ),
         .testTarget(
             name: "APNsClientTests",

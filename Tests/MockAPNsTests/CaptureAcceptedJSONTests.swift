@@ -1,3 +1,4 @@
+@testable import APNsCapture
 @testable import MockAPNs
 import StrictJSON
 import Testing

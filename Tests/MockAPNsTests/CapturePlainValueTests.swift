@@ -1,5 +1,6 @@
 import APNsCore
 import JWTVerify
+@testable import APNsCapture
 @testable import MockAPNs
 import Testing
 

@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import HTTPTransport
 import JWTVerify
+@testable import APNsCapture
 @testable import MockAPNs
 import StrictJSON
 import Testing

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import StrictJSON
+@testable import APNsCapture
 @testable import MockAPNs
 import PushTestSupport
 import Synchronization

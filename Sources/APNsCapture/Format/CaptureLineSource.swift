@@ -1,13 +1,12 @@
 import APNsCore
 import HTTPTransport
-import JWTVerify
 
 /// What a capture line is written from: a ``CaptureRecord``, or a push as the server has
 /// just answered it (``AnsweredPush``), which the store encodes without building a record.
 ///
 /// The encoder is generic over it, so both are written by the same code and each is
 /// specialized: a record's line and an answered push's line are the same bytes.
-protocol CaptureLineSource {
+package protocol CaptureLineSource {
     var receivedAtMicroseconds: Int64 { get }
     var environment: APNsEnvironment { get }
     var connectionID: UInt64 { get }
@@ -40,12 +39,12 @@ protocol CaptureLineSource {
 }
 
 extension CaptureRecord: CaptureLineSource {
-    func forEachCapturedHeader(_ body: (HTTPHeaders.Field) -> Void) {
+    package func forEachCapturedHeader(_ body: (HTTPHeaders.Field) -> Void) {
         for field in headers { body(field) }
     }
 
-    var headerCountEstimate: Int { headers.count }
+    package var headerCountEstimate: Int { headers.count }
 
     /// A record may come from anywhere (a file, a test), so its text is always escaped.
-    var devicePathIsHex: Bool { false }
+    package var devicePathIsHex: Bool { false }
 }

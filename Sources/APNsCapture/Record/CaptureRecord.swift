@@ -1,7 +1,6 @@
 import APNsCore
 import Foundation
 import HTTPTransport
-import JWTVerify
 import StrictJSON
 
 /// Everything the mock saw and answered for one request, accepted or rejected.
@@ -32,7 +31,7 @@ public struct CaptureRecord: Sendable, Hashable {
     /// The provider token's decoded parts, or nil when the request had no `authorization` header.
     public var token: CaptureTokenInfo? { didSet { encodedToken = CaptureEncodingHint() } }
     /// `token` already encoded, when validation supplied it.
-    var encodedToken = CaptureEncodingHint()
+    package var encodedToken = CaptureEncodingHint()
     /// The device token from the path, if it parsed.
     public var deviceToken: DeviceToken?
     /// The raw device token text from the path, even when it did not parse.
@@ -54,53 +53,12 @@ public struct CaptureRecord: Sendable, Hashable {
         get { parsedPayloadStorage.value }
         set { parsedPayloadStorage = LazyPayload(newValue) }
     }
-    var parsedPayloadStorage: LazyPayload
+    package var parsedPayloadStorage: LazyPayload
     /// The answer: status, reason, `apns-id`, `apns-unique-id`, 410 timestamp.
     public var outcome: PushOutcome
     public var lintWarnings: [PushLintWarning]
     /// Identifiers of the faults that fired for this request, as the server names them.
     public var faults: [String]
-
-    /// Builds the record of one request from what validation learned and how the mock answered.
-    ///
-    /// - Parameters:
-    ///   - request: the request; its `authorization` header is not kept.
-    ///   - details: validation's findings, including the decoded token.
-    ///   - outcome: the answer sent.
-    ///   - faults: identifiers of injected faults that fired.
-    public init(request: PushRequest, details: PushDetails, outcome: PushOutcome, faults: [String] = []) {
-        self.init(AnsweredPush(request: request, details: details, outcome: outcome, faults: faults))
-    }
-
-    /// The record of an answered push: what its capture line holds.
-    init(_ push: AnsweredPush) {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(push.headerCountEstimate)
-        push.forEachCapturedHeader { headers.add(name: $0.name, value: $0.value) }
-        sequence = 0
-        receivedAtMicroseconds = push.receivedAtMicroseconds
-        environment = push.environment
-        connectionID = push.connectionID
-        method = push.method
-        path = push.path
-        self.headers = headers
-        token = push.token
-        encodedToken = push.encodedToken
-        deviceToken = push.deviceToken
-        rawDeviceToken = push.rawDeviceToken
-        topic = push.topic
-        pushType = push.pushType
-        priority = push.priority
-        expiration = push.expiration
-        collapseID = push.collapseID
-        teamID = push.teamID
-        keyID = push.keyID
-        payload = push.payload
-        parsedPayloadStorage = push.parsedPayloadStorage
-        outcome = push.outcome
-        lintWarnings = push.lintWarnings
-        faults = push.faults
-    }
 
     /// Builds a record field by field, as the file reader does.
     public init(
@@ -140,7 +98,7 @@ public struct CaptureRecord: Sendable, Hashable {
     }
 
     /// A date in whole microseconds since 1970, rounded to nearest; 0 for a date that has none.
-    static func microseconds(since1970 date: Date) -> Int64 {
+    package static func microseconds(since1970 date: Date) -> Int64 {
         let value = clampedMicroseconds(since1970: date)
         // Beyond ±2^62 µs (±146,000 years) is no real arrival time.
         return abs(value) == 1 << 62 ? 0 : value
@@ -148,7 +106,7 @@ public struct CaptureRecord: Sendable, Hashable {
 
     /// A date in whole microseconds since 1970, rounded to nearest, held to ±2^62 µs so that
     /// a bound far in the future stays after every arrival (and one far past, before).
-    static func clampedMicroseconds(since1970 date: Date) -> Int64 {
+    package static func clampedMicroseconds(since1970 date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
         if value.isNaN { return 0 }
         return Int64(min(max(value, -0x1p62), 0x1p62))

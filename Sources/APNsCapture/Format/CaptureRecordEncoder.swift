@@ -1,3 +1,4 @@
+import APNsCore
 import StrictJSON
 
 /// Writes a ``CaptureRecord`` as one line of the capture format (`docs/capture-format.md`).
@@ -5,9 +6,9 @@ import StrictJSON
 /// A line is split in two so that the store can encode the expensive part without a lock:
 /// the prefix `{"v":1,"seq":N,` needs the sequence number, which is only known under the
 /// store's lock, and the tail (everything else, through the newline) does not.
-enum CaptureRecordEncoder {
+package enum CaptureRecordEncoder {
     /// The whole line, newline included.
-    static func line(_ record: CaptureRecord) -> [UInt8] {
+    package static func line(_ record: CaptureRecord) -> [UInt8] {
         var output = TextBuffer(capacity: estimatedTailSize(record) + 32)
         writePrefix(sequence: record.sequence, into: &output)
         writeTail(record, into: &output)
@@ -24,7 +25,7 @@ enum CaptureRecordEncoder {
     ///
     /// It runs under the store's lock, so it allocates nothing: the constant head is built
     /// once and the digits go through the stack.
-    static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
+    package static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
         output.append(contentsOf: prefixHead)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TextBuffer.maximumDecimalDigits) { digits in
             guard let base = digits.baseAddress else { return }
@@ -48,14 +49,14 @@ enum CaptureRecordEncoder {
     }
 
     /// `{"v":1,"seq":N,`
-    static func writePrefix(sequence: UInt64, into output: inout TextBuffer) {
+    package static func writePrefix(sequence: UInt64, into output: inout TextBuffer) {
         writePrefixHead(into: &output)
         CaptureJSONOutput.writeInteger(sequence, into: &output)
         output.append(UInt8(ascii: ","))
     }
 
     /// Every field after the sequence number, the closing brace and the newline.
-    static func writeTail(_ record: some CaptureLineSource, into output: inout TextBuffer) {
+    package static func writeTail(_ record: some CaptureLineSource, into output: inout TextBuffer) {
         typealias Key = CaptureFormat.Key
         writeKey(Key.time, into: &output)
         output.append(UInt8(ascii: "\""))
@@ -146,7 +147,7 @@ enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "\n"))
     }
 
-    static func connectionActionValue(_ action: PushOutcome.ConnectionAction) -> String {
+    package static func connectionActionValue(_ action: PushOutcome.ConnectionAction) -> String {
         switch action {
         case .none: CaptureFormat.ConnectionActionValue.none
         case .goAway: CaptureFormat.ConnectionActionValue.goAway
@@ -156,7 +157,7 @@ enum CaptureRecordEncoder {
 
     /// The `token` object as it appears in a line, for reuse across the pushes that carry
     /// the same token.
-    static func tokenJSON(_ token: CaptureTokenInfo) -> [UInt8] {
+    package static func tokenJSON(_ token: CaptureTokenInfo) -> [UInt8] {
         var output = TextBuffer(capacity: 256)
         writeToken(token, into: &output)
         return output.bytes

@@ -21,7 +21,7 @@ extension CaptureStore {
 
     /// ``wait(for:count:timeout:)`` with the ring's lines instead of records, for the control
     /// API, which sends the lines as they are.
-    func waitForEntries(for filter: CaptureFilter, count: Int, timeout: Duration) async -> EntryWait {
+    package func waitForEntries(for filter: CaptureFilter, count: Int, timeout: Duration) async -> EntryWait {
         let registration = register(filter: filter, count: count)
         let id: UInt64
         switch registration {
@@ -124,7 +124,7 @@ extension CaptureStore {
 }
 
 /// How a wait ended, with the matching lines (not yet records).
-struct EntryWait: Sendable {
-    var entries: [CaptureEntry]
-    var ending: CaptureWaitResult.Ending
+package struct EntryWait: Sendable {
+    package var entries: [CaptureEntry]
+    package var ending: CaptureWaitResult.Ending
 }

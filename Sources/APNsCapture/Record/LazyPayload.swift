@@ -6,7 +6,7 @@ import StrictJSON
 /// for every push, and keeping it in every captured record, cost more than the check. The
 /// bytes are the parsed value's text (the strict parser accepted them), so the capture
 /// writes them as they are.
-struct LazyPayload: Sendable, Hashable {
+package struct LazyPayload: Sendable, Hashable {
     private enum Storage: Sendable {
         case value(JSONValue?)
         case accepted([UInt8], maximumDepth: Int)
@@ -15,17 +15,17 @@ struct LazyPayload: Sendable, Hashable {
     private var storage: Storage
 
     /// A payload already parsed, or none.
-    init(_ value: JSONValue?) {
+    package init(_ value: JSONValue?) {
         storage = .value(value)
     }
 
     /// A payload the strict parser accepted with `maximumDepth`, to be parsed when read.
-    init(accepted bytes: [UInt8], maximumDepth: Int) {
+    package init(accepted bytes: [UInt8], maximumDepth: Int) {
         storage = .accepted(bytes, maximumDepth: maximumDepth)
     }
 
     /// The parsed payload; built on each read when kept as bytes.
-    var value: JSONValue? {
+    package var value: JSONValue? {
         switch storage {
         case .value(let value): value
         case .accepted(let bytes, let maximumDepth): try? JSONParser.parse(bytes, maximumDepth: maximumDepth)
@@ -33,16 +33,16 @@ struct LazyPayload: Sendable, Hashable {
     }
 
     /// The accepted JSON text, when the payload is kept as bytes.
-    var acceptedBytes: [UInt8]? {
+    package var acceptedBytes: [UInt8]? {
         if case .accepted(let bytes, _) = storage { return bytes }
         return nil
     }
 
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.value == rhs.value
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(value)
     }
 }

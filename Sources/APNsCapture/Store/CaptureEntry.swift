@@ -4,8 +4,8 @@
 /// A record is built again from its line only when someone asks for it (a query, a wait),
 /// which happens for a few records in a test and never on the push path: building every
 /// record up front, and freeing it when the ring drops it, cost more than encoding the line.
-struct CaptureEntry: Sendable {
-    let sequence: UInt64
+package struct CaptureEntry: Sendable {
+    package let sequence: UInt64
     /// Everything after `{"v":1,"seq":N,` through the newline
     /// (``CaptureRecordEncoder/writeTail(_:into:)``).
     private let tail: [UInt8]
@@ -20,7 +20,7 @@ struct CaptureEntry: Sendable {
     ///
     /// - Throws: only if the line does not decode, which would be a bug in the encoder
     ///   (every line is written by it, and tests check that each field round-trips).
-    func record() throws(CaptureDecodingError) -> CaptureRecord {
+    package func record() throws(CaptureDecodingError) -> CaptureRecord {
         var line: [UInt8] = []
         line.reserveCapacity(byteCount)
         write(into: &line)
@@ -28,12 +28,12 @@ struct CaptureEntry: Sendable {
     }
 
     /// At least the bytes ``write(into:)`` appends: the tail and room for the prefix.
-    var byteCount: Int { tail.count + 32 }
+    package var byteCount: Int { tail.count + 32 }
 
     /// Appends the whole line, newline included. It reserves nothing: a caller writing many
     /// entries reserves their ``byteCount``s once, since reserving each one's exact room
     /// made every append copy all written before (a listing of 10,000 took seconds).
-    func write(into output: inout [UInt8]) {
+    package func write(into output: inout [UInt8]) {
         CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
         output.append(contentsOf: tail)
     }

@@ -1,6 +1,5 @@
 import APNsCore
 import HTTPTransport
-import JWTVerify
 import StrictJSON
 
 /// Reads one line of the capture format back into a ``CaptureRecord``.

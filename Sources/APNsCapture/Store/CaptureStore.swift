@@ -54,7 +54,7 @@ public final class CaptureStore: Sendable {
     /// Encodes the line outside the lock, then under one short lock assigns the sequence
     /// number, queues the line for the file, keeps it in the ring and offers it to waiters.
     @discardableResult
-    func record(source: some CaptureLineSource) -> UInt64 {
+    package func record(source: some CaptureLineSource) -> UInt64 {
         // The entry's keys, then its tail: the ring stores these bytes as they are, and the
         // file gets the tail.
         var buffer = TextBuffer(capacity: 256 + CaptureRecordEncoder.estimatedTailSize(source))
@@ -104,7 +104,7 @@ public final class CaptureStore: Sendable {
 
     /// The ring's entries that match `filter`, in sequence order; at most `limit`, the most
     /// recent ones. For readers that want the lines themselves (the control API).
-    func entries(matching filter: CaptureFilter, limit: Int?) -> [CaptureEntry] {
+    package func entries(matching filter: CaptureFilter, limit: Int?) -> [CaptureEntry] {
         if let limit, limit <= 0 { return [] }
         return state.withLock { state in
             // Copied out under the lock: the ring reuses its bytes as it wraps.
