@@ -72,7 +72,7 @@ let package = Package(
         // The capture: records, their JSON Lines format, the in-memory store and the file.
         .target(
             name: "APNsCapture",
-            dependencies: ["APNsCore", "StrictJSON", "HTTPTransport"],
+            dependencies: ["APNsCore", "StrictJSON"],
             swiftSettings: hotPathSettings
         ),
         .target(name: "CLISupport", dependencies: ["StrictJSON", "CLinuxShims"]),
@@ -135,7 +135,7 @@ let package = Package(
         // Judges any gateway (ours, a Cloudflare Worker) through the mock's control API.
         .target(
             name: "GatewayConformance",
-            dependencies: ["HermesContract", "APNsCore", "StrictJSON", "JWTVerify", "PushRules"]
+            dependencies: ["HermesContract", "APNsCore", "APNsCapture", "StrictJSON", "JWTVerify", "PushRules"]
         ),
         .executableTarget(
             name: "gateway-conformance",
@@ -143,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PushGatewayTests",
-            dependencies: ["PushGateway", "GatewayConformance", "APNsClient", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore",
+            dependencies: ["PushGateway", "GatewayConformance", "APNsClient", "HermesContract", "MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore",
                            "StrictJSON", "CLISupport", "PushTestSupport"]
         ),
         // push-inspect: the rules live in a library so the gateway conformance suite and the
@@ -154,7 +154,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "push-inspect",
-            dependencies: ["PushRules", "MockAPNs", "CLISupport", "HTTPTransport", "StrictJSON", "APNsCore"]
+            dependencies: ["PushRules", "APNsCapture", "CLISupport", "HTTPTransport", "StrictJSON", "APNsCore"]
         ),
         .executableTarget(
             name: "client-bench",
@@ -201,6 +201,11 @@ let package = Package(
             dependencies: ["HTTPTransport", "PushTestSupport"]
         ),
         .testTarget(
+            name: "APNsCaptureTests",
+            dependencies: ["APNsCapture", "APNsCore", "StrictJSON", "PushTestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
         ),
@@ -222,7 +227,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HermesAppTests",
-            dependencies: ["HermesApp", "HermesContract", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+            dependencies: ["HermesApp", "HermesContract", "MockAPNs", "APNsCapture", "APNsCore", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
         .testTarget(
             name: "HermesChainTests",
@@ -235,7 +240,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PushRulesTests",
-            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+            dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
         .testTarget(
             name: "StrictJSONTests",

@@ -3,7 +3,7 @@
 # log) under callgrind for PUSHES pushes from h2load, then prints the instructions per push
 # of the whole mock against nghttpd's per request (nghttpd serving a static empty 200 to the
 # same h2load run, under callgrind in the same invocation), and of the mock's two per-push
-# writers — the capture (CaptureStore's PushObserver: line encoding, ring, file queue) and
+# writers — the capture (CaptureStore's PushObserver: the record, its line, ring, file queue) and
 # the push log line (PushLogObserver) — each as a share of the whole push.
 #
 # Instruction counts, not times: they do not move with other load on the machine, so they
@@ -58,7 +58,8 @@ cost() { # symbol pattern -> inclusive instructions, first match
     awk -v pattern="$1" '$0 ~ pattern { gsub(",", "", $1); print $1; exit }' "$work/inclusive.txt"
 }
 total=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }' "$work/inclusive.txt")
-capture=$(cost 'CaptureStoreCAA12PushObserverA2aDP12pushAnswered')
+# CaptureStore (APNsCapture) as MockAPNs' PushObserver: building the record and recording it.
+capture=$(cost 'APNsCapture0B5StoreC04MockA012PushObserverA2dEP12pushAnswered')
 log=$(cost 'PushLogObserverV8MockAPNs0cE0AadEP12pushAnswered')
 [ -n "$capture" ] && [ -n "$log" ] && [ -n "$reference_total" ] \
     || { echo "capture or log observer, or nghttpd's total, not found in the profiles" >&2; exit 1; }

@@ -1,5 +1,5 @@
 import APNsCore
-import MockAPNs
+import APNsCapture
 import PushRules
 
 extension PushInput {

@@ -2,7 +2,7 @@ import CLISupport
 import Foundation
 import HTTPTransport
 import Synchronization
-import MockAPNs
+import APNsCapture
 import PushRules
 import StrictJSON
 
@@ -204,10 +204,11 @@ struct PushFeed {
                 + JSONWriter.quoted(body, escaping: .terminalSafe) + (response.body.count > Self.shownBodyBytes ? " (cut short)" : ""))
             return
         }
-        guard case .object(let answer)? = try? JSONParser.parse(response.body, maximumDepth: 64),
-            case .array(let records)? = answer["pushes"]
-        else {
-            inputError("\(endpoint.url(of: path)): the answer is not {\"pushes\":[…]}")
+        let records: [Result<CaptureRecord, CaptureDecodingError>]
+        do {
+            records = try CaptureRecord.decodeRecords(inArrayMember: "pushes", of: response.body)
+        } catch {
+            inputError("\(endpoint.url(of: path)): the answer is not {\"pushes\":[…]}: \(error)")
             return
         }
         if response.status == 408 {
@@ -216,12 +217,16 @@ struct PushFeed {
             waitShortfall = "\(url): interrupted (Ctrl-C) when only \(records.count) of \(wait) pushes had arrived"
         }
         if let waitShortfall { terminal.err("warning: \(waitShortfall)") }
-        for record in records {
-            guard let push = ControlAPIRecord.push(from: record, sourceName: url) else {
-                inputError("\(url): a record is not a JSON object")
-                continue
+        for (index, result) in records.enumerated() {
+            switch result {
+            case .success(let record):
+                body(PushInput(record: record, sourceName: url))
+            case .failure(let failure) where failure.kind == .malformed:
+                inputError("\(url): record \(index + 1) of the answer: \(failure)")
+            case .failure(let failure):
+                // Another version or kind of record: skipped, as the format says.
+                terminal.err("warning: \(url): record \(index + 1) of the answer skipped: \(failure.kind.rawValue): \(failure)")
             }
-            body(push)
         }
     }
 }

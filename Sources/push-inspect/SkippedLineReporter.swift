@@ -1,16 +1,16 @@
-import MockAPNs
+import APNsCapture
 import Synchronization
 
 /// How a skipped capture line is reported, read or followed alike, by the capture format's
 /// rules (docs/capture-format.md): what the format tells readers to skip (a record of
-/// another version, a line over the length limit, the partial last line a crash leaves) is
+/// another version or kind, a line over the length limit, the partial last line a crash leaves) is
 /// a warning; a complete line that is not a record is damage, an input error (exit 2).
 enum SkippedLine {
     enum Severity { case warning, error }
 
     static func severity(of kind: CaptureReadWarning.Kind) -> Severity {
         // Kinds are open: one this version does not know is treated as damage.
-        [.truncatedLastLine, .unsupportedVersion, .lineTooLong].contains(kind) ? .warning : .error
+        [.truncatedLastLine, .unsupportedVersion, .unsupportedKind, .lineTooLong].contains(kind) ? .warning : .error
     }
 
     /// Writes the line about `warning` to standard error.

@@ -115,7 +115,7 @@ struct MockAPNsServerTests {
         let wait = try await waited
         #expect(wait.status == 200)
         let waitBody = String(decoding: wait.body, as: UTF8.self)
-        #expect(waitBody.hasPrefix("{\"count\":2,\"satisfied\":true,\"pushes\":[{\"v\":1,"), "\(waitBody.prefix(200))")
+        #expect(waitBody.hasPrefix("{\"count\":2,\"satisfied\":true,\"pushes\":[{\"v\":2,"), "\(waitBody.prefix(200))")
 
         let rejected = try await control.send(HTTPClientRequest(path: "/pushes?outcome=rejected"))
         #expect(String(decoding: rejected.body, as: UTF8.self).hasPrefix("{\"count\":1,"))
@@ -401,7 +401,7 @@ struct MockAPNsServerTests {
         await control.close()
         let text = String(decoding: answer.body, as: UTF8.self)
         #expect(answer.status == 503, "\(text)")
-        #expect(text.hasPrefix(#"{"count":1,"error":"the mock is stopping","satisfied":false,"pushes":[{"v":1,"seq":1,"#), "\(text)")
+        #expect(text.hasPrefix(#"{"count":1,"error":"the mock is stopping","satisfied":false,"pushes":[{"v":2,"seq":1,"#), "\(text)")
     }
 
     /// A record's own `time` (ISO-8601 with microseconds) works as a `since`/`until` bound.

@@ -1,3 +1,5 @@
+import APNsCapture
+import APNsCore
 import Foundation
 @testable import GatewayConformance
 import HermesContract
@@ -10,15 +12,19 @@ import Testing
         let defaults = [("apns-push-type", "alert"), ("apns-priority", "10"), ("apns-topic", "com.example.app"),
                         ("apns-id", "0f3c9a7e-51d2-4b0e-8000-00000000002a"), ("apns-expiration", "1796043000"),
                         ("apns-collapse-id", "approval:sess-1")]
-        var members: [(key: String, value: JSONValue)] = [
-            ("time", .string(time)), ("env", "sandbox"), ("status", 200), ("device_token", .string(String(repeating: "ab", count: 32))),
-            ("headers", .array((headers ?? defaults).map { .array([.string($0.0), .string($0.1)]) })),
-            ("payload", .object(["raw": .string(payload), "base64": false])),
-        ]
-        members.append(("apns_id", "0f3c9a7e-51d2-4b0e-8000-00000000002a"))
-        var bytes: [UInt8] = []
-        JSONWriter.writeObject(members, into: &bytes)
-        return try CapturedPush(record: try JSONParser.parse(bytes))
+        let token = try #require(DeviceToken(String(repeating: "ab", count: 32)))
+        let seconds = try #require(ISO8601DateFormatter().date(from: String(time.prefix(19)) + "Z"))
+        let record = CaptureRecord(
+            sequence: 1, receivedAtMicroseconds: CaptureRecord.microseconds(since1970: seconds), environment: .sandbox,
+            connectionID: 1, method: "POST", path: "/3/device/\(token.hex)",
+            headers: CaptureHeaders((headers ?? defaults).map { (name: $0.0, value: $0.1) }), deviceToken: token,
+            payload: Array(payload.utf8),
+            outcome: .accepted(apnsID: "0f3c9a7e-51d2-4b0e-8000-00000000002a", uniqueID: nil))
+        // As the control API lists it: the record's line inside {"count":1,"pushes":[…]}.
+        let answer = Array(#"{"count":1,"pushes":["#.utf8) + record.encodedLine().dropLast() + Array("]}".utf8)
+        let pushes = try CapturedPush.list(from: answer)
+        try #require(pushes.count == 1)
+        return pushes[0]
     }
 
     static let good = String(decoding: HermesNotification(type: .approval, sessionID: "sess-1").payload(), as: UTF8.self)

@@ -836,11 +836,13 @@ struct PushInspectFollowTests {
     @Test(arguments: [false, true])
     func skippedLinesAreJudgedAlikeReadOrFollowed(follow: Bool) async throws {
         let good = P.hermesLine(seq: 1, type: .approval), later = P.hermesLine(seq: 2, type: .error)
-        let future = good.replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":2,"#)
+        let future = good.replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":3,"#)
+        let otherKind = P.captureLine(seq: 3, headers: [], payload: "{}").replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":2,"kind":"delivery","#)
         let huge = #"{"v":1,"pad":""# + String(repeating: "x", count: 16 << 20) + #""}"#
         let cases: [(name: String, text: String, status: Int32, line: String, passed: Int)] = [
             ("garbage", good + "\n{not json}\n" + later + "\n", 2, "error: %@:2: malformed-line: not JSON", 2),
             ("future", good + "\n" + future + "\n" + later + "\n", 0, "warning: %@:2: skipped: unsupported-version", 2),
+            ("other kind", good + "\n" + otherKind + "\n" + later + "\n", 0, "warning: %@:2: skipped: unsupported-kind", 2),
             ("huge", good + "\n" + huge + "\n" + later + "\n", 0, "warning: %@:2: skipped: line-too-long", 2),
             ("truncated", good + "\n" + later.prefix(60), 0, "warning: %@:2: skipped a truncated last line", 1),
             ("blank", good + "\n\n" + later + "\n", 2, "error: %@:2: malformed-line: an empty line", 2),

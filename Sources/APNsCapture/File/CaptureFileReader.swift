@@ -5,7 +5,7 @@ import Glibc
 /// Reads a capture file record by record in constant memory: one read buffer and at most
 /// one line, however long the file.
 ///
-/// Lines that are not version-1 records are skipped and reported, by kind (damaged, another
+/// Lines that are not records of version 1 or 2 are skipped and reported, by kind (damaged, another
 /// format version, too long); so is a last line without its newline, which is what a crash
 /// mid-write leaves. Each is passed to `onWarning` as it is skipped; ``warnings`` keeps only
 /// the first ``keptWarnings`` and ``warningCount`` counts them all, so damaged input cannot
@@ -271,8 +271,13 @@ public final class CaptureFileReader {
         do {
             return try CaptureRecordDecoder.decode(line)
         } catch {
+            let kind: CaptureReadWarning.Kind = switch error.kind {
+            case .unsupportedVersion: .unsupportedVersion
+            case .unsupportedKind: .unsupportedKind
+            default: .malformedLine
+            }
             skip(CaptureReadWarning(
-                kind: error.kind == .unsupportedVersion ? .unsupportedVersion : .malformedLine,
+                kind: kind,
                 lineNumber: lineNumber, byteOffset: lineStart, message: error.message))
             return nil
         }

@@ -7,14 +7,17 @@ public struct CaptureReadWarning: Sendable, Hashable, CustomStringConvertible {
 
         /// The file ends without a newline: a write was cut short, normally by a crash.
         public static let truncatedLastLine = Kind(rawValue: "truncated-last-line")
-        /// A complete line that is not a version-1 record (including a fragment a crash left
+        /// A complete line that is not a record (including a fragment a crash left
         /// in the middle of a file that was later appended to).
         public static let malformedLine = Kind(rawValue: "malformed-line")
         /// A line longer than the reader's limit.
         public static let lineTooLong = Kind(rawValue: "line-too-long")
-        /// A record of another format version (its `"v"` is not 1): skipped, because a new
-        /// version may change what a field means.
+        /// A record of another format version (its `"v"` is neither 1 nor 2): skipped, because
+        /// a new version may change what a field means.
         public static let unsupportedVersion = Kind(rawValue: "unsupported-version")
+        /// A version-2 record of a kind other than `push` (one this reader does not know):
+        /// skipped, as the format says of kinds added later.
+        public static let unsupportedKind = Kind(rawValue: "unsupported-kind")
     }
 
     public var kind: Kind

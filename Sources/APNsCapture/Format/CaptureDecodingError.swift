@@ -8,11 +8,14 @@ public struct CaptureDecodingError: Error, Sendable, Hashable, CustomStringConve
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
-        /// Not a version-1 record: not JSON, or a field missing or of the wrong type.
+        /// Not a record: not JSON, or a field missing or of the wrong type.
         public static let malformed = Kind(rawValue: "malformed")
         /// A record whose `"v"` is not the version this reader knows: readers skip it
         /// (a new version may change what a field means), but it is not damage.
         public static let unsupportedVersion = Kind(rawValue: "unsupported-version")
+        /// A version-2 record whose `"kind"` is not `push`: a kind of record (a channel
+        /// operation, a delivery event) this reader does not know. Skipped, not damage.
+        public static let unsupportedKind = Kind(rawValue: "unsupported-kind")
     }
 
     /// Which kind of problem this is.

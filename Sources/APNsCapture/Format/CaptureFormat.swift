@@ -2,8 +2,12 @@
 ///
 /// `docs/capture-format.md` describes the format for readers such as `push-inspect`.
 enum CaptureFormat {
-    /// The value of `"v"` this version writes and reads.
-    static let version: Int64 = 1
+    /// The value of `"v"` this version writes.
+    static let version: Int64 = 2
+    /// The earlier version, which readers still read into the same records.
+    static let version1: Int64 = 1
+    /// The value of `"kind"` of a push's record, the only kind so far.
+    static let pushKind = "push"
 
     /// Keys of a record line, in the order they are written.
     ///
@@ -12,6 +16,7 @@ enum CaptureFormat {
     enum Key {
         static let version: StaticString = "v"
         static let sequence: StaticString = "seq"
+        static let kind: StaticString = "kind"
         static let time: StaticString = "time"
         static let environment: StaticString = "env"
         static let connection: StaticString = "conn"
@@ -20,6 +25,7 @@ enum CaptureFormat {
         static let headers: StaticString = "headers"
         static let token: StaticString = "token"
         static let deviceToken: StaticString = "device_token"
+        /// Version 1 only: the path's token text, which version 2 leaves to `path`.
         static let rawDeviceToken: StaticString = "raw_device_token"
         static let topic: StaticString = "topic"
         static let pushType: StaticString = "push_type"
@@ -49,9 +55,13 @@ enum CaptureFormat {
     /// Keys inside `"payload"`.
     enum PayloadKey {
         static let size: StaticString = "size"
-        static let base64: StaticString = "base64"
-        static let raw: StaticString = "raw"
+        /// Version 2: the body as JSON, compacted; version 1: the body as validation parsed it.
         static let parsed: StaticString = "parsed"
+        /// The exact body as a string: version 2 writes it only when `parsed` does not give
+        /// the bytes back; version 1 always (base64 text when `base64` is true).
+        static let raw: StaticString = "raw"
+        /// Version 2: the body in base64, when it is not UTF-8; version 1: whether `raw` is base64.
+        static let base64: StaticString = "base64"
     }
 
     /// Keys inside each `"lint"` entry.
@@ -68,7 +78,11 @@ enum CaptureFormat {
         static let close = "close"
     }
 
-    /// Nesting limit when reading a line: a payload may nest `JSONParser.defaultMaximumDepth`
-    /// deep, and sits three levels down inside the record.
-    static let maximumLineDepth = 64
+    /// How deep a payload may nest and still count as JSON (`parsed`): as deep as the
+    /// mock's deepest payload nesting limit.
+    static let maximumPayloadDepth = 512
+
+    /// Nesting limit when reading a line: a payload sits two levels down inside the record
+    /// (three in version 1's `token` claims at most), so its own limit plus three.
+    static let maximumLineDepth = maximumPayloadDepth + 3
 }

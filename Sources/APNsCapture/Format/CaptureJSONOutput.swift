@@ -73,67 +73,6 @@ enum CaptureJSONOutput {
         }
     }
 
-    /// Appends JSON text that the strict parser accepted escaped as the inside of a JSON
-    /// string (a payload's `raw`), and returns whether the text is compact: no whitespace
-    /// between its tokens, so that it is already what ``writeCompacted(json:into:)`` would
-    /// write for `parsed`, and the caller can copy it instead.
-    ///
-    /// One pass answers both, because escaping stops at every quote anyway, and the quotes
-    /// are where strings open and close: whitespace counts only in the short spans between
-    /// strings. Accepted text has no control byte inside a string (those are escaped there),
-    /// so any control byte is whitespace between tokens, and a backslash is always inside a
-    /// string, escaping the byte after it, which then neither opens nor closes one.
-    static func writeEscaped(acceptedJSON bytes: UnsafeBufferPointer<UInt8>, into output: inout TextBuffer) -> Bool {
-        var inString = false
-        var compact = true
-        // Where the current span between strings began.
-        var outsideStart = 0
-        guard let base = bytes.baseAddress else { return true }
-        output.write(atMost: bytes.count * escapedBytesLimit + 8) { target in
-            escaping(base, count: bytes.count, to: target) { input, index, out in
-                let byte = input[index]
-                switch byte {
-                case UInt8(ascii: "\\"):
-                    var written = escape(byte, at: out)
-                    let next = index + 1
-                    guard next < bytes.count else { return (1, written) }
-                    let escaped = input[next]
-                    if escaped == UInt8(ascii: "\\") || escaped == UInt8(ascii: "\"") {
-                        written += escape(escaped, at: out + written)
-                    } else {
-                        out[written] = escaped
-                        written += 1
-                    }
-                    return (2, written)
-                case UInt8(ascii: "\""):
-                    if inString {
-                        outsideStart = index + 1
-                    } else if compact {
-                        compact = !containsWhitespace(input, from: outsideStart, to: index)
-                    }
-                    inString.toggle()
-                default:
-                    compact = false
-                }
-                return (1, escape(byte, at: out))
-            }
-        }
-        return compact && !containsWhitespace(base, from: outsideStart, to: bytes.count)
-    }
-
-    /// Whether a byte in `from..<to` is a space or below: JSON's whitespace is space, tab,
-    /// line feed and carriage return, and between tokens of accepted text nothing else is
-    /// that low.
-    @inline(__always)
-    private static func containsWhitespace(_ input: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
-        var index = start
-        while index < end {
-            if input[index] <= 0x20 { return true }
-            index += 1
-        }
-        return false
-    }
-
     /// The escaping loop: copies `count` bytes from `input` to `out`, and at each quote,
     /// backslash or control byte calls `special` with the input, the byte's index and where
     /// its escape goes; `special` returns how many input bytes it consumed and how many it

@@ -1,11 +1,12 @@
 import APNsCore
-import HTTPTransport
 import StrictJSON
 
-/// Reads one line of the capture format back into a ``CaptureRecord``.
+/// Reads one line of the capture format, version 2 or 1, back into a ``CaptureRecord``:
+/// the one reader of the format in the package.
 ///
-/// Unknown keys are ignored, so a later version may add fields without breaking readers of
-/// version 1; a different `"v"` is rejected, because a new version may change meanings.
+/// Unknown keys are ignored, so a later version may add fields without a new `"v"`; another
+/// `"v"`, or a `"kind"` other than `push`, is rejected with its own kind of error, because a
+/// new version may change meanings and another kind is not a push.
 enum CaptureRecordDecoder {
     typealias Key = CaptureFormat.Key
 
@@ -18,7 +19,7 @@ enum CaptureRecordDecoder {
             throw CaptureDecodingError("not JSON: \(error)")
         }
         guard case .object(let object) = value else { throw CaptureDecodingError("a record must be a JSON object") }
-        return try decode(object)
+        return try decode(object, line: line)
     }
 
     /// Decodes one line held in an array, without its newline.
@@ -26,12 +27,23 @@ enum CaptureRecordDecoder {
         try line.withUnsafeBufferPointer { buffer throws(CaptureDecodingError) in try decode(buffer) }
     }
 
-    private static func decode(_ object: [String: JSONValue]) throws(CaptureDecodingError) -> CaptureRecord {
+    private static func decode(_ object: [String: JSONValue], line: UnsafeBufferPointer<UInt8>) throws(CaptureDecodingError) -> CaptureRecord {
         let fields = Fields(object: object)
         let version = try fields.integer(Key.version)
-        guard version == CaptureFormat.version else {
+        switch version {
+        case CaptureFormat.version:
+            let kind = try fields.string(Key.kind)
+            guard kind == CaptureFormat.pushKind else {
+                throw CaptureDecodingError(
+                    "a record of kind \(CaptureDecodingError.quoted(kind)); this reader knows \"\(CaptureFormat.pushKind)\"",
+                    kind: .unsupportedKind)
+            }
+        case CaptureFormat.version1:
+            break
+        default:
             throw CaptureDecodingError(
-                "unsupported format version \(version); this reader knows \(CaptureFormat.version)", kind: .unsupportedVersion)
+                "unsupported format version \(version); this reader knows \(CaptureFormat.version1) and \(CaptureFormat.version)",
+                kind: .unsupportedVersion)
         }
         let timeText = try fields.string(Key.time)
         guard let time = CaptureTimestamp.parse(timeText) else {
@@ -59,7 +71,9 @@ enum CaptureRecordDecoder {
         }
         let sequence = try fields.unsigned(Key.sequence)
         guard sequence >= 1 else { throw CaptureDecodingError("\"\(Key.sequence)\" must be 1 or more, found \(sequence)") }
-        let (payload, parsedPayload) = try decodePayload(fields.value(Key.payload))
+        let payloadValue = try fields.value(Key.payload)
+        let payload = version == CaptureFormat.version1
+            ? try decodeVersion1Payload(payloadValue) : try decodePayload(payloadValue, line: line)
         let outcome = PushOutcome(
             status: try fields.int(Key.status), reason: try fields.optionalString(Key.reason).map(APNsReason.init(wireValue:)),
             apnsID: try fields.string(Key.apnsID), uniqueID: try fields.optionalString(Key.uniqueID),
@@ -70,17 +84,17 @@ enum CaptureRecordDecoder {
             connectionID: try fields.unsigned(Key.connection), method: try fields.string(Key.method),
             path: try fields.string(Key.path), headers: try decodeHeaders(fields.value(Key.headers)),
             token: try fields.optionalValue(Key.token).map(decodeToken), deviceToken: deviceToken,
-            rawDeviceToken: try fields.optionalString(Key.rawDeviceToken), topic: try fields.optionalString(Key.topic),
+            topic: try fields.optionalString(Key.topic),
             pushType: pushType, priority: priority, expiration: try fields.optionalInteger(Key.expiration),
             collapseID: try fields.optionalString(Key.collapseID), teamID: try fields.optionalString(Key.teamID),
-            keyID: try fields.optionalString(Key.keyID), payload: payload, parsedPayload: parsedPayload,
+            keyID: try fields.optionalString(Key.keyID), payload: payload,
             outcome: outcome, lintWarnings: try fields.optionalValue(Key.lint).map(decodeLint) ?? [],
             faults: try fields.optionalValue(Key.faults).map(decodeFaults) ?? [])
     }
 
-    private static func decodeHeaders(_ value: JSONValue) throws(CaptureDecodingError) -> HTTPHeaders {
+    private static func decodeHeaders(_ value: JSONValue) throws(CaptureDecodingError) -> CaptureHeaders {
         guard case .array(let pairs) = value else { throw CaptureDecodingError("\"\(Key.headers)\" must be an array") }
-        var headers = HTTPHeaders()
+        var headers = CaptureHeaders()
         headers.reserveCapacity(pairs.count)
         for pair in pairs {
             guard case .array(let parts) = pair, parts.count == 2, let name = parts[0].stringValue,
@@ -100,7 +114,39 @@ enum CaptureRecordDecoder {
             fingerprint: try fields.optionalString(CaptureFormat.TokenKey.fingerprint))
     }
 
-    private static func decodePayload(_ value: JSONValue) throws(CaptureDecodingError) -> ([UInt8], JSONValue?) {
+    /// Version 2's `payload`: `parsed` (the body, compacted) and `raw` only when compacting
+    /// changed it, `raw` alone for other text, `base64` for other bytes.
+    private static func decodePayload(
+        _ value: JSONValue, line: UnsafeBufferPointer<UInt8>
+    ) throws(CaptureDecodingError) -> CapturedPayload {
+        typealias PayloadKey = CaptureFormat.PayloadKey
+        guard case .object(let object) = value else { throw CaptureDecodingError("\"\(Key.payload)\" must be an object") }
+        let fields = Fields(object: object)
+        let parsed = fields.optionalValue(PayloadKey.parsed)
+        let payload: CapturedPayload
+        if let text = try fields.optionalString(PayloadKey.base64) {
+            guard let decoded = CaptureBase64.decode(text) else {
+                throw CaptureDecodingError("\"\(Key.payload).\(PayloadKey.base64)\" is not base64")
+            }
+            payload = CapturedPayload(decoded)
+        } else if let raw = try fields.optionalString(PayloadKey.raw) {
+            payload = CapturedPayload(Array(raw.utf8), knowledge: parsed.map { .tree($0, checked: false) } ?? .unknown)
+        } else if let parsed {
+            // The body is the member's text exactly as the line holds it.
+            guard let range = CaptureLineScan.valueRange(in: line, path: Key.payload, PayloadKey.parsed) else {
+                throw CaptureDecodingError("\"\(Key.payload).\(PayloadKey.parsed)\" cannot be located in the line")
+            }
+            payload = CapturedPayload(Array(line[range]), knowledge: .tree(parsed, checked: true))
+        } else {
+            payload = CapturedPayload([])
+        }
+        try checkSize(fields, payload.bytes)
+        return payload
+    }
+
+    /// Version 1's `payload`: always `raw` (base64 text when `base64` is true), and `parsed`
+    /// when validation had parsed it.
+    private static func decodeVersion1Payload(_ value: JSONValue) throws(CaptureDecodingError) -> CapturedPayload {
         typealias PayloadKey = CaptureFormat.PayloadKey
         guard case .object(let object) = value else { throw CaptureDecodingError("\"\(Key.payload)\" must be an object") }
         let fields = Fields(object: object)
@@ -114,11 +160,16 @@ enum CaptureRecordDecoder {
         } else {
             bytes = Array(raw.utf8)
         }
-        let size = try fields.integer(PayloadKey.size)
+        try checkSize(fields, bytes)
+        return CapturedPayload(bytes, knowledge: fields.optionalValue(PayloadKey.parsed).map { .tree($0, checked: false) } ?? .unknown)
+    }
+
+    private static func checkSize(_ fields: Fields, _ bytes: [UInt8]) throws(CaptureDecodingError) {
+        let size = try fields.integer(CaptureFormat.PayloadKey.size)
         guard size == bytes.count else {
-            throw CaptureDecodingError("\"\(Key.payload).\(PayloadKey.size)\" is \(size) but the payload has \(bytes.count) bytes")
+            throw CaptureDecodingError(
+                "\"\(Key.payload).\(CaptureFormat.PayloadKey.size)\" is \(size) but the payload has \(bytes.count) bytes")
         }
-        return (bytes, fields.optionalValue(PayloadKey.parsed))
     }
 
     private static func decodeConnectionAction(_ text: String?) throws(CaptureDecodingError) -> PushOutcome.ConnectionAction {

@@ -4,11 +4,11 @@ import StrictJSON
 /// Writes a ``CaptureRecord`` as one line of the capture format (`docs/capture-format.md`).
 ///
 /// A line is split in two so that the store can encode the expensive part without a lock:
-/// the prefix `{"v":1,"seq":N,` needs the sequence number, which is only known under the
+/// the prefix `{"v":2,"seq":N,` needs the sequence number, which is only known under the
 /// store's lock, and the tail (everything else, through the newline) does not.
-package enum CaptureRecordEncoder {
+enum CaptureRecordEncoder {
     /// The whole line, newline included.
-    package static func line(_ record: CaptureRecord) -> [UInt8] {
+    static func line(_ record: CaptureRecord) -> [UInt8] {
         var output = TextBuffer(capacity: estimatedTailSize(record) + 32)
         writePrefix(sequence: record.sequence, into: &output)
         writeTail(record, into: &output)
@@ -16,16 +16,16 @@ package enum CaptureRecordEncoder {
     }
 
     /// A capacity guess for a tail, so encoding grows its buffer once at most.
-    static func estimatedTailSize(_ source: some CaptureLineSource) -> Int {
+    static func estimatedTailSize(_ record: CaptureRecord) -> Int {
         // The escaper reserves six bytes per payload byte (its worst case) before writing.
-        1024 + source.payload.count * 7 + source.path.utf8.count + source.headerCountEstimate * 64
+        1024 + record.payload.count * 7 + record.path.utf8.count + record.headers.count * 64
     }
 
-    /// `{"v":1,"seq":N,`, appended to the file writer's pending bytes.
+    /// `{"v":2,"seq":N,`, appended to the file writer's pending bytes.
     ///
     /// It runs under the store's lock, so it allocates nothing: the constant head is built
     /// once and the digits go through the stack.
-    package static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
+    static func writePrefix(sequence: UInt64, into output: inout [UInt8]) {
         output.append(contentsOf: prefixHead)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TextBuffer.maximumDecimalDigits) { digits in
             guard let base = digits.baseAddress else { return }
@@ -34,7 +34,7 @@ package enum CaptureRecordEncoder {
         output.append(UInt8(ascii: ","))
     }
 
-    /// `{"v":1,"seq":`
+    /// `{"v":2,"seq":`
     private static let prefixHead: [UInt8] = {
         var head = TextBuffer(capacity: 32)
         writePrefixHead(into: &head)
@@ -48,34 +48,33 @@ package enum CaptureRecordEncoder {
         writeKey(CaptureFormat.Key.sequence, separator: UInt8(ascii: ","), into: &output)
     }
 
-    /// `{"v":1,"seq":N,`
-    package static func writePrefix(sequence: UInt64, into output: inout TextBuffer) {
+    /// `{"v":2,"seq":N,`
+    static func writePrefix(sequence: UInt64, into output: inout TextBuffer) {
         writePrefixHead(into: &output)
         CaptureJSONOutput.writeInteger(sequence, into: &output)
         output.append(UInt8(ascii: ","))
     }
 
     /// Every field after the sequence number, the closing brace and the newline.
-    package static func writeTail(_ record: some CaptureLineSource, into output: inout TextBuffer) {
+    static func writeTail(_ record: CaptureRecord, into output: inout TextBuffer) {
         typealias Key = CaptureFormat.Key
-        writeKey(Key.time, into: &output)
+        writeKey(Key.kind, into: &output)
+        output.append(UInt8(ascii: "\""))
+        output.append(CaptureFormat.pushKind)
+        output.append(UInt8(ascii: "\""))
+        writeKey(Key.time, separator: UInt8(ascii: ","), into: &output)
         output.append(UInt8(ascii: "\""))
         CaptureTimestamp.write(microseconds: record.receivedAtMicroseconds, into: &output)
         output.append(UInt8(ascii: "\""))
         writeMember(Key.environment, plain: record.environment.rawValue, into: &output)
         writeMember(Key.connection, integer: record.connectionID, into: &output)
         writeMember(Key.method, string: record.method, into: &output)
-        let devicePathIsHex = record.devicePathIsHex
-        if devicePathIsHex {
-            writeMember(Key.path, plain: record.path, into: &output)
-        } else {
-            writeMember(Key.path, string: record.path, into: &output)
-        }
+        writeMember(Key.path, string: record.path, into: &output)
 
         writeKey(Key.headers, separator: UInt8(ascii: ","), into: &output)
         output.append(UInt8(ascii: "["))
         var firstHeader = true
-        record.forEachCapturedHeader { field in
+        for field in record.headers {
             if !firstHeader { output.append(UInt8(ascii: ",")) }
             firstHeader = false
             output.append(UInt8(ascii: "["))
@@ -86,21 +85,11 @@ package enum CaptureRecordEncoder {
         }
         output.append(UInt8(ascii: "]"))
 
-        if let encoded = record.encodedToken.bytes {
-            writeKey(Key.token, separator: UInt8(ascii: ","), into: &output)
-            output.append(encoded)
-        } else if let token = record.token {
+        if let token = record.token {
             writeKey(Key.token, separator: UInt8(ascii: ","), into: &output)
             writeToken(token, into: &output)
         }
         if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, plain: deviceToken.hex, into: &output) }
-        if let raw = record.rawDeviceToken {
-            if devicePathIsHex {
-                writeMember(Key.rawDeviceToken, plain: raw, into: &output)
-            } else {
-                writeMember(Key.rawDeviceToken, string: raw, into: &output)
-            }
-        }
         if let topic = record.topic { writeMember(Key.topic, string: topic, into: &output) }
         if let pushType = record.pushType { writeMember(Key.pushType, plain: pushType.rawValue, into: &output) }
         if let priority = record.priority { writeMember(Key.priority, integer: priority.rawValue, into: &output) }
@@ -110,7 +99,7 @@ package enum CaptureRecordEncoder {
         if let keyID = record.keyID { writeMember(Key.keyID, string: keyID, into: &output) }
 
         writeKey(Key.payload, separator: UInt8(ascii: ","), into: &output)
-        writePayload(record.payload, parsed: record.parsedPayloadStorage, into: &output)
+        writePayload(record.storedPayload, into: &output)
 
         let outcome = record.outcome
         writeMember(Key.status, integer: outcome.status, into: &output)
@@ -118,7 +107,9 @@ package enum CaptureRecordEncoder {
         writeMember(Key.apnsID, string: outcome.apnsID, into: &output)
         if let uniqueID = outcome.uniqueID { writeMember(Key.uniqueID, string: uniqueID, into: &output) }
         if let timestamp = outcome.timestamp { writeMember(Key.timestamp, integer: timestamp, into: &output) }
-        writeMember(Key.connectionAction, plain: connectionActionValue(outcome.connectionAction), into: &output)
+        if outcome.connectionAction != .none {
+            writeMember(Key.connectionAction, plain: connectionActionValue(outcome.connectionAction), into: &output)
+        }
 
         if !record.lintWarnings.isEmpty {
             writeKey(Key.lint, separator: UInt8(ascii: ","), into: &output)
@@ -147,20 +138,12 @@ package enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "\n"))
     }
 
-    package static func connectionActionValue(_ action: PushOutcome.ConnectionAction) -> String {
+    static func connectionActionValue(_ action: PushOutcome.ConnectionAction) -> String {
         switch action {
         case .none: CaptureFormat.ConnectionActionValue.none
         case .goAway: CaptureFormat.ConnectionActionValue.goAway
         case .close: CaptureFormat.ConnectionActionValue.close
         }
-    }
-
-    /// The `token` object as it appears in a line, for reuse across the pushes that carry
-    /// the same token.
-    package static func tokenJSON(_ token: CaptureTokenInfo) -> [UInt8] {
-        var output = TextBuffer(capacity: 256)
-        writeToken(token, into: &output)
-        return output.bytes
     }
 
     private static func writeToken(_ token: CaptureTokenInfo, into output: inout TextBuffer) {
@@ -188,45 +171,41 @@ package enum CaptureRecordEncoder {
         output.append(UInt8(ascii: "}"))
     }
 
-    private static func writePayload(_ payload: [UInt8], parsed: LazyPayload, into output: inout TextBuffer) {
+    /// `{"size":N,…}`: a JSON body as `parsed`, the JSON text without the whitespace between
+    /// its tokens, plus `raw` only when that dropped any (so the exact bytes are always
+    /// there once); any other body as `raw` text, or `base64` when it is not UTF-8.
+    private static func writePayload(_ payload: CapturedPayload, into output: inout TextBuffer) {
         typealias Key = CaptureFormat.PayloadKey
+        let bytes = payload.bytes
         output.append(UInt8(ascii: "{"))
         writeKey(Key.size, into: &output)
-        CaptureJSONOutput.writeInteger(payload.count, into: &output)
-        let accepted = parsed.acceptedBytes
-        // Text the strict parser accepted is valid UTF-8 (it checks every string, and
-        // nothing else may be above ASCII), so only other bodies need the check.
-        let acceptedIsPayload = accepted == payload
-        let isUTF8 = acceptedIsPayload || UTF8Validation.isValid(payload)
-        writeKey(Key.base64, separator: UInt8(ascii: ","), into: &output)
-        output.append(isUTF8 ? "false" : "true")
-        writeKey(Key.raw, separator: UInt8(ascii: ","), into: &output)
-        output.append(UInt8(ascii: "\""))
-        var rawIsCompact = false
-        if acceptedIsPayload {
-            rawIsCompact = payload.withUnsafeBufferPointer { CaptureJSONOutput.writeEscaped(acceptedJSON: $0, into: &output) }
-        } else if isUTF8 {
-            CaptureJSONOutput.writeEscaped(payload, into: &output)
+        CaptureJSONOutput.writeInteger(bytes.count, into: &output)
+        defer { output.append(UInt8(ascii: "}")) }
+        guard !bytes.isEmpty else { return }
+        if payload.isJSON {
+            writeKey(Key.parsed, separator: UInt8(ascii: ","), into: &output)
+            let before = output.count
+            CaptureJSONOutput.writeCompacted(json: bytes, into: &output)
+            // Compacting only ever drops bytes: as long as the body, it is the body.
+            guard output.count - before != bytes.count else { return }
+            // Strict JSON is valid UTF-8, so it goes as text.
+            writeKey(Key.raw, separator: UInt8(ascii: ","), into: &output)
+            writeQuoted(bytes, into: &output)
+        } else if UTF8Validation.isValid(bytes) {
+            writeKey(Key.raw, separator: UInt8(ascii: ","), into: &output)
+            writeQuoted(bytes, into: &output)
         } else {
-            CaptureBase64.encode(payload, into: &output)
+            writeKey(Key.base64, separator: UInt8(ascii: ","), into: &output)
+            output.append(UInt8(ascii: "\""))
+            CaptureBase64.encode(bytes, into: &output)
+            output.append(UInt8(ascii: "\""))
         }
+    }
+
+    private static func writeQuoted(_ bytes: [UInt8], into output: inout TextBuffer) {
         output.append(UInt8(ascii: "\""))
-        if let accepted {
-            // The strict parser accepted these very bytes, so they are the parsed value
-            // already: copying them without insignificant whitespace costs a fraction of
-            // building and walking the tree, and copying them as they are, when escaping
-            // found none, less again.
-            writeKey(Key.parsed, separator: UInt8(ascii: ","), into: &output)
-            if rawIsCompact {
-                output.append(accepted)
-            } else {
-                CaptureJSONOutput.writeCompacted(json: accepted, into: &output)
-            }
-        } else if let value = parsed.value {
-            writeKey(Key.parsed, separator: UInt8(ascii: ","), into: &output)
-            CaptureJSONOutput.write(value, into: &output)
-        }
-        output.append(UInt8(ascii: "}"))
+        CaptureJSONOutput.writeEscaped(bytes, into: &output)
+        output.append(UInt8(ascii: "\""))
     }
 
     /// `"key":` — keys are plain ASCII constants, so they need no escaping, and with the

@@ -1,16 +1,19 @@
 import APNsCore
 import Foundation
-import HTTPTransport
 import StrictJSON
 
 /// Everything the mock saw and answered for one request, accepted or rejected.
 ///
-/// The provider token is never kept: the `authorization` header is dropped, and only the
+/// The provider token is never kept: `authorization` never enters ``headers``, and only the
 /// token's decoded header, claims and fingerprint remain (see ``CaptureTokenInfo``).
 /// Records round-trip exactly through the JSON Lines file format of `docs/capture-format.md`.
 ///
 /// ```swift
-/// let record = CaptureRecord(request: request, details: details, outcome: outcome, faults: [])
+/// let record = CaptureRecord(
+///     sequence: 0, receivedAtMicroseconds: 1_795_958_793_123_456, environment: .sandbox, connectionID: 1,
+///     method: "POST", path: "/3/device/\(token.hex)", headers: ["apns-topic": "com.example.app"],
+///     deviceToken: token, payload: Array(#"{"aps":{"alert":"hi"}}"#.utf8),
+///     outcome: PushOutcome(status: 200, reason: nil, apnsID: id, uniqueID: nil, timestamp: nil, connectionAction: .none))
 /// store.record(record)
 /// ```
 public struct CaptureRecord: Sendable, Hashable {
@@ -24,49 +27,65 @@ public struct CaptureRecord: Sendable, Hashable {
     public var connectionID: UInt64
     /// `:method`.
     public var method: String
-    /// `:path`.
+    /// `:path`, as sent.
     public var path: String
     /// Regular headers in wire order, without `authorization`.
-    public var headers: HTTPHeaders
+    public var headers: CaptureHeaders
     /// The provider token's decoded parts, or nil when the request had no `authorization` header.
-    public var token: CaptureTokenInfo? { didSet { encodedToken = CaptureEncodingHint() } }
-    /// `token` already encoded, when validation supplied it.
-    package var encodedToken = CaptureEncodingHint()
-    /// The device token from the path, if it parsed.
+    public var token: CaptureTokenInfo?
+    /// The device token from the path, when validation parsed it.
     public var deviceToken: DeviceToken?
-    /// The raw device token text from the path, even when it did not parse.
-    public var rawDeviceToken: String?
     /// The topic validation settled on.
     public var topic: String?
+    /// `apns-push-type`, or the type the mock inferred when none was sent.
     public var pushType: APNsPushType?
+    /// `apns-priority`, or 10 when none was sent.
     public var priority: APNsPriority?
     /// `apns-expiration` in UNIX seconds.
     public var expiration: Int64?
+    /// `apns-collapse-id`.
     public var collapseID: String?
+    /// The team the connection authenticated as.
     public var teamID: String?
+    /// The key the push was verified with.
     public var keyID: String?
     /// The body bytes as received.
-    public var payload: [UInt8]
-    /// The body as JSON, when validation parsed it. A record from the server keeps the
-    /// accepted bytes and parses them on each read of this property.
-    public var parsedPayload: JSONValue? {
-        get { parsedPayloadStorage.value }
-        set { parsedPayloadStorage = LazyPayload(newValue) }
+    public var payload: [UInt8] {
+        get { storedPayload.bytes }
+        set { storedPayload = CapturedPayload(newValue) }
     }
-    package var parsedPayloadStorage: LazyPayload
-    /// The answer: status, reason, `apns-id`, `apns-unique-id`, 410 timestamp.
+    var storedPayload: CapturedPayload
+    /// The answer: status, reason, `apns-id`, `apns-unique-id`, 410 timestamp, and what the
+    /// connection did after it.
     public var outcome: PushOutcome
+    /// What the mock would tell a developer about the push, though APNs accepts it.
     public var lintWarnings: [PushLintWarning]
-    /// Identifiers of the faults that fired for this request, as the server names them.
+    /// The fault rules that fired for this request, as `<id>: <summary>`.
     public var faults: [String]
 
-    /// Builds a record field by field, as the file reader does.
+    /// Builds a record field by field.
     public init(
+        sequence: UInt64 = 0, receivedAtMicroseconds: Int64, environment: APNsEnvironment, connectionID: UInt64,
+        method: String, path: String, headers: CaptureHeaders, token: CaptureTokenInfo? = nil,
+        deviceToken: DeviceToken? = nil, topic: String? = nil, pushType: APNsPushType? = nil,
+        priority: APNsPriority? = nil, expiration: Int64? = nil, collapseID: String? = nil, teamID: String? = nil,
+        keyID: String? = nil, payload: [UInt8], outcome: PushOutcome, lintWarnings: [PushLintWarning] = [],
+        faults: [String] = []
+    ) {
+        self.init(
+            sequence: sequence, receivedAtMicroseconds: receivedAtMicroseconds, environment: environment,
+            connectionID: connectionID, method: method, path: path, headers: headers, token: token,
+            deviceToken: deviceToken, topic: topic, pushType: pushType, priority: priority, expiration: expiration,
+            collapseID: collapseID, teamID: teamID, keyID: keyID, payload: CapturedPayload(payload), outcome: outcome,
+            lintWarnings: lintWarnings, faults: faults)
+    }
+
+    init(
         sequence: UInt64, receivedAtMicroseconds: Int64, environment: APNsEnvironment, connectionID: UInt64,
-        method: String, path: String, headers: HTTPHeaders, token: CaptureTokenInfo?, deviceToken: DeviceToken?,
-        rawDeviceToken: String?, topic: String?, pushType: APNsPushType?, priority: APNsPriority?,
-        expiration: Int64?, collapseID: String?, teamID: String?, keyID: String?, payload: [UInt8],
-        parsedPayload: JSONValue?, outcome: PushOutcome, lintWarnings: [PushLintWarning], faults: [String]
+        method: String, path: String, headers: CaptureHeaders, token: CaptureTokenInfo?, deviceToken: DeviceToken?,
+        topic: String?, pushType: APNsPushType?, priority: APNsPriority?, expiration: Int64?, collapseID: String?,
+        teamID: String?, keyID: String?, payload: CapturedPayload, outcome: PushOutcome,
+        lintWarnings: [PushLintWarning], faults: [String]
     ) {
         self.sequence = sequence
         self.receivedAtMicroseconds = receivedAtMicroseconds
@@ -77,7 +96,6 @@ public struct CaptureRecord: Sendable, Hashable {
         self.headers = headers
         self.token = token
         self.deviceToken = deviceToken
-        self.rawDeviceToken = rawDeviceToken
         self.topic = topic
         self.pushType = pushType
         self.priority = priority
@@ -85,12 +103,24 @@ public struct CaptureRecord: Sendable, Hashable {
         self.collapseID = collapseID
         self.teamID = teamID
         self.keyID = keyID
-        self.payload = payload
-        parsedPayloadStorage = LazyPayload(parsedPayload)
+        storedPayload = payload
         self.outcome = outcome
         self.lintWarnings = lintWarnings
         self.faults = faults
     }
+
+    /// The token text of the path as sent (what follows `/3/device/`, in the client's case),
+    /// even when it is not a token; nil for a path of another shape.
+    public var rawDeviceToken: String? {
+        guard path.hasPrefix(Self.devicePathPrefix), path.utf8.count > Self.devicePathPrefix.utf8.count else { return nil }
+        return String(path.dropFirst(Self.devicePathPrefix.count))
+    }
+
+    private static let devicePathPrefix = "/3/device/"
+
+    /// The body parsed as JSON (strictly, nested at most ``CaptureFormat/maximumPayloadDepth``
+    /// deep); nil when it is not JSON.
+    public var parsedPayload: JSONValue? { storedPayload.parsed }
 
     /// When the request arrived.
     public var receivedAt: Date {
@@ -98,7 +128,7 @@ public struct CaptureRecord: Sendable, Hashable {
     }
 
     /// A date in whole microseconds since 1970, rounded to nearest; 0 for a date that has none.
-    package static func microseconds(since1970 date: Date) -> Int64 {
+    public static func microseconds(since1970 date: Date) -> Int64 {
         let value = clampedMicroseconds(since1970: date)
         // Beyond ±2^62 µs (±146,000 years) is no real arrival time.
         return abs(value) == 1 << 62 ? 0 : value
@@ -106,7 +136,7 @@ public struct CaptureRecord: Sendable, Hashable {
 
     /// A date in whole microseconds since 1970, rounded to nearest, held to ±2^62 µs so that
     /// a bound far in the future stays after every arrival (and one far past, before).
-    package static func clampedMicroseconds(since1970 date: Date) -> Int64 {
+    static func clampedMicroseconds(since1970 date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
         if value.isNaN { return 0 }
         return Int64(min(max(value, -0x1p62), 0x1p62))

@@ -6,7 +6,7 @@
 /// record up front, and freeing it when the ring drops it, cost more than encoding the line.
 package struct CaptureEntry: Sendable {
     package let sequence: UInt64
-    /// Everything after `{"v":1,"seq":N,` through the newline
+    /// Everything after `{"v":2,"seq":N,` through the newline
     /// (``CaptureRecordEncoder/writeTail(_:into:)``).
     private let tail: [UInt8]
 
@@ -20,7 +20,7 @@ package struct CaptureEntry: Sendable {
     ///
     /// - Throws: only if the line does not decode, which would be a bug in the encoder
     ///   (every line is written by it, and tests check that each field round-trips).
-    package func record() throws(CaptureDecodingError) -> CaptureRecord {
+    func record() throws(CaptureDecodingError) -> CaptureRecord {
         var line: [UInt8] = []
         line.reserveCapacity(byteCount)
         write(into: &line)

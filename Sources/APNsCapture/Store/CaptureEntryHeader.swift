@@ -22,14 +22,14 @@ struct CaptureEntryHeader: BitwiseCopyable {
     var apnsIDCount: Int32
     var isAccepted: Bool
 
-    /// Appends the filter keys of `source` to `buffer` and returns the header that
+    /// Appends the filter keys of `record` to `buffer` and returns the header that
     /// describes them; the caller appends the tail next and sets ``tailCount``.
-    static func writeKeys(of source: some CaptureLineSource, into buffer: inout TextBuffer) -> CaptureEntryHeader {
-        let outcome = source.outcome
+    static func writeKeys(of record: CaptureRecord, into buffer: inout TextBuffer) -> CaptureEntryHeader {
+        let outcome = record.outcome
         return CaptureEntryHeader(
-            receivedAtMicroseconds: source.receivedAtMicroseconds,
-            deviceTokenCount: append(source.deviceToken?.hex, to: &buffer),
-            topicCount: append(source.topic, to: &buffer),
+            receivedAtMicroseconds: record.receivedAtMicroseconds,
+            deviceTokenCount: append(record.deviceToken?.hex, to: &buffer),
+            topicCount: append(record.topic, to: &buffer),
             reasonCount: append(outcome.reason?.wireValue, to: &buffer),
             apnsIDCount: append(outcome.apnsID, to: &buffer),
             isAccepted: outcome.isAccepted)

@@ -24,7 +24,7 @@ struct CaptureEntryView: @unchecked Sendable {
         return bytes(at: offset, count: header.apnsIDCount) ?? UnsafeBufferPointer(start: nil, count: 0)
     }
 
-    /// The line after `{"v":1,"seq":N,`, through its newline.
+    /// The line after `{"v":2,"seq":N,`, through its newline.
     var tail: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: (body + header.keysCount).assumingMemoryBound(to: UInt8.self), count: header.tailCount)
     }

@@ -1,6 +1,5 @@
 import APNsCore
 import Foundation
-import HTTPTransport
 import StrictJSON
 
 /// Which records a query or a wait is about. Every condition is optional; the ones set must
@@ -67,7 +66,7 @@ public struct CaptureFilter: Sendable, Hashable {
         if let topic, !topic.withBorrowedUTF8({ Self.equal($0, view.topic) }) { return false }
         if let outcome, (outcome == .accepted) != view.isAccepted { return false }
         if let reason, !reason.wireValue.withBorrowedUTF8({ Self.equal($0, view.reason) }) { return false }
-        if let apnsID, !apnsID.withBorrowedUTF8({ view.apnsID.equalsIgnoringASCIICase($0) }) { return false }
+        if let apnsID, !apnsID.withBorrowedUTF8({ CaptureHeaders.equalIgnoringASCIICase(view.apnsID, $0) }) { return false }
         if let since, view.receivedAtMicroseconds < CaptureRecord.clampedMicroseconds(since1970: since) { return false }
         if let until, view.receivedAtMicroseconds >= CaptureRecord.clampedMicroseconds(since1970: until) { return false }
         return true

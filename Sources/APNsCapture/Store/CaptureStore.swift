@@ -46,21 +46,18 @@ public final class CaptureStore: Sendable {
     }
 
     /// Records one request and returns its sequence number. Cheap: it never waits for the disk.
-    @discardableResult
-    public func record(_ record: CaptureRecord) -> UInt64 {
-        self.record(source: record)
-    }
-
+    ///
     /// Encodes the line outside the lock, then under one short lock assigns the sequence
     /// number, queues the line for the file, keeps it in the ring and offers it to waiters.
+    /// The record's own ``CaptureRecord/sequence`` is not read: the store numbers it.
     @discardableResult
-    package func record(source: some CaptureLineSource) -> UInt64 {
+    public func record(_ record: CaptureRecord) -> UInt64 {
         // The entry's keys, then its tail: the ring stores these bytes as they are, and the
         // file gets the tail.
-        var buffer = TextBuffer(capacity: 256 + CaptureRecordEncoder.estimatedTailSize(source))
-        var header = CaptureEntryHeader.writeKeys(of: source, into: &buffer)
+        var buffer = TextBuffer(capacity: 256 + CaptureRecordEncoder.estimatedTailSize(record))
+        var header = CaptureEntryHeader.writeKeys(of: record, into: &buffer)
         let keysCount = buffer.count
-        CaptureRecordEncoder.writeTail(source, into: &buffer)
+        CaptureRecordEncoder.writeTail(record, into: &buffer)
         header.tailCount = buffer.count - keysCount
         let (sequence, queued, ready) = buffer.withUnsafeBytes { bytes in
             // Never nil: a buffer always has memory, and a tail at least `}` and a newline.

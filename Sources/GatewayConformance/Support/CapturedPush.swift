@@ -1,8 +1,8 @@
-import Foundation
+import APNsCapture
 import StrictJSON
 
-/// The parts of a capture record (docs/capture-format.md) the checks look at, read from
-/// the mock's control API.
+/// The parts of a captured push the checks look at, from the mock's control API: the
+/// records are decoded by APNsCapture, the one reader of the format (docs/capture-format.md).
 struct CapturedPush: Sendable {
     var headers: [(name: String, value: String)]
     var payload: [UInt8]
@@ -24,47 +24,33 @@ struct CapturedPush: Sendable {
 
     /// `{"count":N,"pushes":[…]}` from `/pushes` or `/pushes/wait`.
     static func list(from body: [UInt8]) throws -> [CapturedPush] {
-        guard case .object(let root) = try JSONParser.parse(body, maximumDepth: 64),
-              case .array(let pushes)? = root["pushes"] else {
-            throw ConformanceHTTP.Failure(description: "the mock's answer has no \"pushes\" list")
+        let results: [Result<CaptureRecord, CaptureDecodingError>]
+        do {
+            results = try CaptureRecord.decodeRecords(inArrayMember: "pushes", of: body)
+        } catch {
+            throw ConformanceHTTP.Failure(description: "the mock's answer has no \"pushes\" list: \(error)")
         }
-        return try pushes.map(CapturedPush.init(record:))
+        return try results.map { result in
+            do {
+                return CapturedPush(try result.get())
+            } catch {
+                throw ConformanceHTTP.Failure(description: "a capture record does not decode: \(error)")
+            }
+        }
     }
 
-    init(record: JSONValue) throws {
-        guard case .object(let object) = record else { throw ConformanceHTTP.Failure(description: "a capture record is not an object") }
-        headers = []
-        if case .array(let pairs)? = object["headers"] {
-            for pair in pairs {
-                if case .array(let parts) = pair, parts.count == 2, let name = parts[0].stringValue, let value = parts[1].stringValue {
-                    headers.append((name, value))
-                }
-            }
-        }
-        payload = []
-        if case .object(let body)? = object["payload"], let raw = body["raw"]?.stringValue {
-            if case .bool(true)? = body["base64"] {
-                payload = Data(base64Encoded: raw).map(Array.init) ?? []
-            } else {
-                payload = Array(raw.utf8)
-            }
-        }
-        guard case .integer(let status)? = object["status"] else { throw ConformanceHTTP.Failure(description: "a capture record has no status") }
-        self.status = Int(status)
-        reason = object["reason"]?.stringValue
-        apnsID = object["apns_id"]?.stringValue
-        deviceToken = object["device_token"]?.stringValue
-        environment = object["env"]?.stringValue
-        if case .integer(let value)? = object["expiration"] { expiration = value }
-        collapseID = object["collapse_id"]?.stringValue
-        if case .object(let token)? = object["token"] {
-            tokenFingerprint = token["fingerprint"]?.stringValue
-            if case .object(let claims)? = token["claims"], case .integer(let iat)? = claims["iat"] { issuedAt = iat }
-        }
-        if let time = object["time"]?.stringValue {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            receivedAt = formatter.date(from: time).map { Int64($0.timeIntervalSince1970) }
-        }
+    init(_ record: CaptureRecord) {
+        headers = record.headers.fields.map { (name: $0.name, value: $0.value) }
+        payload = record.payload
+        status = record.outcome.status
+        reason = record.outcome.reason?.wireValue
+        apnsID = record.outcome.apnsID
+        deviceToken = record.deviceToken?.hex
+        environment = record.environment.rawValue
+        expiration = record.expiration
+        collapseID = record.collapseID
+        tokenFingerprint = record.token?.fingerprint
+        if case .object(let claims)? = record.token?.claims, case .integer(let iat)? = claims["iat"] { issuedAt = iat }
+        receivedAt = record.receivedAtMicroseconds / 1_000_000
     }
 }

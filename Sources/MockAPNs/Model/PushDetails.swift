@@ -9,7 +9,7 @@ public struct PushDetails: Sendable, Hashable {
     /// The device token from the path, if it parsed.
     public var deviceToken: DeviceToken?
     /// The raw token text from the path, even when it did not parse.
-    public var rawDeviceToken: String? { didSet { hexDevicePath = CapturePlainTextHint() } }
+    public var rawDeviceToken: String?
     /// `apns-topic`, or the certificate's topic when certificate auth supplied it.
     public var topic: String?
     public var pushType: APNsPushType?
@@ -27,22 +27,16 @@ public struct PushDetails: Sendable, Hashable {
     }
     var payloadStorage = LazyPayload(nil)
     /// The provider token's decoded JOSE header, never its signature.
-    public var tokenHeader: JSONValue? { didSet { encodedToken = CaptureEncodingHint() } }
+    public var tokenHeader: JSONValue?
     /// The provider token's decoded claims.
-    public var tokenClaims: JSONValue? { didSet { encodedToken = CaptureEncodingHint() } }
+    public var tokenClaims: JSONValue?
     /// SHA-256 of the whole token in hex, first 16 characters: tells tokens apart without storing them.
-    public var tokenFingerprint: String? { didSet { encodedToken = CaptureEncodingHint() } }
+    public var tokenFingerprint: String?
     /// The team the connection authenticated as, if any.
     public var teamID: String?
     /// The key ID the push was verified with, if any.
     public var keyID: String?
     public var lintWarnings: [PushLintWarning]
-    /// The capture's encoding of the token header, claims and fingerprint, when validation
-    /// had it at hand; the capture copies it instead of encoding them again.
-    var encodedToken = CaptureEncodingHint()
-    /// The request path, when validation found it to be `/3/device/` and the hex digits of
-    /// `rawDeviceToken`: the capture copies both without the escaper's scan.
-    var hexDevicePath = CapturePlainTextHint()
 
     public init() {
         lintWarnings = []

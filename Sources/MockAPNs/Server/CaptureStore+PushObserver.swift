@@ -1,6 +1,6 @@
 extension CaptureStore: PushObserver {
     /// Records every answered push.
     public func pushAnswered(_ request: PushRequest, details: PushDetails, outcome: PushOutcome, faults: [String]) {
-        record(source: AnsweredPush(request: request, details: details, outcome: outcome, faults: faults))
+        record(CaptureRecord(request: request, details: details, outcome: outcome, faults: faults))
     }
 }

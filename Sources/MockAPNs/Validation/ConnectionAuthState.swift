@@ -27,9 +27,6 @@ public struct ConnectionAuthState: Sendable {
     /// The token whose fingerprint was last computed, so a reused token is hashed once.
     var fingerprintedToken: String?
     var fingerprint: String?
-    /// The capture's `token` object for `fingerprintedToken`, once encoded: a connection
-    /// sends the same token for many pushes, and its JSON was a tenth of each capture line.
-    var encodedToken: [UInt8]?
 
     /// State for a new connection.
     ///

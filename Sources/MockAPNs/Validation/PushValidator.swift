@@ -140,7 +140,6 @@ public struct PushValidator: Sendable {
         try checkMethod(request.method)                                                        // 1
         let deviceToken = try DevicePath.token(in: request.path, raw: &details.rawDeviceToken)  // 2
         details.deviceToken = deviceToken
-        details.hexDevicePath.text = request.path
         try checkRepeatedHeaders(headers, details: &details)                                    // 3
         try checkMessageID(headers.id, details: &details)                                       // 4
         let explicitType = try parsePushType(headers.pushType, details: &details)                // 5
@@ -170,7 +169,6 @@ public struct PushValidator: Sendable {
         guard let limit = request.oversizedHeaderListLimit else { return }
         if let token = try? DevicePath.token(in: request.path, raw: &details.rawDeviceToken) {
             details.deviceToken = token
-            details.hexDevicePath.text = request.path
         }
         let message = "the header list is over the listener's limit of \(limit) bytes (SETTINGS_MAX_HEADER_LIST_SIZE, "
             + "name + value + 32 per field); only the headers before the one that crossed it were kept"
@@ -395,7 +393,6 @@ public struct PushValidator: Sendable {
             details.keyID = accepted.keyID
             details.tokenHeader = .object(accepted.header.fields)
             details.tokenClaims = .object(accepted.claims.fields)
-            details.encodedToken.bytes = encodedToken(details, auth: &auth)
             for warning in accepted.lintWarnings { details.lintWarnings.append(PushLintWarning(warning)) }
         } catch {
             // The header and claims are decoded for the capture once validation gives up.
@@ -554,17 +551,6 @@ public struct PushValidator: Sendable {
         return value
     }
 
-    /// The capture's `token` object for an accepted token, encoded once per token per
-    /// connection (the header and claims are a function of the token, like its fingerprint).
-    private func encodedToken(_ details: PushDetails, auth: inout ConnectionAuthState) -> [UInt8]? {
-        guard details.tokenFingerprint != nil, details.tokenFingerprint == auth.fingerprint else { return nil }
-        if let known = auth.encodedToken { return known }
-        let encoded = CaptureRecordEncoder.tokenJSON(
-            CaptureTokenInfo(header: details.tokenHeader, claims: details.tokenClaims, fingerprint: details.tokenFingerprint))
-        auth.encodedToken = encoded
-        return encoded
-    }
-
     /// The token's fingerprint, hashed once per token per connection.
     private func fingerprint(of token: Substring, auth: inout ConnectionAuthState) -> String {
         if let known = auth.fingerprint, let previous = auth.fingerprintedToken, previous == token { return known }
@@ -572,7 +558,6 @@ public struct PushValidator: Sendable {
         let fingerprint = TokenFingerprint.of(text)
         auth.fingerprintedToken = text
         auth.fingerprint = fingerprint
-        auth.encodedToken = nil
         return fingerprint
     }
 }

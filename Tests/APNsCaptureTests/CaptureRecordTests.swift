@@ -1,78 +1,8 @@
+@testable import APNsCapture
 import APNsCore
 import Foundation
-import HTTPTransport
-import JWTVerify
-@testable import APNsCapture
-@testable import MockAPNs
 import StrictJSON
 import Testing
-
-/// Records and files shared by the capture tests.
-enum CaptureFixtures {
-    static let jwtHeader = "eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ"
-    static let jwtClaims = "eyJpc3MiOiJERUYxMjNHSElKIiwiaWF0IjoxNzk1OTU4NzkzfQ"
-    static let jwtSignature = "SIGnatureSecretXq3vN0tReally-ASignatureButUnique_8d7f6e5a4b3c2d1e0f"
-    static let bearerToken = "\(jwtHeader).\(jwtClaims).\(jwtSignature)"
-    static let token = DeviceToken(String(repeating: "ab", count: 32))!
-    static let otherToken = DeviceToken(String(repeating: "cd", count: 32))!
-
-    static func request(
-        token: DeviceToken = token, body: [UInt8] = Array(#"{"aps":{"alert":"hi","badge":1}}"#.utf8),
-        receivedAt: Date = Date(timeIntervalSince1970: 1_795_958_793.123456), topic: String = "com.example.app"
-    ) -> PushRequest {
-        PushRequest(
-            method: "POST", path: "/3/device/\(token.hex)",
-            headers: [
-                "apns-topic": topic, "Authorization": "bearer \(bearerToken)", "apns-push-type": "alert",
-                "apns-priority": "10", "x-dup": "1", "x-dup": "2\n\"quoted\"",
-            ],
-            body: body, environment: .sandbox, connectionID: 42, receivedAt: receivedAt)
-    }
-
-    static func details(token: DeviceToken = token, topic: String = "com.example.app", payload: JSONValue?) -> PushDetails {
-        var details = PushDetails()
-        details.deviceToken = token
-        details.rawDeviceToken = token.hex.uppercased()
-        details.topic = topic
-        details.pushType = .alert
-        details.priority = .immediately
-        details.expiration = 1_795_962_393
-        details.collapseID = "group-1"
-        details.payload = payload
-        details.tokenHeader = ["alg": "ES256", "kid": "ABC123DEFG"]
-        details.tokenClaims = ["iss": "DEF123GHIJ", "iat": 1_795_958_793]
-        details.tokenFingerprint = "0123456789abcdef"
-        details.teamID = "DEF123GHIJ"
-        details.keyID = "ABC123DEFG"
-        details.lintWarnings = [
-            PushLintWarning(code: "aps.unknown-key", message: "“sound2” is not an aps key", path: "aps.sound2"),
-            PushLintWarning(code: "token.iat-string", message: "iat is a string"),
-        ]
-        return details
-    }
-
-    /// A fully populated record: every optional field set, escapes and non-ASCII text.
-    static func fullRecord(
-        token: DeviceToken = token, topic: String = "com.example.app", accepted: Bool = true,
-        apnsID: String = "8A2F1E3C-0000-4000-8000-00000000ABCD", receivedAt: Date = Date(timeIntervalSince1970: 1_795_958_793.123456)
-    ) -> CaptureRecord {
-        let body = Array(#"{"aps":{"alert":"héllo \u0001 \"😀\"","badge":1.5},"n":[1,-2,null,true]}"#.utf8)
-        let payload: JSONValue = ["aps": ["alert": "héllo \u{01} \"😀\"", "badge": 1.5], "n": [1, -2, nil, true]]
-        let outcome: PushOutcome = accepted
-            ? .accepted(apnsID: apnsID, uniqueID: "unique-1")
-            : .rejected(.unregistered, apnsID: apnsID, uniqueID: nil, timestamp: 1_795_958_000_000, connectionAction: .goAway)
-        return CaptureRecord(
-            request: request(token: token, body: body, receivedAt: receivedAt, topic: topic),
-            details: details(token: token, topic: topic, payload: payload), outcome: outcome,
-            faults: ["delay-500ms", "fault#3"])
-    }
-
-    static func temporaryPath(_ name: String = #function) -> String {
-        let safe = name.filter { $0.isLetter || $0.isNumber }
-        return FileManager.default.temporaryDirectory
-            .appendingPathComponent("capture-\(safe)-\(UUID().uuidString).jsonl").path
-    }
-}
 
 @Suite struct CaptureRecordTests {
     @Test func theAuthorizationHeaderIsDroppedAndTheTokenKeptDecoded() {
@@ -97,71 +27,130 @@ enum CaptureFixtures {
         }
     }
 
-    @Test func aPayloadSpreadOverLinesStaysOnOneCaptureLine() throws {
+    @Test func aPayloadSpreadOverLinesStaysOnOneCaptureLineAndKeepsItsBytes() throws {
         let body = Array("{\n  \"aps\" : {\"alert\":\"two  spaces \\\" and\\\\ \\n\"},\r\n\t\"n\": [1 , 2]\n}\n".utf8)
-        // As validation leaves it: the accepted bytes stand for the parsed payload.
-        var details = CaptureFixtures.details(payload: nil)
-        details.setPayload(parsedFrom: body, maximumDepth: JSONParser.defaultMaximumDepth)
-        var record = CaptureRecord(
-            request: CaptureFixtures.request(body: body), details: details, outcome: .accepted(apnsID: "A", uniqueID: nil))
+        var record = CaptureFixtures.minimalRecord(body: body)
         record.sequence = 1
         let line = CaptureRecordEncoder.line(record)
         #expect(line.dropLast().contains(UInt8(ascii: "\n")) == false)
         let text = String(decoding: line, as: UTF8.self)
-        #expect(text.contains(#""parsed":{"aps":{"alert":"two  spaces \" and\\ \n"},"n":[1,2]}"#), "\(text)")
-        #expect(try CaptureRecordDecoder.decode(Array(line.dropLast())) == record)
+        // `parsed` without the whitespace; `raw`, because that changed the bytes.
+        #expect(text.contains(#""payload":{"size":\#(body.count),"parsed":{"aps":{"alert":"two  spaces \" and\\ \n"},"n":[1,2]},"raw":"{\n  \"aps\""#), "\(text)")
+        let decoded = try CaptureRecordDecoder.decode(Array(line.dropLast()))
+        #expect(decoded == record)
+        #expect(decoded.payload == body)
+        #expect(decoded.parsedPayload == (try JSONParser.parse(body)))
     }
 
-    @Test func aMinimalRecordAndABinaryPayloadRoundTrip() throws {
-        let request = PushRequest(
-            method: "GET", path: "/3/device/zz", headers: [:], body: [0xFF, 0x00, 0xC3, 0x28, 0x41],
-            environment: .production, connectionID: 0, receivedAt: Date(timeIntervalSince1970: 0))
+    /// Each fact once: a compact JSON body is only `parsed`, and its bytes come back from the
+    /// line's text exactly, escapes, key order and number spellings included.
+    @Test func aCompactJSONBodyIsWrittenOnceAndReadBackByteForByte() throws {
+        let bodies = [
+            #"{"aps":{"alert":"hi"}}"#, #"{"z":1,"a":2,"m":[1.50,-0,1e3,2E-2]}"#, #"{"u":"\u00e9\/\n","é":"😀"}"#,
+            #"{"aps":{"alert":{"title":"a \"quoted\" word","body":"x"}},"parsed":{"raw":"base64"}}"#, "[1,2]", #""text""#, "0",
+        ]
+        for text in bodies {
+            let body = Array(text.utf8)
+            var record = CaptureFixtures.minimalRecord(body: body)
+            record.sequence = 2
+            let line = String(decoding: CaptureRecordEncoder.line(record), as: UTF8.self)
+            #expect(line.contains(#""payload":{"size":\#(body.count),"parsed":\#(text)},"status""#), "\(line)")
+            let decoded = try CaptureRecordDecoder.decode(Array(line.utf8.dropLast()))
+            #expect(decoded.payload == body, "\(text)")
+            #expect(decoded.parsedPayload == (try JSONParser.parse(body)), "\(text)")
+        }
+    }
+
+    @Test func aBodyThatIsNotJSONIsRawTextOrBase64() throws {
+        let cases: [(body: [UInt8], payload: String)] = [
+            (Array("hello, \"world\"\n".utf8), #""payload":{"size":15,"raw":"hello, \"world\"\n"}"#),
+            (Array(#"{"a":1,"a":2}"#.utf8), #""payload":{"size":13,"raw":"{\"a\":1,\"a\":2}"}"#),
+            ([0xFF, 0x00, 0xC3, 0x28, 0x41], #""payload":{"size":5,"base64":"/wDDKEE="}"#),
+            ([], #""payload":{"size":0}"#),
+        ]
+        for (body, payload) in cases {
+            var record = CaptureFixtures.minimalRecord(body: body)
+            record.sequence = 1
+            let line = String(decoding: CaptureRecordEncoder.line(record), as: UTF8.self)
+            #expect(line.contains(payload), "\(line)")
+            let decoded = try CaptureRecordDecoder.decode(Array(line.utf8.dropLast()))
+            #expect(decoded.payload == body)
+            #expect(decoded.parsedPayload == nil)
+        }
+    }
+
+    @Test func aMinimalRecordRoundTripsWithTheDefaultsLeftOut() throws {
         var record = CaptureRecord(
-            request: request, details: PushDetails(),
-            outcome: .rejected(.methodNotAllowed, apnsID: "id", uniqueID: nil), faults: [])
+            receivedAtMicroseconds: 0, environment: .production, connectionID: 0, method: "GET", path: "/3/device/zz",
+            headers: [:], payload: [0xFF, 0x00, 0xC3, 0x28, 0x41],
+            outcome: CaptureFixtures.rejected(.methodNotAllowed, status: 405, apnsID: "id"))
         record.sequence = 1
         #expect(record.token == nil)
-        let line = CaptureRecordEncoder.line(record)
-        let text = String(decoding: line, as: UTF8.self)
-        #expect(text.contains(#""payload":{"size":5,"base64":true,"raw":"/wDDKEE="}"#))
-        #expect(text.hasPrefix(#"{"v":1,"seq":1,"time":"1970-01-01T00:00:00.000000Z","env":"production""#))
-        #expect(try CaptureRecordDecoder.decode(Array(line.dropLast())) == record)
+        let text = String(decoding: CaptureRecordEncoder.line(record), as: UTF8.self)
+        #expect(text == #"{"v":2,"seq":1,"kind":"push","time":"1970-01-01T00:00:00.000000Z","env":"production","conn":0,"method":"GET","path":"/3/device/zz","headers":[],"payload":{"size":5,"base64":"/wDDKEE="},"status":405,"reason":"MethodNotAllowed","apns_id":"id"}"# + "\n")
+        #expect(try CaptureRecordDecoder.decode(Array(text.utf8.dropLast())) == record)
     }
 
-    @Test func aRequestWithAnUndecodableTokenStillRecordsThatOneWasSent() {
-        let request = PushRequest(
-            method: "POST", path: "/3/device/ab", headers: ["authorization": "bearer garbage"], body: [],
-            environment: .sandbox, connectionID: 1, receivedAt: Date())
-        let record = CaptureRecord(
-            request: request, details: PushDetails(),
-            outcome: .rejected(.invalidProviderToken, apnsID: "id", uniqueID: nil))
-        #expect(record.token == CaptureTokenInfo())
-        #expect(!String(decoding: CaptureRecordEncoder.line(record), as: UTF8.self).contains("garbage"))
+    /// The token text the client sent is the path's: it is not written again beside the
+    /// normalised `device_token`.
+    @Test func theRawDeviceTokenIsThePathsText() throws {
+        var record = CaptureFixtures.fullRecord()
+        record.path = "/3/device/" + CaptureFixtures.token.hex.uppercased()
+        record.sequence = 1
+        let text = String(decoding: CaptureRecordEncoder.line(record), as: UTF8.self)
+        #expect(!text.contains("raw_device_token"))
+        #expect(text.components(separatedBy: CaptureFixtures.token.hex.uppercased()).count == 2, "once, in the path")
+        #expect(text.components(separatedBy: CaptureFixtures.token.hex).count == 2, "once, as device_token")
+        let decoded = try CaptureRecordDecoder.decode(Array(text.utf8.dropLast()))
+        #expect(decoded.rawDeviceToken == CaptureFixtures.token.hex.uppercased())
+        #expect(decoded.deviceToken == CaptureFixtures.token)
+        record.path = "/3/device/not/a token"
+        #expect(record.rawDeviceToken == "not/a token")
+        record.path = "/3/device/"
+        #expect(record.rawDeviceToken == nil)
+        record.path = "/healthz"
+        #expect(record.rawDeviceToken == nil)
     }
 
-    @Test func theBearerTokenAndSignatureNeverReachTheFile() throws {
+    @Test func anAuthorizationHeaderIsRefusedHoweverTheListIsBuilt() throws {
+        var headers = CaptureHeaders([(name: "AUTHORIZATION", value: "bearer a.b.c"), (name: "apns-topic", value: "t")])
+        let keptCredential = headers.add(name: "authorization", value: "bearer x")
+        let keptOther = headers.add(name: "authorizations", value: "not the credential")
+        #expect(!keptCredential && keptOther)
+        #expect(headers.fields.map(\.name) == ["apns-topic", "authorizations"])
+        #expect(headers["APNS-TOPIC"] == "t")
+    }
+
+    @Test func theBearerTokenNeverReachesTheFile() throws {
         let path = CaptureFixtures.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try CaptureStore(filePath: path)
         for accepted in [true, false] { store.record(CaptureFixtures.fullRecord(accepted: accepted)) }
         store.close()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        for secret in [CaptureFixtures.bearerToken, CaptureFixtures.jwtSignature, "bearer ", "uthorization"] {
+        for secret in [CaptureFixtures.bearerToken, "bearer ", "uthorization"] {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) leaked into the capture file")
         }
-        let records = store.records()
-        #expect(records.count == 2)
-        for record in records {
-            #expect(!"\(record)".contains(CaptureFixtures.jwtSignature))
-        }
+        #expect(store.records().count == 2)
     }
 
-    @Test func decodingRejectsOtherVersionsAndNamesTheBadField() {
+    @Test func decodingRejectsOtherVersionsAndKindsAndNamesTheBadField() {
         var record = CaptureFixtures.fullRecord()
         record.sequence = 3
         let text = String(decoding: CaptureRecordEncoder.line(record).dropLast(), as: UTF8.self)
-        let future = text.replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":2,"#)
-        #expect(throws: CaptureDecodingError.self) { try CaptureRecordDecoder.decode(Array(future.utf8)) }
+        let future = text.replacingOccurrences(of: #"{"v":2,"#, with: #"{"v":3,"#)
+        let futureError = #expect(throws: CaptureDecodingError.self) { try CaptureRecordDecoder.decode(Array(future.utf8)) }
+        #expect(futureError?.kind == .unsupportedVersion)
+        let otherKind = text.replacingOccurrences(of: #""kind":"push""#, with: #""kind":"delivery""#)
+        let kindError = #expect(throws: CaptureDecodingError.self) { try CaptureRecordDecoder.decode(Array(otherKind.utf8)) }
+        #expect(kindError?.kind == .unsupportedKind)
+        let noKind = text.replacingOccurrences(of: #""kind":"push","#, with: "")
+        do {
+            _ = try CaptureRecordDecoder.decode(Array(noKind.utf8))
+            Issue.record("a version-2 record without a kind decoded")
+        } catch {
+            #expect(error.kind == .malformed && error.message.contains("kind"))
+        }
         let badStatus = text.replacingOccurrences(of: #""status":200"#, with: #""status":"200""#)
         do {
             _ = try CaptureRecordDecoder.decode(Array(badStatus.utf8))
@@ -266,28 +255,34 @@ enum CaptureFixtures {
 }
 
 @Suite struct CaptureFormatDocumentTests {
-    /// The example line in docs/capture-format.md, which is what push-inspect's authors read.
-    private func documentedExample() throws -> String? {
+    /// The example lines in docs/capture-format.md, which is what push-inspect's authors
+    /// read: the version-2 example, then the same push as version 1 wrote it.
+    private func documentedExamples() throws -> [String] {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/capture-format.md")
-        let text = try String(contentsOf: docs, encoding: .utf8)
-        guard let start = text.range(of: "```json\n"), let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex)
-        else { return nil }
-        return String(text[start.upperBound..<end.lowerBound])
+        var text = try String(contentsOf: docs, encoding: .utf8)[...]
+        var examples: [String] = []
+        while let start = text.range(of: "```json\n"), let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex) {
+            examples.append(String(text[start.upperBound..<end.lowerBound]))
+            text = text[end.upperBound...]
+        }
+        return examples
     }
 
-    @Test func theDocumentedExampleIsWhatTheEncoderWrites() throws {
+    @Test func theDocumentedExampleIsWhatTheEncoderWritesAndVersion1ReadsTheSame() throws {
         var record = CaptureFixtures.fullRecord(accepted: false)
         record.sequence = 7
         record.lintWarnings.removeLast()
-        record.parsedPayload = ["aps": ["alert": "hi"]]
         record.payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
         record.token?.header = ["alg": "ES256"]
         record.token?.claims = ["iss": "DEF123GHIJ"]
         record.faults = ["slow: delay 500 ms", "fault-3: reset stream CANCEL"]  // as APNsEndpoint writes them
         let line = String(decoding: CaptureRecordEncoder.line(record).dropLast(), as: UTF8.self)
-        let example = try #require(try documentedExample())
-        #expect(example == line)
-        #expect(try CaptureRecordDecoder.decode(Array(example.utf8)) == record)
+        let examples = try documentedExamples()
+        try #require(examples.count == 2)
+        #expect(examples[0] == line)
+        #expect(try CaptureRecordDecoder.decode(Array(examples[0].utf8)) == record)
+        #expect(examples[1].hasPrefix(#"{"v":1,"#))
+        #expect(try CaptureRecordDecoder.decode(Array(examples[1].utf8)) == record)
     }
 }

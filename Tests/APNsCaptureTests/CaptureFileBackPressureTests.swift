@@ -1,6 +1,5 @@
 import Foundation
 @testable import APNsCapture
-@testable import MockAPNs
 import PushTestSupport
 import Synchronization
 import Testing

@@ -1,7 +1,6 @@
 import APNsCore
 import Foundation
 @testable import APNsCapture
-@testable import MockAPNs
 import Testing
 
 @Suite struct CaptureWaitTests {

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 @testable import APNsCapture
-@testable import MockAPNs
 import Synchronization
 import Testing
 

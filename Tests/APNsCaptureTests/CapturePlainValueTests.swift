@@ -1,7 +1,6 @@
 import APNsCore
 import JWTVerify
 @testable import APNsCapture
-@testable import MockAPNs
 import Testing
 
 /// The values the encoder copies without escaping: every one it can meet must be plain.

@@ -1,7 +1,6 @@
 import APNsCore
 import Foundation
 @testable import APNsCapture
-@testable import MockAPNs
 import Testing
 
 /// The ring stores its entries back to back in one circular arena that wraps and grows:

@@ -3,10 +3,8 @@ import StrictJSON
 /// A parsed payload kept as the bytes validation accepted until someone reads it.
 ///
 /// Validation checks every payload strictly but reads only `aps`; building the whole tree
-/// for every push, and keeping it in every captured record, cost more than the check. The
-/// bytes are the parsed value's text (the strict parser accepted them), so the capture
-/// writes them as they are.
-package struct LazyPayload: Sendable, Hashable {
+/// for every push cost more than the check.
+struct LazyPayload: Sendable, Hashable {
     private enum Storage: Sendable {
         case value(JSONValue?)
         case accepted([UInt8], maximumDepth: Int)
@@ -15,17 +13,17 @@ package struct LazyPayload: Sendable, Hashable {
     private var storage: Storage
 
     /// A payload already parsed, or none.
-    package init(_ value: JSONValue?) {
+    init(_ value: JSONValue?) {
         storage = .value(value)
     }
 
     /// A payload the strict parser accepted with `maximumDepth`, to be parsed when read.
-    package init(accepted bytes: [UInt8], maximumDepth: Int) {
+    init(accepted bytes: [UInt8], maximumDepth: Int) {
         storage = .accepted(bytes, maximumDepth: maximumDepth)
     }
 
     /// The parsed payload; built on each read when kept as bytes.
-    package var value: JSONValue? {
+    var value: JSONValue? {
         switch storage {
         case .value(let value): value
         case .accepted(let bytes, let maximumDepth): try? JSONParser.parse(bytes, maximumDepth: maximumDepth)
@@ -33,16 +31,16 @@ package struct LazyPayload: Sendable, Hashable {
     }
 
     /// The accepted JSON text, when the payload is kept as bytes.
-    package var acceptedBytes: [UInt8]? {
+    var acceptedBytes: [UInt8]? {
         if case .accepted(let bytes, _) = storage { return bytes }
         return nil
     }
 
-    package static func == (lhs: Self, rhs: Self) -> Bool {
+    static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.value == rhs.value
     }
 
-    package func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(value)
     }
 }

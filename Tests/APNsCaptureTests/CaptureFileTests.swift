@@ -1,6 +1,5 @@
 import Foundation
 @testable import APNsCapture
-@testable import MockAPNs
 import PushTestSupport
 import Synchronization
 import Testing
@@ -75,7 +74,7 @@ import Testing
         var first = CaptureFixtures.fullRecord()
         first.sequence = 1
         try Data(CaptureRecordEncoder.line(first)).write(to: URL(fileURLWithPath: path))
-        try appendRaw(#"{"v":1,"seq":2,"time":"20"#, to: path)
+        try appendRaw(#"{"v":2,"seq":2,"kind":"push","time":"20"#, to: path)
 
         let writer = try CaptureFileWriter(path: path)
         var third = CaptureFixtures.fullRecord()
@@ -89,19 +88,44 @@ import Testing
         #expect(reader.warnings.first?.lineNumber == 2)
     }
 
-    @Test func recordsOfAnotherVersionAreSkippedAsSuchAndDamageAsMalformed() throws {
+    @Test func recordsOfAnotherVersionOrKindAreSkippedAsSuchAndDamageAsMalformed() throws {
         let path = CaptureFixtures.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         var first = CaptureFixtures.fullRecord()
         first.sequence = 1
         let line = String(decoding: CaptureRecordEncoder.line(first), as: UTF8.self)
-        let future = line.replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":2,"#)
-        try Data((line + future + "garbage\n" + line).utf8).write(to: URL(fileURLWithPath: path))
+        let future = line.replacingOccurrences(of: #"{"v":2,"#, with: #"{"v":3,"#)
+        let otherKind = line.replacingOccurrences(of: #""kind":"push""#, with: #""kind":"channel""#)
+        try Data((line + future + "garbage\n" + otherKind + line).utf8).write(to: URL(fileURLWithPath: path))
 
         let reader = try CaptureFileReader(path: path)
         #expect(try reader.readAll().count == 2)
-        #expect(reader.warnings.map(\.kind) == [.unsupportedVersion, .malformedLine])
-        #expect(reader.warnings.map(\.lineNumber) == [2, 3])
+        #expect(reader.warnings.map(\.kind) == [.unsupportedVersion, .malformedLine, .unsupportedKind])
+        #expect(reader.warnings.map(\.lineNumber) == [2, 3, 4])
+    }
+
+    /// A file the mock wrote before version 2 reads into the same records as the lines the
+    /// encoder writes now for the same pushes.
+    @Test func aVersion1FileReadsIntoTheSameRecordsAsItsVersion2Lines() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/pushes-v1.jsonl").path
+        let version1 = try CaptureFileReader(path: fixture)
+        let records = try version1.readAll()
+        #expect(records.count == 6 && version1.warningCount == 0)
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try CaptureFileWriter(path: path)
+        for record in records { writer.append(record) }
+        writer.close()
+        let version2 = try CaptureFileReader(path: path)
+        #expect(try version2.readAll() == records)
+        #expect(version2.warningCount == 0)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("raw_device_token") && !text.contains(#""base64":false"#))
+        #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix(#"{"v":2,"seq":"#) && $0.contains(#""kind":"push""#) })
+        // The exact bytes of every body survive: compact JSON as `parsed` alone, the rest beside it.
+        #expect(records.map(\.payload.count) == [97, 90, 22, 15, 5, 44])
+        #expect(records[1].rawDeviceToken == String(repeating: "AB", count: 32))
+        #expect(records[2].parsedPayload == ["aps": ["alert": "hi"]] && records[4].parsedPayload == nil)
     }
 
     /// A file of garbage must not grow memory with a warning per line: only the first few
