@@ -55,6 +55,31 @@ import Testing
             #""parsed":{"aps":{"alert":{"title":"T","body":"a \"quoted\" word"},"badge":2},"x":[1,2.5,null]}"#))
     }
 
+    /// Validation checks every body strictly; the record says so, so that the capture does
+    /// not check it again, but only for the very body validation accepted.
+    @Test func aBodyValidationAcceptedIsNotedAsJSONAndNoOther() throws {
+        let validator = try ValidationFixtures.validator()
+        var auth = ConnectionAuthState(environment: .sandbox)
+        let request = ValidationFixtures.request(token: try ValidationFixtures.providerToken(), payload: #"{"aps":{"alert":"hi"}}"#)
+        let validation = validator.validate(request, auth: &auth)
+        #expect(validation.isAccepted)
+        func isNoted(_ record: CaptureRecord) -> Bool {
+            if case .json = record.storedPayload.knowledge { return true }
+            return false
+        }
+        #expect(isNoted(CaptureRecord(request: request, details: validation.details, outcome: .accepted(apnsID: "A", uniqueID: nil))))
+        var other = request
+        other.body = Array(#"{"aps":{"alert":"no"}"#.utf8)
+        let record = CaptureRecord(request: other, details: validation.details, outcome: .accepted(apnsID: "A", uniqueID: nil))
+        #expect(!isNoted(record))
+        // Not JSON, so written as text: the note would have made the line lie.
+        #expect(String(decoding: record.encodedLine(), as: UTF8.self).contains(#""payload":{"size":21,"raw":"#))
+        var deep = CaptureRecord(request: request, details: validation.details, outcome: .accepted(apnsID: "A", uniqueID: nil))
+        deep.payload = request.body
+        deep.notePayloadAcceptedAsJSON(maximumDepth: 513)
+        #expect(!isNoted(deep), "a limit deeper than the capture's notes nothing")
+    }
+
     @Test func theAuthorizationHeaderIsDroppedAndTheTokenKeptDecoded() throws {
         let validator = try ValidationFixtures.validator()
         var auth = ConnectionAuthState(environment: .sandbox)

@@ -7,7 +7,7 @@ enum CaptureFormat {
     /// The earlier version, which readers still read into the same records.
     static let version1: Int64 = 1
     /// The value of `"kind"` of a push's record, the only kind so far.
-    static let pushKind = "push"
+    static let pushKind: StaticString = "push"
 
     /// Keys of a record line, in the order they are written.
     ///
@@ -25,8 +25,6 @@ enum CaptureFormat {
         static let headers: StaticString = "headers"
         static let token: StaticString = "token"
         static let deviceToken: StaticString = "device_token"
-        /// Version 1 only: the path's token text, which version 2 leaves to `path`.
-        static let rawDeviceToken: StaticString = "raw_device_token"
         static let topic: StaticString = "topic"
         static let pushType: StaticString = "push_type"
         static let priority: StaticString = "priority"

@@ -33,7 +33,7 @@ enum CaptureRecordDecoder {
         switch version {
         case CaptureFormat.version:
             let kind = try fields.string(Key.kind)
-            guard kind == CaptureFormat.pushKind else {
+            guard kind == CaptureFormat.pushKind.description else {
                 throw CaptureDecodingError(
                     "a record of kind \(CaptureDecodingError.quoted(kind)); this reader knows \"\(CaptureFormat.pushKind)\"",
                     kind: .unsupportedKind)

@@ -56,7 +56,10 @@ enum CaptureRecordEncoder {
     }
 
     /// Every field after the sequence number, the closing brace and the newline.
-    static func writeTail(_ record: CaptureRecord, into output: inout TextBuffer) {
+    ///
+    /// - Parameter tokenCache: where the `token` objects of recent tokens are kept, to be
+    ///   copied instead of encoded again; nil encodes every one.
+    static func writeTail(_ record: CaptureRecord, tokenCache: CaptureTokenCache? = nil, into output: inout TextBuffer) {
         typealias Key = CaptureFormat.Key
         writeKey(Key.kind, into: &output)
         output.append(UInt8(ascii: "\""))
@@ -87,7 +90,13 @@ enum CaptureRecordEncoder {
 
         if let token = record.token {
             writeKey(Key.token, separator: UInt8(ascii: ","), into: &output)
-            writeToken(token, into: &output)
+            if let tokenCache, let encoded = tokenCache.encoded(token) {
+                output.append(encoded)
+            } else {
+                let start = output.count
+                writeToken(token, into: &output)
+                tokenCache?.insert(token, bytes: output.withUnsafeBytes { Array($0[start...]) })
+            }
         }
         if let deviceToken = record.deviceToken { writeMember(Key.deviceToken, plain: deviceToken.hex, into: &output) }
         if let topic = record.topic { writeMember(Key.topic, string: topic, into: &output) }

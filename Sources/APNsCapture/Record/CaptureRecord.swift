@@ -118,9 +118,21 @@ public struct CaptureRecord: Sendable, Hashable {
 
     private static let devicePathPrefix = "/3/device/"
 
-    /// The body parsed as JSON (strictly, nested at most ``CaptureFormat/maximumPayloadDepth``
-    /// deep); nil when it is not JSON.
+    /// The body parsed as JSON (strictly, nested at most 512 levels deep); nil when it is
+    /// not JSON.
     public var parsedPayload: JSONValue? { storedPayload.parsed }
+
+    /// Notes that StrictJSON's parser has just accepted ``payload``, these very bytes, with a
+    /// nesting limit of `maximumDepth`, so that encoding the record does not check them
+    /// again. A limit deeper than the capture's own (512) notes nothing: such a body need not
+    /// count as JSON here.
+    ///
+    /// For the mock, whose validation checks every body: the record is then the one value it
+    /// hands the capture, with what validation established about it.
+    package mutating func notePayloadAcceptedAsJSON(maximumDepth: Int) {
+        guard maximumDepth <= CaptureFormat.maximumPayloadDepth else { return }
+        storedPayload = CapturedPayload(storedPayload.bytes, knowledge: .json)
+    }
 
     /// When the request arrived.
     public var receivedAt: Date {

@@ -24,6 +24,7 @@ public final class CaptureStore: Sendable {
     /// Where lines go, if the store writes a file.
     public let fileWriter: CaptureFileWriter?
     let state: Mutex<State>
+    private let tokenCache = CaptureTokenCache()
 
     /// Creates a store.
     ///
@@ -57,7 +58,7 @@ public final class CaptureStore: Sendable {
         var buffer = TextBuffer(capacity: 256 + CaptureRecordEncoder.estimatedTailSize(record))
         var header = CaptureEntryHeader.writeKeys(of: record, into: &buffer)
         let keysCount = buffer.count
-        CaptureRecordEncoder.writeTail(record, into: &buffer)
+        CaptureRecordEncoder.writeTail(record, tokenCache: tokenCache, into: &buffer)
         header.tailCount = buffer.count - keysCount
         let (sequence, queued, ready) = buffer.withUnsafeBytes { bytes in
             // Never nil: a buffer always has memory, and a tail at least `}` and a newline.

@@ -36,6 +36,12 @@ struct LazyPayload: Sendable, Hashable {
         return nil
     }
 
+    /// The nesting limit the accepted text was checked with, when the payload is kept as bytes.
+    var acceptedMaximumDepth: Int? {
+        if case .accepted(_, let maximumDepth) = storage { return maximumDepth }
+        return nil
+    }
+
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.value == rhs.value
     }
