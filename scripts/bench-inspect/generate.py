@@ -31,15 +31,16 @@ def template(kind, body):
     payload = {"aps": aps, "session_id": "@SID@", "type": kind}
     raw = json.dumps(payload, separators=(",", ":"))
     record = {
-        "v": 1, "seq": "@SEQ@", "time": stamp, "env": "sandbox", "conn": 1, "method": "POST",
+        "v": 2, "seq": "@SEQ@", "kind": "push", "time": stamp, "env": "sandbox", "conn": 1, "method": "POST",
         "path": "/3/device/" + token,
         "headers": [["apns-topic", "com.example.app"], ["apns-push-type", "alert"], ["apns-priority", "10"],
                     ["apns-expiration", str(now + interval)], ["apns-collapse-id", kind + ":@SID@"],
                     ["apns-id", "@APNSID@"]],
         "device_token": token, "topic": "com.example.app", "push_type": "alert", "priority": 10,
         "expiration": now + interval, "collapse_id": kind + ":@SID@",
-        "payload": {"size": "@SIZE@", "base64": False, "raw": raw, "parsed": payload},
-        "status": 200, "apns_id": "@APNSID@", "unique_id": "@APNSID@", "conn_action": "none",
+        # Compact JSON, so `parsed` alone holds the body (docs/capture-format.md, version 2).
+        "payload": {"size": "@SIZE@", "parsed": payload},
+        "status": 200, "apns_id": "@APNSID@", "unique_id": "@APNSID@",
     }
     line = json.dumps(record, separators=(",", ":")).replace("{", "{{").replace("}", "}}")
     line = line.replace('"@SEQ@"', "{seq}").replace('"@SIZE@"', "{size}")
