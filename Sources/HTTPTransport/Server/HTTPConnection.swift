@@ -29,6 +29,8 @@ protocol ConnectionController: AnyObject {
     func setMaxConcurrentStreams(_ value: Int)
     func sendGoAway(errorCode: HTTP2ErrorCode, debugData: [UInt8])
     func closeConnection()
+    func pauseReading()
+    func resumeReading()
 }
 
 /// One accepted connection: its identity, its per-connection state and its controls.
@@ -115,6 +117,19 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
     /// Closes the connection after writing what is already queued.
     public func close() {
         onLoop { $0.closeConnection() }
+    }
+
+    /// Stops reading requests from the peer until ``resumeReading()`` has been called as many
+    /// times. Requests already read are still handled and answers still go out; the peer's
+    /// further bytes wait in the kernel, so its sends stall (TCP flow control). A server that
+    /// cannot keep up with its handler's work (a disk behind) uses it to stay bounded.
+    public func pauseReading() {
+        onLoop { $0.pauseReading() }
+    }
+
+    /// Undoes one ``pauseReading()``; the last one starts reading again.
+    public func resumeReading() {
+        onLoop { $0.resumeReading() }
     }
 
     func onLoop(_ body: @escaping @Sendable (ConnectionController) -> Void) {
