@@ -10,7 +10,7 @@ enum SkippedLine {
 
     static func severity(of kind: CaptureReadWarning.Kind) -> Severity {
         // Kinds are open: one this version does not know is treated as damage.
-        [.truncatedLastLine, .unsupportedVersion, .lineTooLong].contains(kind) ? .warning : .error
+        [.truncatedLastLine, .truncatedBeforeRestart, .unsupportedVersion, .lineTooLong].contains(kind) ? .warning : .error
     }
 
     /// Writes the line about `warning` to standard error.

@@ -127,25 +127,27 @@ struct ApnsMockCommandTests {
         #expect(seen.status == 0)
     }
 
-    /// Capture lines the file loses (here every one: /dev/full) are logged as they happen,
-    /// counted in /metrics, and make the exit status 1 instead of "capture flushed".
+    /// Capture lines the file loses (here every one: /dev/full) are answered 500, logged as
+    /// they happen, counted in /metrics, and make the exit status 1 instead of "capture flushed".
     @Test func lostCaptureLinesAreLoggedCountedAndFailTheExit() async throws {
-        let seen = try await onThread { () throws -> (metrics: String, status: Int32, log: String) in
+        let seen = try await onThread { () throws -> (metrics: String, status: Int32, log: String, answers: [String]) in
             let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", "/dev/full"])
             guard let sandbox = mock.urls["sandbox"], let control = mock.urls["control"] else {
-                return ("", mock.stop(), "no URLs in the banner: \(mock.urls)")
+                return ("", mock.stop(), "no URLs in the banner: \(mock.urls)", [])
             }
             let token = try Self.pyjwtToken()
+            var answers: [String] = []
             for _ in 0..<3 {
-                _ = try Self.run("curl", ["-s", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(token)",
-                                          "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"hi"}}"#,
-                                          "\(sandbox)/3/device/\(Self.device)"])
+                answers.append(try Self.run("curl", ["-s", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(token)",
+                                                     "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"hi"}}"#,
+                                                     "-w", " %{http_code}", "\(sandbox)/3/device/\(Self.device)"]).output)
             }
             Thread.sleep(forTimeInterval: 1.5)  // The loss is reported once a second.
             let metrics = try Self.run("curl", ["-s", "\(control)/metrics"]).output
             let status = mock.stop()
-            return (metrics, status, mock.takeLog().joined(separator: "\n"))
+            return (metrics, status, mock.takeLog().joined(separator: "\n"), answers)
         }
+        #expect(seen.answers == Array(repeating: #"{"reason":"InternalServerError"} 500"#, count: 3), "an answer claimed a capture")
         #expect(seen.metrics.contains(#"apns_mock_capture_file_lines_total{result="dropped"} 3"#), "\(seen.metrics)")
         #expect(seen.log.contains("capture file: 3 line(s) lost so far: cannot write /dev/full"), "\(seen.log)")
         #expect(seen.log.contains("stopped; 3 capture line(s) could not be written"), "\(seen.log)")
@@ -216,6 +218,9 @@ struct ApnsMockCommandTests {
         let result = try await onThread { try Self.run(Self.executable.path, ["--port", "http"]) }
         #expect(result.status == 2)
         #expect(result.output.hasPrefix("Error: --port expects an integer from 0 to 65535, got 'http'"))
+        let fsync = try await onThread { try Self.run(Self.executable.path, ["--capture-fsync"]) }
+        #expect(fsync.status == 2)
+        #expect(fsync.output.hasPrefix("Error: --capture-fsync syncs the capture file, and there is none: add --capture FILE"))
     }
 
     /// A port clash is the same usage error (exit 2) whether the flags or the file make it:

@@ -44,10 +44,11 @@ enum ServerSettingsKey {
     static let requestReadTimeoutSeconds = "requestReadTimeoutSeconds"
     static let captureFile = "captureFile"
     static let captureRingSize = "captureRingSize"
+    static let captureFsync = "captureFsync"
     static let all = [
         host, productionPort, sandboxPort, controlPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
         dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,
-        idleTimeoutSeconds, requestReadTimeoutSeconds, captureFile, captureRingSize,
+        idleTimeoutSeconds, requestReadTimeoutSeconds, captureFile, captureRingSize, captureFsync,
     ]
 }
 

@@ -120,6 +120,7 @@ extension MockConfiguration {
             ServerSettingsKey.maxFrameSize: .integer(Int64(settings.maxFrameSize)),
             ServerSettingsKey.maxHeaderListSize: .integer(Int64(settings.maxHeaderListSize)),
             ServerSettingsKey.captureRingSize: .integer(Int64(settings.captureRingSize)),
+            ServerSettingsKey.captureFsync: .bool(settings.captureSyncsEachBatch),
         ]
         for (key, timeout) in [(ServerSettingsKey.idleTimeoutSeconds, settings.idleTimeout),
                                (ServerSettingsKey.requestReadTimeoutSeconds, settings.requestReadTimeout)] {
@@ -177,6 +178,7 @@ extension MockConfiguration {
         if let value = try object.integer(ServerSettingsKey.captureRingSize, in: 0...Int64(Int32.max)) {
             settings.captureRingSize = Int(value)
         }
+        if let value = try object.bool(ServerSettingsKey.captureFsync) { settings.captureSyncsEachBatch = value }
         return settings
     }
 

@@ -52,7 +52,8 @@ struct ControlAPI: HTTPServerHandler {
             case ("GET", "/metrics"):
                 var text = metrics.prometheusText()
                 if let file = capture.fileWriter {
-                    text += PushMetrics.captureFileText(written: file.writtenRecordCount, dropped: file.droppedRecordCount)
+                    text += PushMetrics.captureFileText(
+                        written: file.writtenRecordCount, dropped: file.droppedRecordCount, unsynced: file.unsyncedRecordCount)
                 }
                 responder.respond(HTTPResponse(status: 200, text: text, contentType: "text/plain; version=0.0.4; charset=utf-8"))
             case ("GET", "/pushes"):

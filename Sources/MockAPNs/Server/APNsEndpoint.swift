@@ -4,10 +4,14 @@ import HTTPTransport
 import JWTVerify
 
 /// The HTTP/2 side of one APNs listener: turns requests into `PushRequest`s, asks the
-/// validator, answers the way APNs does, steers the connection, and tells observers.
+/// validator, records the push, answers the way APNs does, steers the connection, and tells
+/// observers.
 ///
 /// Transport, decision and observation stay apart, as in pushy's mock: this type does no
-/// validation itself and observers cannot change an answer.
+/// validation itself and observers cannot change an answer. The capture is the one step
+/// between decision and answer: with a capture file, a push is answered only once its line
+/// is in the file (`write(2)` returned), and 500 `InternalServerError` if it could not be
+/// written, so no answer claims a capture that did not happen.
 final class APNsEndpoint: HTTPServerHandler {
     let environment: APNsEnvironment
     let services: MockServices
@@ -26,7 +30,8 @@ final class APNsEndpoint: HTTPServerHandler {
             state.granted = true
             connection.setMaxConcurrentStreams(services.streamPolicy.maxConcurrentStreams)
         }
-        connection[EndpointConnectionState.Key.self] = EndpointConnectionState.Box(state)
+        connection[EndpointConnectionState.Key.self] = EndpointConnectionState.Box(
+            state, answers: services.answerQueue(for: connection.eventLoop))
     }
 
     func connectionClosed(_ connection: HTTPConnection) {
@@ -56,8 +61,11 @@ final class APNsEndpoint: HTTPServerHandler {
         if outcome.status != 0, let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &box.state) {
             connection.setMaxConcurrentStreams(limit)
         }
-        answer(outcome, faults: faults, responder: responder, connection: connection)
         let fired = faults.firedRules.map { "\($0.id): \($0.summary)" }
+        record(AnsweredPush(request: push, details: validation.details, outcome: outcome, faults: fired), box: box,
+               responder: responder, connection: connection) { [self] in
+            answer(outcome, faults: faults, responder: responder, connection: connection)
+        }
         for observer in services.observers {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: fired)
         }
@@ -70,10 +78,47 @@ final class APNsEndpoint: HTTPServerHandler {
     /// The connection's auth and stream-limit state, made on first use.
     private func state(of connection: HTTPConnection) -> EndpointConnectionState.Box {
         if let box = connection[EndpointConnectionState.Key.self] { return box }
-        let box = EndpointConnectionState.Box(EndpointConnectionState(
-            auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate)))
+        let box = EndpointConnectionState.Box(
+            EndpointConnectionState(auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate)),
+            answers: services.answerQueue(for: connection.eventLoop))
         connection[EndpointConnectionState.Key.self] = box
         return box
+    }
+
+    /// Records `push`, then runs `answer`: at once when the capture keeps no file; otherwise
+    /// on the connection's loop once the line is written, or answers 500
+    /// `InternalServerError` instead if it could not be. Never waits for the disk: when the
+    /// file is behind, the connection stops reading until its lines are written.
+    private func record(
+        _ push: AnsweredPush, box: EndpointConnectionState.Box, responder: HTTPResponder, connection: HTTPConnection,
+        then answer: @escaping @Sendable () -> Void
+    ) {
+        let capture = services.capture
+        guard capture.fileWriter != nil else {
+            capture.record(source: push)
+            answer()
+            return
+        }
+        let answers = box.answers, apnsID = push.outcome.apnsID, uniqueID = push.outcome.uniqueID
+        box.state.unacknowledgedLines += 1
+        let receipt = capture.record(source: push) { result in
+            answers.add {
+                if case .written = result {
+                    answer()
+                } else {
+                    responder.respond(Self.response(for: .rejected(.internalServerError, apnsID: apnsID, uniqueID: uniqueID)))
+                }
+                box.state.unacknowledgedLines -= 1
+                if box.state.readingPaused, box.state.unacknowledgedLines == 0 {
+                    box.state.readingPaused = false
+                    connection.resumeReading()
+                }
+            }
+        }
+        if receipt.backlogged, !box.state.readingPaused {
+            box.state.readingPaused = true
+            connection.pauseReading()
+        }
     }
 
     /// The answer: validation's, unless a fault rule answers the stream instead, and what
@@ -142,22 +187,20 @@ final class APNsEndpoint: HTTPServerHandler {
         }
     }
 
-    /// A push the transport stopped reading is answered at once, in APNs' JSON, so a client
-    /// parses it like any rejection. Fault rules do not apply to any of them.
+    /// A push the transport stopped reading is answered in APNs' JSON, so a client parses it
+    /// like any rejection. Fault rules do not apply to any of them.
     ///
     /// - A body far past any APNs limit is not read to its end, but the push still goes
     ///   through validation in APNs' order: a wrong method, path, header or token is answered
     ///   as such, and anything that passes them gets 413 `PayloadTooLarge` (step 15). The
-    ///   stream limit, the capture and the metrics see it as any push.
+    ///   stream limit, the capture and the metrics see it as any push, and it is answered
+    ///   once captured, as any push.
     /// - A header list past the listener's limit is 431 (`RequestHeaderFieldsTooLarge`, the
     ///   mock's own reason). It goes through validation, whose step 0 decides it, and is
     ///   captured with the headers that fit; stream limit and metrics see it as any push.
-    /// - A push not read whole within the listener's request read timeout is 408
-    ///   (`RequestTimeout`, the mock's own reason), and the transport then sends GOAWAY. It
-    ///   never arrived, so it is not validated or captured; the metrics count it.
-    /// - Malformed HTTP/1.1 and unsupported versions cannot reach an HTTP/2-only listener:
-    ///   nghttp2 refuses bad frames itself. Should one come, the transport's answer stands.
-    func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
+    /// - A push not read whole within the listener's request read timeout is answered by
+    ///   ``rejectedRequestResponse(_:rejection:)``.
+    func handleRejected(_ request: HTTPRequest, rejection: HTTPRequestRejection, responder: HTTPResponder) {
         switch rejection.kind {
         case .bodyTooLarge, .headerListTooLarge:
             var push = unreadPush(request)
@@ -166,7 +209,20 @@ final class APNsEndpoint: HTTPServerHandler {
             } else {
                 push.oversizedHeaderListLimit = rejection.limit ?? 0
             }
-            return answerUnread(push, on: request.connection)
+            answerUnread(push, on: request.connection, responder: responder)
+        default:
+            responder.respond(rejectedRequestResponse(request, rejection: rejection))
+        }
+    }
+
+    /// The answer to a refusal that is not a push: a push not read whole within the
+    /// listener's request read timeout is 408 (`RequestTimeout`, the mock's own reason), and
+    /// the transport then sends GOAWAY. It never arrived, so it is not validated or captured;
+    /// the metrics count it. Malformed HTTP/1.1 and unsupported versions cannot reach an
+    /// HTTP/2-only listener (nghttp2 refuses bad frames itself); should one come, the
+    /// transport's answer stands.
+    func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
+        switch rejection.kind {
         case .requestTimeout:
             let outcome = PushOutcome.rejected(
                 .requestTimeout, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
@@ -184,9 +240,9 @@ final class APNsEndpoint: HTTPServerHandler {
                     environment: environment, connectionID: request.connection.id, receivedAt: Date())
     }
 
-    /// Validates, answers and reports a push the transport stopped reading (a body or header
-    /// list over its limit), which is answered synchronously and never reaches `handle`.
-    private func answerUnread(_ push: PushRequest, on connection: HTTPConnection) -> HTTPResponse {
+    /// Validates, records, answers and reports a push the transport stopped reading (a body
+    /// or header list over its limit), which never reaches `handle`.
+    private func answerUnread(_ push: PushRequest, on connection: HTTPConnection, responder: HTTPResponder) {
         let box = state(of: connection)
         var validation = PushValidation(details: PushDetails(), verdict: .accepted)
         services.validator.validate(push, auth: &box.state.auth, into: &validation)
@@ -196,14 +252,17 @@ final class APNsEndpoint: HTTPServerHandler {
         if let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &box.state) {
             connection.setMaxConcurrentStreams(limit)
         }
-        if outcome.connectionAction == .goAway, let reason = outcome.reason {
-            Self.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes, after: .zero, on: connection)
+        record(AnsweredPush(request: push, details: validation.details, outcome: outcome, faults: []), box: box,
+               responder: responder, connection: connection) {
+            responder.respond(Self.response(for: outcome))
+            if outcome.connectionAction == .goAway, let reason = outcome.reason {
+                Self.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes, after: .zero, on: connection)
+            }
         }
         for observer in services.observers {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: [])
         }
         services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
-        return Self.response(for: outcome)
     }
 
     /// APNs echoes a valid `apns-id`; an invalid one is answered with a fresh id.

@@ -8,6 +8,11 @@ struct EndpointConnectionState: Sendable {
     var lowered = false
     /// Whether the connection has been granted the configured stream limit.
     var granted = false
+    /// Pushes whose capture line the file has not yet acknowledged, so whose answers wait.
+    var unacknowledgedLines = 0
+    /// Reading is paused because the capture file was behind; it resumes once every line
+    /// of this connection is acknowledged.
+    var readingPaused = false
 
     enum Key: HTTPConnectionStateKey {
         typealias Value = Box
@@ -20,9 +25,12 @@ struct EndpointConnectionState: Sendable {
     /// time), which is what makes the unchecked `Sendable` sound.
     final class Box: @unchecked Sendable {
         var state: EndpointConnectionState
+        /// Where the capture writer's acknowledgements run this connection's answers.
+        let answers: LoopAnswerQueue
 
-        init(_ state: EndpointConnectionState) {
+        init(_ state: EndpointConnectionState, answers: LoopAnswerQueue) {
             self.state = state
+            self.answers = answers
         }
     }
 }

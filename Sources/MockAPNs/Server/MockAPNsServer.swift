@@ -61,7 +61,10 @@ public final class MockAPNsServer: Sendable {
         do {
             try configuration.validate()
             capture = try settings.captureFilePath.map { (path) throws(CaptureFileError) in
-                try CaptureStore(capacity: settings.captureRingSize, filePath: path)
+                CaptureStore(capacity: settings.captureRingSize,
+                             fileWriter: try CaptureFileWriter(
+                                path: path, maximumPendingBytes: settings.captureMaximumPendingBytes,
+                                syncsEachBatch: settings.captureSyncsEachBatch))
             } ?? CaptureStore(capacity: settings.captureRingSize)
             faults = try FaultEngine(rules: configuration.faults)
         } catch {
@@ -70,7 +73,7 @@ public final class MockAPNsServer: Sendable {
         metrics = PushMetrics()
         services = MockServices(
             validator: PushValidator(registry: configuration.registry, settings: configuration.validation, now: now), clock: now, faults: faults, metrics: metrics,
-            observers: [capture] + observers,
+            capture: capture, observers: observers,
             streamPolicy: StreamLimitPolicy(
                 maxConcurrentStreams: settings.maxConcurrentStreams,
                 lowersAfterRejection: settings.dropsStreamLimitAfterRejection))

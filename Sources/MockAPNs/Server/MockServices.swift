@@ -1,27 +1,44 @@
 import APNsCore
 import Foundation
+import HTTPTransport
 import Synchronization
 
-/// Everything the listeners share: the current validator, id generator, metrics,
+/// Everything the listeners share: the current validator, id generator, capture, metrics,
 /// observers and stream policy. The registry can be replaced while serving.
 final class MockServices: Sendable {
     private let current: Mutex<PushValidator>
     let ids = APNsIDGenerator()
     let metrics: PushMetrics
+    /// Records every push; with a file, a push is answered only once its line is written.
+    let capture: CaptureStore
+    /// Observers besides the capture.
     let observers: [any PushObserver]
+    /// One per event loop, made when its first connection opens.
+    private let answerQueues = Mutex<[ObjectIdentifier: LoopAnswerQueue]>([:])
     let streamPolicy: StreamLimitPolicy
     let faults: FaultEngine
     /// The provider-token clock, kept for validators built later; nil is the system clock.
     let clock: (@Sendable () -> Date)?
 
-    init(validator: PushValidator, clock: (@Sendable () -> Date)?, faults: FaultEngine, metrics: PushMetrics, observers: [any PushObserver],
-         streamPolicy: StreamLimitPolicy) {
+    init(validator: PushValidator, clock: (@Sendable () -> Date)?, faults: FaultEngine, metrics: PushMetrics,
+         capture: CaptureStore, observers: [any PushObserver], streamPolicy: StreamLimitPolicy) {
         current = Mutex(validator)
+        self.capture = capture
         self.clock = clock
         self.faults = faults
         self.metrics = metrics
         self.observers = observers
         self.streamPolicy = streamPolicy
+    }
+
+    /// The queue that runs released answers on `loop`.
+    func answerQueue(for loop: EventLoop) -> LoopAnswerQueue {
+        answerQueues.withLock { queues in
+            if let queue = queues[ObjectIdentifier(loop)] { return queue }
+            let queue = LoopAnswerQueue(loop: loop)
+            queues[ObjectIdentifier(loop)] = queue
+            return queue
+        }
     }
 
     /// The validator for the next push.
