@@ -585,6 +585,38 @@ struct MockAPNsServerTests {
         await apns.close()
     }
 
+    /// A request body or a query parameter with a camelCase name is a 400 that names its
+    /// snake_case name, and changes nothing.
+    @Test func camelCaseNamesInRequestsAreRefusedNamingTheirNewNames() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let keysBefore = mock.registry.keys.keys.sorted()
+        let token = String(repeating: "cd", count: 32)
+        let pem = try String(contentsOfFile: Self.certs + "/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
+        let cases: [(method: String, path: String, body: String, error: String)] = [
+            ("PUT", "/devices", #"[{"token":"\#(token)","bundleId":"com.example.app","environment":"production"}]"#,
+             #"devices[0].bundleId: unknown field; it is now \"bundle_id\""#),
+            ("PUT", "/keys", #"[{"keyId":"ABC123DEFG","team_id":"TEAM000001","public_key":\#(JSONValue.string(pem))}]"#,
+             #"keys[0].keyId: unknown field; it is now \"key_id\""#),
+            ("POST", "/faults", #"{"match":{"deviceToken":"\#(token)"},"action":{"type":"close_connection"}}"#,
+             #"fault.match.deviceToken: unknown field; it is now \"device_token\""#),
+            ("PUT", "/faults", #"[{"action":{"type":"rateLimit","limit":1,"window_seconds":1}}]"#,
+             #"faults[0].action.type: \"rateLimit\" is now \"rate_limit\"; expected one of status, delay, reset_stream, "#
+                + "close_connection, go_away, rate_limit, unavailable"),
+            ("PUT", "/devices?acceptUnknownDevices=false", "[]",
+             #"unknown query parameter \"acceptUnknownDevices\"; it is now \"accept_unknown_devices\""#),
+        ]
+        for (method, path, body, error) in cases {
+            let answer = try await control.send(HTTPClientRequest(method: method, path: path, body: Array(body.utf8)))
+            let text = String(decoding: answer.body, as: UTF8.self)
+            #expect(answer.status == 400 && text == #"{"error":"\#(error)"}"# + "\n", "\(method) \(path): \(answer.status) \(text)")
+        }
+        #expect(mock.registry.devices.isEmpty && mock.registry.acceptsUnknownDevices, "a refused PUT /devices changes nothing")
+        #expect(mock.registry.keys.keys.sorted() == keysBefore && mock.faults.rules.isEmpty)
+        await control.close()
+    }
+
     /// A known path with a method it does not answer is a 405 naming the methods in `allow`,
     /// `/faults/{id}` (which answers only DELETE) included; an unknown path is a 404.
     @Test func wrongMethodsAre405WithAnAllowHeader() async throws {
