@@ -1,6 +1,6 @@
-import PushRules
 import StrictJSON
 import Testing
+@testable import PushRules
 
 /// Policy files: every section, with a passing and a failing push, and clear errors.
 struct PolicyTests {
@@ -139,6 +139,15 @@ struct PolicyTests {
     ])
     func aCamelCaseKeyIsRefusedNamingItsNewName(json: String, location: String, newName: String) {
         #expect(throws: PolicyError(location, #"unknown key; it is now "\#(newName)""#)) { try Policy(json: Array(json.utf8)) }
+    }
+
+    /// Every key a policy file takes is snake_case.
+    @Test func policyKeysAreSnakeCase() {
+        let keys = PolicyKey.root.union(PolicyKey.URLLink.all).union(PolicyKey.Scope.all).union(PolicyKey.Leaks.all)
+            .union(PolicyKey.Headers.all)
+            .union([PolicyKey.path, PolicyKey.paths, PolicyKey.values, PolicyKey.patterns, PolicyKey.pattern, PolicyKey.required,
+                    PolicyKey.presence, PolicyKey.maximum])
+        #expect(keys.filter { JSONKeyConvention.snakeCase($0) != $0 }.sorted() == [])
     }
 
     /// The keys of a scope's `where` are payload paths, which keep the payload's spelling.
