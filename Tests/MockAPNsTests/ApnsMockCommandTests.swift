@@ -230,16 +230,28 @@ struct ApnsMockCommandTests {
             try Self.run(Self.executable.path, ["--port", "4200", "--sandbox-port", "4200", "--control-port", "0"])
         }
         #expect(flags.status == 2, "\(flags.output)")
-        #expect(flags.output.hasPrefix("Error: server.sandboxPort: port 4200 is already used by productionPort\nUsage: apns-mock"),
+        #expect(flags.output.hasPrefix("Error: server.sandbox_port: port 4200 is already used by production_port\nUsage: apns-mock"),
                 "\(flags.output)")
 
         let file = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try #"{"server":{"productionPort":4200,"sandboxPort":4200,"controlPort":0}}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        try #"{"server":{"production_port":4200,"sandbox_port":4200,"control_port":0}}"#.write(toFile: file, atomically: true, encoding: .utf8)
         let config = try await onThread { try Self.run(Self.executable.path, ["--config", file]) }
         #expect(config.status == 2, "\(config.output)")
-        #expect(config.output.hasPrefix("Error: \(file): server.sandboxPort: port 4200 is already used by productionPort\nUsage: apns-mock"),
+        #expect(config.output.hasPrefix("Error: \(file): server.sandbox_port: port 4200 is already used by production_port\nUsage: apns-mock"),
                 "\(config.output)")
+    }
+
+    /// A file with a camelCase field name is a usage error (exit 2) that names the field's
+    /// snake_case name, before anything listens.
+    @Test func aCamelCaseFieldInTheFileExitsTwoNamingItsNewName() async throws {
+        let file = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try #"{"keys":[{"keyId":"ABC123DEFG","team_id":"TEAM000001","path":"k.p8"}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try await onThread { try Self.run(Self.executable.path, ["--config", file, "--control-port", "0"]) }
+        #expect(result.status == 2, "\(result.output)")
+        #expect(result.output.hasPrefix(#"Error: \#(file): keys[0].keyId: unknown field; it is now "key_id""#), "\(result.output)")
     }
 
     /// Files and addresses the person gave that cannot work are usage errors (exit 2) that
@@ -249,8 +261,8 @@ struct ApnsMockCommandTests {
         let ports = ["--port", "0", "--sandbox-port", "0", "--control-port", "0"]
         let cases: [([String], String)] = [
             (["--tls-cert", "/nonexistent/server.pem"], "Error: server.certificate: cannot read '/nonexistent/server.pem': no such file or directory"),
-            (["--tls-key", NSTemporaryDirectory()], "Error: server.privateKey: cannot read '\(NSTemporaryDirectory())': is a directory, not a file"),
-            (["--capture", "/nonexistent/capture.jsonl"], "Error: server.captureFile: cannot write '/nonexistent/capture.jsonl': its folder /nonexistent: no such file or directory"),
+            (["--tls-key", NSTemporaryDirectory()], "Error: server.private_key: cannot read '\(NSTemporaryDirectory())': is a directory, not a file"),
+            (["--capture", "/nonexistent/capture.jsonl"], "Error: server.capture_file: cannot write '/nonexistent/capture.jsonl': its folder /nonexistent: no such file or directory"),
             (["--host", "999.1.1.1"], #"Error: server.host: expected an IPv4 address such as 127.0.0.1, found "999.1.1.1""#),
             (["--auth-key", "ABC123DEFG:TEAM000001:/dev/null"], "Error: --auth-key: cannot read key file '/dev/null': is not a regular file"),
             // Two keys under one ID: the second would silently replace the first.
@@ -313,7 +325,7 @@ struct ApnsMockCommandTests {
         // binds it: then the mock cannot start, and another port is tried.
         for _ in 0..<5 {
             port = try Self.freePort()
-            try #"{"server":{"productionPort":\#(port),"sandboxPort":\#(port),"controlPort":0}}"#
+            try #"{"server":{"production_port":\#(port),"sandbox_port":\#(port),"control_port":0}}"#
                 .write(toFile: file, atomically: true, encoding: .utf8)
             started = try await onThread { () throws -> (urls: [String: String], log: String, status: Int32) in
                 let mock = try RunningMock(arguments: ["--config", file, "--sandbox-port", "0"])
@@ -327,7 +339,7 @@ struct ApnsMockCommandTests {
 
         let left = try await onThread { try Self.run(Self.executable.path, ["--config", file, "--host", "127.0.0.1"]) }
         #expect(left.status == 2, "\(left.output)")
-        #expect(left.output.hasPrefix("Error: \(file): server.sandboxPort: port \(port) is already used by productionPort\nUsage: apns-mock"),
+        #expect(left.output.hasPrefix("Error: \(file): server.sandbox_port: port \(port) is already used by production_port\nUsage: apns-mock"),
                 "\(left.output)")
     }
 }

@@ -39,7 +39,7 @@ extension MockConfiguration {
     /// - Parameters:
     ///   - file: The file the configuration was read from.
     ///   - asRead: The configuration as read, before the flags.
-    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandboxPort`.
+    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandbox_port`.
     public func validate(readFrom file: String, asRead: MockConfiguration) throws(ConfigurationError) {
         do {
             try validate()

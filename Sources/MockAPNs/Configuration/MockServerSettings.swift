@@ -157,7 +157,7 @@ public struct MockServerSettings: Sendable, Hashable {
     /// can carry (``headerTableSizes``, ``initialWindowSizes``, ``maxFrameSizes``,
     /// ``maxHeaderListSizes``).
     ///
-    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandboxPort`.
+    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandbox_port`.
     public func validate() throws(ConfigurationError) {
         try validate(path: ServerSettingsKey.section)
     }
