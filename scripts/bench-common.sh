@@ -36,8 +36,10 @@ check_h2load() {
     grep -q "0 failed, 0 errored, 0 timeout" <<<"$1" && grep -Eq "status codes: ${2:-[0-9]+} 2xx, 0 3xx, 0 4xx, 0 5xx" <<<"$1" \
         || { echo "$1" >&2; echo "h2load reported failures" >&2; exit 1; }
 }
-# PID -> the CPU time of the whole process (every thread), user + system, in clock ticks
-# (getconf CLK_TCK a second). The fields are counted after the command name, which may hold spaces.
-cpu_ticks() { local stat; stat=$(< "/proc/$1/stat"); awk '{ print $12 + $13 }' <<<"${stat##*) }"; }
+# PID -> the CPU time of the whole process (every thread) in clock ticks (getconf CLK_TCK a
+# second): user and system, or their sum. The fields are counted after the command name,
+# which may hold spaces.
+cpu_ticks_split() { local stat; stat=$(< "/proc/$1/stat"); awk '{ print $12, $13 }' <<<"${stat##*) }"; }
+cpu_ticks() { cpu_ticks_split "$1" | awk '{ print $1 + $2 }'; }
 # Median of the numbers given.
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }

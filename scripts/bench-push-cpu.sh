@@ -12,9 +12,10 @@
 # (utime + stime of all its threads, /proc/PID/stat) across the run, read 0.2 s after h2load
 # ends so the log and capture writers' last batches count, divided by the pushes.
 #
-# Prints each round and the medians; the ratio of nghttpd's CPU per request (the mean of its
-# two runs in the round) to the mock's with capture on (target >= 0.4, PASS or MISS; the
-# script exits 0 either way); and the capture's own cost, mock+capture minus mock. Then the
+# Prints each round, the medians and the median system part; the ratio of nghttpd's CPU per
+# request (the mean of its two runs in the round) to the mock's with capture on (target
+# >= 0.4, PASS or MISS; the script exits 0 either way); and the capture's own cost,
+# mock+capture minus mock. Then the
 # resident memory of the capture-on mock after PUSHES pushes (target <= 64 MB), and the
 # budget per component in instructions (scripts/bench-mock-instructions.sh).
 #
@@ -67,13 +68,15 @@ push() { # NAME N : N pushes to the server, every one answered 2xx
     check_h2load "$out" "$2"
     sent[$1]=$((sent[$1] + $2))
 }
-measure() { # NAME -> µs of the server's CPU per push over REQUESTS pushes
+measure() { # NAME -> µs of the server's CPU per push over REQUESTS pushes: all, and system alone
     local before after
-    before=$(cpu_ticks "${pid[$1]}")
+    before=$(cpu_ticks_split "${pid[$1]}")
     push "$1" "$REQUESTS"
     sleep 0.2
-    after=$(cpu_ticks "${pid[$1]}")
-    awk -v t="$((after - before))" -v hz="$hz" -v n="$REQUESTS" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }'
+    after=$(cpu_ticks_split "${pid[$1]}")
+    awk -v hz="$hz" -v n="$REQUESTS" -v before="$before" -v after="$after" 'BEGIN {
+        split(before, b, " "); split(after, a, " ")
+        printf "%.2f %.2f", (a[1] + a[2] - b[1] - b[2]) * 1e6 / hz / n, (a[2] - b[2]) * 1e6 / hz / n }'
 }
 # Warm-up, so that no server pays first-touch costs in a measured run. `push` runs in this
 # shell (not in a command substitution) whenever `sent` must keep its count.
@@ -86,13 +89,13 @@ if [ "$fsync" = yes ]; then columns+=(mock+fsync); order+=(mock+fsync); fi
 order+=(nghttpd-last)
 [ "$fsync" = yes ] || echo "(apns-mock has no --capture-fsync: mock+fsync not measured)"
 printf '%-7s' round; printf ' %13s' "${columns[@]}"; printf '\n'
-declare -A figures
+declare -A figures system_figures
 for round in $(seq "$ROUNDS"); do
     row=()
     for name in "${order[@]}"; do
         server=${name%-last}
-        figure=$(measure "$server"); sent[$server]=$((sent[$server] + REQUESTS))
-        figures[$name]="${figures[$name]:-} $figure"
+        result=$(measure "$server"); read -r figure system <<<"$result"; sent[$server]=$((sent[$server] + REQUESTS))
+        figures[$name]="${figures[$name]:-} $figure"; system_figures[$name]="${system_figures[$name]:-} $system"
     done
     for name in "${columns[@]}"; do row+=("$(awk '{ print $NF }' <<<"${figures[$name]}")"); done
     printf '%-7s' "$round"; printf ' %13s' "${row[@]}"; printf '\n'
@@ -103,6 +106,9 @@ for name in "${columns[@]}"; do
     med[$name]=$(median ${figures[$name]})
 done
 printf '%-7s' median; for name in "${columns[@]}"; do printf ' %13.2f' "${med[$name]}"; done; printf '\n'
+# shellcheck disable=SC2086
+printf '%-7s' system; for name in "${columns[@]}"; do printf ' %13.2f' "$(median ${system_figures[$name]})"; done
+printf '   (median of the system part: the kernel on the server'"'"'s behalf)\n'
 
 # nghttpd per round: the mean of its two runs, so that a drift during the round is split.
 read -ra first <<<"${figures[nghttpd]}"; read -ra last <<<"${figures[nghttpd-last]}"
