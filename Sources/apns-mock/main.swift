@@ -10,7 +10,7 @@ let parser = CommandLineParser(
     command: "apns-mock",
     overview: "A mock of Apple Push Notification service (APNs) for tests and CI.",
     usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--no-tls] "
-        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]]",
+        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] [--log-level LEVEL]",
     options: [
         .value("config", "FILE", help: "Read the JSON configuration file (docs/configuration.md)."),
         .value("host", "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv4 and IPv6)."),
@@ -23,6 +23,7 @@ let parser = CommandLineParser(
         .value("auth-key", "KEY_ID:TEAM_ID:PATH", help: "Trust a provider key (.p8 or public-key PEM).", repeatable: true),
         .value("topic", "BUNDLE_ID", help: "Serve an app (its push-type topics too).", repeatable: true),
         .value("capture", "FILE", help: "Append every push to FILE as JSON Lines (docs/capture-format.md); each push is answered once its line is written."),
+        .value("log-level", "LEVEL", help: "trace, debug, info (default: a line per push), notice, warning, error or critical."),
         .flag("capture-fsync", help: "With --capture: fdatasync each batch of lines before answering (survives power loss)."),
     ])
 
@@ -44,6 +45,7 @@ func defaultCertsDirectory() -> String {
 
 let certsDirectory = defaultCertsDirectory()
 var configuration: MockConfiguration
+var logLevel = Logger.Level.info
 do {
     configuration = try MockConfiguration.makeDefault(certsDirectory: certsDirectory)
 } catch {
@@ -76,6 +78,7 @@ do {
     for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
     if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
     if arguments.has("capture-fsync") { configuration.server.captureSyncsEachBatch = true }
+    if let level = try arguments.logLevel() { logLevel = level }
     if configuration.server.captureSyncsEachBatch, configuration.server.captureFilePath == nil {
         throw CommandLineError("--capture-fsync syncs the capture file, and there is none: add --capture FILE")
     }
@@ -95,7 +98,11 @@ do {
 signal(SIGPIPE, SIG_IGN)
 // Batched: a line per push with a write(2) each cost more system time than the push's
 // TLS. Lines may appear up to 50 ms late; exit (normal or on SIGINT/SIGTERM) flushes them.
-let logger = Logger(label: "apns-mock", sink: .bufferedStandardError)
+let logger = {
+    var logger = Logger(label: "apns-mock", sink: .bufferedStandardError)
+    logger.logLevel = logLevel
+    return logger
+}()
 let mock: MockAPNsServer
 do {
     mock = try MockAPNsServer(configuration: configuration, observers: [PushLogObserver(logger: logger)])

@@ -154,6 +154,21 @@ struct ApnsMockCommandTests {
         #expect(seen.status == 1)
     }
 
+    /// `--log-level warning` leaves out the line per push, and keeps what goes wrong.
+    @Test func aLogLevelAboveInfoLeavesOutTheLinePerPush() async throws {
+        let log = try await onThread { () throws -> String in
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--log-level", "warning"])
+            guard let sandbox = mock.urls["sandbox"] else { _ = mock.stop(); return "no URLs in the banner" }
+            let answer = try Self.run("curl", ["-s", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(try Self.pyjwtToken())",
+                                               "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"hi"}}"#,
+                                               "-w", "%{http_code}", "\(sandbox)/3/device/\(Self.device)"]).output
+            _ = mock.stop()
+            return answer + "\n" + mock.takeLog().joined(separator: "\n")
+        }
+        #expect(log.hasPrefix("200"), "\(log)")
+        #expect(!log.contains("push accepted"), "\(log)")
+    }
+
     @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() async throws {
         let seen = try await onThread { try Self.curlAndH2load() }
         #expect(seen.urls["CA"] == "\(Self.certs)/ca.pem")
@@ -218,6 +233,9 @@ struct ApnsMockCommandTests {
         let result = try await onThread { try Self.run(Self.executable.path, ["--port", "http"]) }
         #expect(result.status == 2)
         #expect(result.output.hasPrefix("Error: --port expects an integer from 0 to 65535, got 'http'"))
+        let level = try await onThread { try Self.run(Self.executable.path, ["--log-level", "loud"]) }
+        #expect(level.status == 2)
+        #expect(level.output.hasPrefix("Error: --log-level expects one of trace, debug, info, notice, warning, error, critical, got 'loud'"))
         let fsync = try await onThread { try Self.run(Self.executable.path, ["--capture-fsync"]) }
         #expect(fsync.status == 2)
         #expect(fsync.output.hasPrefix("Error: --capture-fsync syncs the capture file, and there is none: add --capture FILE"))
