@@ -10,11 +10,11 @@
 # pushes (callgrind_control), so start-up and shut-down are not in the figures.
 #
 # Prints the whole mock (capture on) against nghttpd per request; the capture (CaptureStore's
-# PushObserver: line encoding, ring, file queue) and the log line (PushLogObserver) as shares
+# record: line encoding, ring, file queue) and the log line (PushLogObserver) as shares
 # of the whole; and a budget that splits the mock's push into:
 #   transport   transport-bench-server's whole process;
 #   validation  PushValidator's steps (inclusive);
-#   capture     the ring and line (CaptureStore as PushObserver, inclusive, capture off)
+#   capture     the ring and line (CaptureStore's record, inclusive, capture off)
 #               plus the file (capture on minus capture off, whole processes);
 #   log         log level info minus warning (whole processes), or, without --log-level,
 #               PushLogObserver and the log-flush thread (inclusive);
@@ -80,7 +80,7 @@ profile_mock mock
 if [ "$log_levels" = yes ]; then profile_mock mock-quiet --log-level warning; fi
 profile_mock mock+capture --capture "$work/capture.jsonl"
 
-capture_symbol='CaptureStoreCAA12PushObserverA2aDP12pushAnswered'
+capture_symbol='CaptureStoreC6record'
 log_symbol='PushLogObserverV8MockAPNs0cE0AadEP12pushAnswered'
 flush_symbol='LogSinkC8buffered14fileDescriptor'
 validation_symbol='PushValidatorV8runSteps'
@@ -115,7 +115,7 @@ awk -v n="$PUSHES" -v t="$transport" -v v="$validation" -v r="$ring" -v f="$((wh
     printf "budget of the mock'"'"'s push, capture to a file and info log (k instructions per push):\n"
     printf "  transport   %6.1fk  transport-bench-server, whole process\n", t / k
     printf "  validation  %6.1fk  PushValidator steps, inclusive\n", v / k
-    printf "  capture     %6.1fk  ring and line %.1fk (CaptureStore observer, inclusive) + file %.1fk (capture on - off)\n", (r + f) / k, r / k, f / k
+    printf "  capture     %6.1fk  ring and line %.1fk (CaptureStore record, inclusive) + file %.1fk (capture on - off)\n", (r + f) / k, r / k, f / k
     printf "  log         %6.1fk  %s\n", l / k, how
     printf "  other       %6.1fk  the rest: endpoint, faults, metrics, transport beyond transport-bench-server\n", (w - t - v - r - f - l) / k
     printf "  whole       %6.1fk\n", w / k
