@@ -24,7 +24,7 @@
 # a shared VM (docs/capture-cost.md); they leave out the kernel's work, which CPU times
 # (scripts/bench-push-cpu.sh) include.
 #
-# Also the reference-count and allocation calls per push (docs/push-path-cost.md).
+# Also the reference-count and allocation calls per push (docs/capture-cost.md).
 #
 # Usage: scripts/bench-mock-instructions.sh   (PUSHES overrides the default 30000)
 set -euo pipefail
@@ -122,7 +122,7 @@ awk -v n="$PUSHES" -v t="$transport" -v v="$validation" -v r="$ring" -v f="$((wh
 }'
 
 # Reference counting and allocation per push: calls into the runtime's retain/release and
-# malloc/free (docs/push-path-cost.md), summed over every call site in the profile. Each
+# malloc/free (docs/capture-cost.md), summed over every call site in the profile. Each
 # retain or release of a live object is a locked read-modify-write that instruction counts
 # understate. The swift_retain/release counts include the calls the bridge entry points
 # make for strings and arrays on the heap, so the four are not to be added up.

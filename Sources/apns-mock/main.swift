@@ -96,7 +96,7 @@ do {
 }
 
 signal(SIGPIPE, SIG_IGN)
-// Batched: a line per push with a write(2) each cost more system time than the push's
+// Batched: a line per push with a write(2) each costs more system time than the push's
 // TLS. Lines may appear up to 50 ms late; exit (normal or on SIGINT/SIGTERM) flushes them.
 let logger = {
     var logger = Logger(label: "apns-mock", sink: .bufferedStandardError)

@@ -112,8 +112,8 @@ struct PolicyTests {
             == ["header:apns-push-type", "header:apns-priority", "header:apns-topic", "header:apns-collapse-id"])
     }
 
-    /// Every camelCase key a policy file once took is refused, naming its snake_case name,
-    /// in every section it belongs to.
+    /// Every policy key spelt in camelCase is refused, naming its snake_case name, in every
+    /// section it belongs to.
     @Test(arguments: [
         (#"{"allowedKeys":[]}"#, "allowedKeys", "allowed_keys"),
         (#"{"requiredKeys":[]}"#, "requiredKeys", "required_keys"),

@@ -99,7 +99,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         defer { nghttp2_option_del(option) }
         // No dynamic table for the responses we encode: their distinguishing values (such
         // as a fresh apns-id) never repeat, so indexing them only churns the table, which
-        // measured as 15% of the server's instructions per request.
+        // costs a large share of the server's instructions per request.
         nghttp2_option_set_max_deflate_dynamic_table_size(option, 0)
 
         var created: OpaquePointer?
@@ -514,8 +514,8 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
                                   $0.baseAddress, $0.count)
         }
         if submitted != 0 {
-            // Debug data too large for one frame: the GOAWAY still goes, without it. Unsent,
-            // the streams past `lastStream` were refused with nothing telling the client why.
+            // Debug data too large for one frame: the GOAWAY still goes, without it, so that
+            // the streams past `lastStream` are not refused with nothing telling the client why.
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode.rawValue, nil, 0)
         }
         sendNow()

@@ -60,7 +60,7 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
     /// weak reference would push every retain of the session onto the slow refcount path.
     var controller: ConnectionController?
     /// Values by key type, each in a ``StateSlot`` of its own type: reading one back is a
-    /// class cast, where a cast out of `any Sendable` cost a generic dynamic cast on every
+    /// class cast, where a cast out of `any Sendable` costs a generic dynamic cast on every
     /// request of a handler that keeps per-connection state.
     @usableFromInline let state = Mutex<[ObjectIdentifier: any AnyObject & Sendable]>([:])
 
@@ -82,7 +82,7 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
     ///
     /// Inlinable so that a handler reading its state on every request gets a copy
     /// specialized to its key: unspecialized, finding the `StateSlot<Value>` class to cast
-    /// to was a generic metadata lookup per read, half the cost of the read.
+    /// to is a generic metadata lookup per read, half the cost of the read.
     @inlinable
     public subscript<Key: HTTPConnectionStateKey>(key: Key.Type) -> Key.Value? {
         get { (state.withLock { $0[ObjectIdentifier(key)] } as? StateSlot<Key.Value>)?.value }

@@ -241,7 +241,7 @@ struct PolicyReader {
     }
 
     /// A list of `apns-push-type` values, each one APNs defines: a misspelt type
-    /// (`"alret"`) matched no push, so the policy it scoped was silently never applied.
+    /// (`"alret"`) would match no push, so the policy it scopes would silently never apply.
     func pushTypeSet() throws(PolicyError) -> Set<String> {
         var set: Set<String> = []
         for element in try array() {
