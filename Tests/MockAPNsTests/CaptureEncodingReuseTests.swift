@@ -8,7 +8,7 @@ import Testing
 /// payload bytes): what it writes must be exactly what encoding from scratch writes.
 @Suite struct CaptureEncodingReuseTests {
     func captured(
-        _ request: PushRequest, _ validation: PushValidation
+        _ request: PushRequest, _ validation: PushDecision
     ) throws -> (line: [UInt8], record: CaptureRecord, decoded: CaptureRecord) {
         var record = CaptureRecord(request: request, details: validation.details, outcome: validation.outcome(apnsID: "A", uniqueID: nil))
         record.sequence = 1

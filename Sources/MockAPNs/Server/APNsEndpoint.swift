@@ -48,7 +48,7 @@ final class APNsEndpoint: HTTPServerHandler {
 
         // Filled in place and then moved: a returned validation, or one read while still a
         // variable, was copied (a reference count per field of its details).
-        var filled = PushValidation(details: PushDetails(), verdict: .accepted)
+        var filled = PushDecision(details: PushDetails(), verdict: .accepted)
         services.validator.validate(push, auth: &box.state.auth, into: &filled)
         let validation = consume filled
         let faults = services.faults.evaluate(validation.details, at: push.receivedAt)
@@ -125,7 +125,7 @@ final class APNsEndpoint: HTTPServerHandler {
     /// the connection does after it (a fault's GOAWAY included, so the capture says so).
     ///
     /// A stream reset or a closed connection has no HTTP answer; its outcome has status 0.
-    static func outcome(of validation: PushValidation, faults: FaultDecision, apnsID: String, uniqueID: String?) -> PushOutcome {
+    static func outcome(of validation: PushDecision, faults: FaultDecision, apnsID: String, uniqueID: String?) -> PushOutcome {
         if faults.connectionAction == .close {
             return PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .close)
         }
@@ -244,7 +244,7 @@ final class APNsEndpoint: HTTPServerHandler {
     /// or header list over its limit), which never reaches `handle`.
     private func answerUnread(_ push: PushRequest, on connection: HTTPConnection, responder: HTTPResponder) {
         let box = state(of: connection)
-        var validation = PushValidation(details: PushDetails(), verdict: .accepted)
+        var validation = PushDecision(details: PushDetails(), verdict: .accepted)
         services.validator.validate(push, auth: &box.state.auth, into: &validation)
         let outcome = validation.outcome(
             apnsID: validation.details.messageID ?? services.ids.next(),

@@ -96,8 +96,8 @@ public struct PushValidator: Sendable {
     ///   - auth: The connection's authentication state; a valid provider token binds and
     ///     updates it, as APNs binds a connection on its first authenticated push.
     /// - Returns: The verdict, and the details learned up to the deciding step.
-    public func validate(_ request: PushRequest, auth: inout ConnectionAuthState) -> PushValidation {
-        var validation = PushValidation(details: PushDetails(), verdict: .accepted)
+    public func validate(_ request: PushRequest, auth: inout ConnectionAuthState) -> PushDecision {
+        var validation = PushDecision(details: PushDetails(), verdict: .accepted)
         validate(request, auth: &auth, into: &validation)
         return validation
     }
@@ -106,7 +106,7 @@ public struct PushValidator: Sendable {
     ///
     /// The server's path: a validation returned from inside the steps' do/catch was copied
     /// into the caller's slot and the original destroyed, a reference count per field.
-    func validate(_ request: PushRequest, auth: inout ConnectionAuthState, into validation: inout PushValidation) {
+    func validate(_ request: PushRequest, auth: inout ConnectionAuthState, into validation: inout PushDecision) {
         do {
             try runSteps(request, auth: &auth, details: &validation.details)
         } catch {

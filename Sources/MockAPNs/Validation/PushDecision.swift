@@ -1,7 +1,7 @@
 import APNsCore
 
 /// What validation decided for one push, and everything it learned on the way.
-public struct PushValidation: Sendable, Hashable {
+public struct PushDecision: Sendable, Hashable {
     /// Accept, or reject with APNs' reason.
     public enum Verdict: Sendable, Hashable {
         /// 200.
