@@ -4,8 +4,8 @@ import HTTPTransport
 import JWTVerify
 
 /// The HTTP/2 side of one APNs listener: turns requests into `PushRequest`s, asks the
-/// validator, records the push, answers the way APNs does, steers the connection, and tells
-/// observers.
+/// connection's ``PushHandler``, records the push, answers the way APNs does, steers the
+/// connection, and tells observers.
 ///
 /// Transport, decision and observation stay apart, as in pushy's mock: this type does no
 /// validation itself and observers cannot change an answer. The capture is the one step
@@ -23,11 +23,11 @@ final class APNsEndpoint: HTTPServerHandler {
 
     func connectionOpened(_ connection: HTTPConnection) {
         services.metrics.connectionOpened()
-        var state = EndpointConnectionState(
-            auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate))
+        let info = PushConnectionInfo(id: connection.id, environment: environment, peerCertificate: connection.peerCertificate)
+        var state = EndpointConnectionState(handler: services.handlers.makeHandler(for: info))
         // A verified client certificate authenticates the whole connection at once.
-        if state.auth.allowsConcurrentStreams {
-            state.granted = true
+        if info.peerCertificate != nil {
+            state.streams.granted = true
             connection.setMaxConcurrentStreams(services.streamPolicy.maxConcurrentStreams)
         }
         connection[EndpointConnectionState.Key.self] = EndpointConnectionState.Box(
@@ -46,11 +46,7 @@ final class APNsEndpoint: HTTPServerHandler {
             environment: environment, connectionID: connection.id, receivedAt: Date())
         let box = state(of: connection)
 
-        // Filled in place and then moved: a returned validation, or one read while still a
-        // variable, was copied (a reference count per field of its details).
-        var filled = PushDecision(details: PushDetails(), verdict: .accepted)
-        services.validator.validate(push, auth: &box.state.auth, into: &filled)
-        let validation = consume filled
+        let validation = box.state.handler.handle(push)
         let faults = services.faults.evaluate(validation.details, at: push.receivedAt)
         let outcome = Self.outcome(
             of: validation, faults: faults,
@@ -58,7 +54,8 @@ final class APNsEndpoint: HTTPServerHandler {
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
 
         // A reset stream or closed connection is a fault, not an APNs answer: the limit stays.
-        if outcome.status != 0, let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &box.state) {
+        if outcome.status != 0, let limit = services.streamPolicy.newLimit(
+            after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {
             connection.setMaxConcurrentStreams(limit)
         }
         let fired = faults.firedRules.map { "\($0.id): \($0.summary)" }
@@ -75,11 +72,12 @@ final class APNsEndpoint: HTTPServerHandler {
             latency: started.duration(to: .now) + faults.delay)
     }
 
-    /// The connection's auth and stream-limit state, made on first use.
+    /// The connection's handler and stream-limit state, made on first use.
     private func state(of connection: HTTPConnection) -> EndpointConnectionState.Box {
         if let box = connection[EndpointConnectionState.Key.self] { return box }
+        let info = PushConnectionInfo(id: connection.id, environment: environment, peerCertificate: connection.peerCertificate)
         let box = EndpointConnectionState.Box(
-            EndpointConnectionState(auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate)),
+            EndpointConnectionState(handler: services.handlers.makeHandler(for: info)),
             answers: services.answerQueue(for: connection.eventLoop))
         connection[EndpointConnectionState.Key.self] = box
         return box
@@ -121,7 +119,7 @@ final class APNsEndpoint: HTTPServerHandler {
         }
     }
 
-    /// The answer: validation's, unless a fault rule answers the stream instead, and what
+    /// The answer: the handler's, unless a fault rule answers the stream instead, and what
     /// the connection does after it (a fault's GOAWAY included, so the capture says so).
     ///
     /// A stream reset or a closed connection has no HTTP answer; its outcome has status 0.
@@ -240,16 +238,16 @@ final class APNsEndpoint: HTTPServerHandler {
                     environment: environment, connectionID: request.connection.id, receivedAt: Date())
     }
 
-    /// Validates, records, answers and reports a push the transport stopped reading (a body
+    /// Decides, records, answers and reports a push the transport stopped reading (a body
     /// or header list over its limit), which never reaches `handle`.
     private func answerUnread(_ push: PushRequest, on connection: HTTPConnection, responder: HTTPResponder) {
         let box = state(of: connection)
-        var validation = PushDecision(details: PushDetails(), verdict: .accepted)
-        services.validator.validate(push, auth: &box.state.auth, into: &validation)
+        let validation = box.state.handler.handle(push)
         let outcome = validation.outcome(
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
-        if let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &box.state) {
+        if let limit = services.streamPolicy.newLimit(
+            after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {
             connection.setMaxConcurrentStreams(limit)
         }
         record(AnsweredPush(request: push, details: validation.details, outcome: outcome, faults: []), box: box,

@@ -3,10 +3,15 @@ import Foundation
 import HTTPTransport
 import Synchronization
 
-/// Everything the listeners share: the current validator, id generator, capture, metrics,
-/// observers and stream policy. The registry can be replaced while serving.
+/// Everything the listeners share: the handler factory, the registry's home, id generator,
+/// capture, metrics, observers and stream policy. The registry can be replaced while serving.
 final class MockServices: Sendable {
-    private let current: Mutex<PushValidator>
+    /// The built-in factory, which holds the registry the control API shows and changes,
+    /// whether or not ``handlers`` uses it.
+    let validation: ValidatingPushHandlerFactory
+    /// Makes each connection's handler: ``validation`` itself, or a factory of the
+    /// embedder's own.
+    let handlers: any PushHandlerFactory
     let ids = APNsIDGenerator()
     let metrics: PushMetrics
     /// Records every push; with a file, a push is answered only once its line is written.
@@ -17,14 +22,12 @@ final class MockServices: Sendable {
     private let answerQueues = Mutex<[ObjectIdentifier: LoopAnswerQueue]>([:])
     let streamPolicy: StreamLimitPolicy
     let faults: FaultEngine
-    /// The provider-token clock, kept for validators built later; nil is the system clock.
-    let clock: (@Sendable () -> Date)?
 
-    init(validator: PushValidator, clock: (@Sendable () -> Date)?, faults: FaultEngine, metrics: PushMetrics,
+    init(validation: ValidatingPushHandlerFactory, handlers: any PushHandlerFactory, faults: FaultEngine, metrics: PushMetrics,
          capture: CaptureStore, observers: [any PushObserver], streamPolicy: StreamLimitPolicy) {
-        current = Mutex(validator)
+        self.validation = validation
+        self.handlers = handlers
         self.capture = capture
-        self.clock = clock
         self.faults = faults
         self.metrics = metrics
         self.observers = observers
@@ -41,27 +44,20 @@ final class MockServices: Sendable {
         }
     }
 
-    /// The validator for the next push.
-    var validator: PushValidator { current.withLock { $0 } }
+    /// The validator the built-in handlers check the next push with.
+    var validator: PushValidator { validation.validator }
 
-    /// Swaps in a validator for `registry`, keeping the settings and clock; pushes in flight
-    /// finish with the old one.
+    /// Swaps in a validator for `registry`; pushes in flight finish with the old one.
     func replaceRegistry(_ registry: MockRegistry) {
-        updateRegistry { $0 = registry }
+        validation.replaceRegistry(registry)
     }
 
-    /// Changes part of the registry and swaps in a validator for the result, in one step:
-    /// two changes of different parts made at once (`PUT /devices` and `PUT /keys`) each keep
-    /// the other's, where reading, changing and replacing separately lost one of them.
+    /// Changes part of the registry and swaps in a validator for the result, in one step
+    /// (``ValidatingPushHandlerFactory/updateRegistry(_:)``).
     ///
     /// - Returns: the registry as changed.
     @discardableResult
     func updateRegistry(_ change: (inout MockRegistry) -> Void) -> MockRegistry {
-        current.withLock { validator in
-            var registry = validator.registry
-            change(&registry)
-            validator = PushValidator(registry: registry, settings: validator.settings, now: clock)
-            return registry
-        }
+        validation.updateRegistry(change)
     }
 }
