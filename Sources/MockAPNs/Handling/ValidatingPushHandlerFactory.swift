@@ -45,7 +45,7 @@ public final class ValidatingPushHandlerFactory: PushHandlerFactory {
 
     /// Changes part of the registry and swaps in a validator for the result, in one step:
     /// two changes of different parts made at once (`PUT /devices` and `PUT /keys`) each keep
-    /// the other's, where reading, changing and replacing separately lost one of them.
+    /// the other's; reading, changing and replacing in separate steps would lose one of them.
     ///
     /// - Returns: The registry as changed.
     @discardableResult
