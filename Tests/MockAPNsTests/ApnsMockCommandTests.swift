@@ -273,8 +273,8 @@ struct ApnsMockCommandTests {
     }
 
     /// Files and addresses the person gave that cannot work are usage errors (exit 2) that
-    /// say why, found before any listener starts: they were "cannot start" (exit 1), and a
-    /// key path naming a folder said "NSCocoaErrorDomain error 256".
+    /// say why, found before any listener starts, each naming the file or address and the
+    /// problem (a key path naming a folder says so, not an NSCocoaErrorDomain code).
     @Test func unusableFilesAndAddressesAreUsageErrorsThatSayWhy() async throws {
         let ports = ["--port", "0", "--sandbox-port", "0", "--control-port", "0"]
         let cases: [([String], String)] = [
@@ -315,8 +315,8 @@ struct ApnsMockCommandTests {
 
     /// A SIGTERM sent while the mock is still starting (a CI script stopping it the moment it
     /// is spawned, or as its banner appears) is held, not lost and not fatal: the mock comes
-    /// up, then stops as asked, flushing its capture, status 0. Sent before its handler was in
-    /// place, it either killed the mock unflushed (143) or was ignored until SIGKILL (137).
+    /// up, then stops as asked, flushing its capture, status 0. A handler installed after
+    /// start-up would miss it: the mock would die unflushed (143) or ignore it until SIGKILL (137).
     @Test func aSIGTERMDuringStartupStopsItCleanly() async throws {
         let capture = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: capture) }

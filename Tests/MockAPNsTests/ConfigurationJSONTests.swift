@@ -39,8 +39,8 @@ import Testing
     }
 
     /// Times from 1970 to the end of 9999 are taken and kept to the millisecond; anything
-    /// else is a located error. Past `Int64` milliseconds, a time used to stop the mock when
-    /// it was listed or pushed to.
+    /// else is a located error. Past `Int64` milliseconds, a time is refused too, so that
+    /// listing it or pushing to its device cannot stop the mock.
     @Test(arguments: [
         ("9223372036854775807", false), ("253402300800000", false), ("-1", false), (#""1969-12-31T23:59:59Z""#, false),
         ("253402300799999", true), (#""9999-12-31T23:59:59.999Z""#, true), ("0", true),

@@ -257,7 +257,7 @@ enum ConfigurationFixtures {
                         path: "faults[2].action.status", "faults[2].action.status: expected an integer 400-599, found 700")
     }
 
-    /// Every camelCase field name the file once took is refused, and the error names its
+    /// Every field name spelt in camelCase is refused, and the error names its
     /// snake_case name, at whatever depth it appears: the root, `server`, `validation`, a
     /// key, a device, a fault rule, its `match` and its `action`.
     @Test(arguments: [

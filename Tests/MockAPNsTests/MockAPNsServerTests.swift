@@ -208,8 +208,8 @@ struct MockAPNsServerTests {
     /// `PUT /devices` leaves unknown tokens accepted unless `acceptUnknownDevices=false` says
     /// otherwise; `PUT /keys` holds key topics to the apps, as the configuration file does.
     /// `PUT /devices` and `PUT /keys` sent at the same moment each keep the other's change:
-    /// both used to read the registry, change their part and replace the whole, so one of
-    /// two answered 200 could be undone (a few rounds in a hundred).
+    /// reading the registry, changing a part and replacing the whole in separate steps would
+    /// let one of two answered 200 be undone.
     @Test func concurrentPutsOfDevicesAndKeysKeepBoth() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }
@@ -431,7 +431,7 @@ struct MockAPNsServerTests {
     }
 
     /// A time past what the mock can count in milliseconds is a 400 naming the field, and
-    /// the mock goes on serving (it used to stop when the device list was written back).
+    /// the mock goes on serving, also when the device list is written back.
     @Test func anOutOfRangeUnregisteredTimeIsRefusedAndTheMockKeepsServing() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }
@@ -505,7 +505,7 @@ struct MockAPNsServerTests {
     /// nor a misspelt flag leave the registry as it was while answering 200.
     /// A parameter given twice (`outcome=accepted&outcome=rejected`) or one that does not
     /// decode (`%zz`, a lone `%`, bytes that are not UTF-8) is a 400 naming it, never a guess:
-    /// the last value used to win silently and a bad escape was kept as typed.
+    /// neither the last value winning silently nor a bad escape kept as typed.
     @Test func repeatedOrUndecodableQueryParametersAreRefused() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }
