@@ -16,3 +16,30 @@ alert_payload() {
 provider_token() {
     python3 -c 'import time, jwt; print(jwt.encode({"iss": "TEAM000001", "iat": int(time.time())}, open("certs/AuthKey_ABC123DEFG.p8").read(), algorithm="ES256", headers={"kid": "ABC123DEFG"}))'
 }
+
+# The mock benchmarks' push, one device for every server: prepare_pushes writes the payload
+# to $work/body.json, mints $push_token and gives nghttpd a docroot ($work/docroot) with a
+# static empty 200 at the push's path; h2load_pushes sends N of them to a server.
+push_device=$(printf '%064x' 1)
+push_flags=(-c 4 -m 100 -t 1)
+prepare_pushes() {
+    alert_payload > "$work/body.json"
+    push_token=$(provider_token)
+    mkdir -p "$work/docroot/3/device" && : > "$work/docroot/3/device/$push_device"
+}
+h2load_pushes() { # URL N -> h2load output
+    h2load "${push_flags[@]}" -n "$2" -H "authorization: bearer $push_token" -H "apns-topic: com.example.app" \
+        -H "apns-push-type: alert" -d "$work/body.json" "$1/3/device/$push_device" 2>&1
+}
+# h2load output [N] -> nothing; exits loudly unless every request (N of them, when given) got a 2xx.
+check_h2load() {
+    grep -q "0 failed, 0 errored, 0 timeout" <<<"$1" && grep -Eq "status codes: ${2:-[0-9]+} 2xx, 0 3xx, 0 4xx, 0 5xx" <<<"$1" \
+        || { echo "$1" >&2; echo "h2load reported failures" >&2; exit 1; }
+}
+# PID -> the CPU time of the whole process (every thread) in clock ticks (getconf CLK_TCK a
+# second): user and system, or their sum. The fields are counted after the command name,
+# which may hold spaces.
+cpu_ticks_split() { local stat; stat=$(< "/proc/$1/stat"); awk '{ print $12, $13 }' <<<"${stat##*) }"; }
+cpu_ticks() { cpu_ticks_split "$1" | awk '{ print $1 + $2 }'; }
+# Median of the numbers given.
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }

@@ -4,7 +4,7 @@
 #   1. listing: `GET /pushes` of a full default ring (10,000 pushes) against jq reading the
 #      same 10,000 lines from the capture file (`jq -c .`), the reference for handing out that
 #      many JSON lines; best of ROUNDS. A listing that copied everything written so far for
-#      each line took seconds here.
+#      each line would take seconds.
 #   2. isolation: h2load pushes/s while WAITS long-polls are pending and listings of
 #      the whole ring run in a loop, against the same h2load run with the control API idle;
 #      the control API has an event loop of its own, so its work must not stall the pushes of

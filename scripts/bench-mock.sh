@@ -21,21 +21,13 @@ command -v h2load >/dev/null && command -v nghttpd >/dev/null && python3 -c "imp
 REQUESTS=${REQUESTS:-400000}
 ROUNDS=${ROUNDS:-3}
 PUSHES=${PUSHES:-1000000}
-FLAGS=(-c 4 -m 100 -t 1)
 MEMORY_TARGET_MB=64
-DEVICE=$(printf '%064x' 1)
 source scripts/bench-common.sh
-
-alert_payload > "$work/body.json"
-token=$(provider_token)
-HEADERS=(-H "authorization: bearer $token" -H "apns-topic: com.example.app" -H "apns-push-type: alert")
-mkdir -p "$work/docroot/3/device" && : > "$work/docroot/3/device/$DEVICE"
+prepare_pushes
 
 rate() { # h2load output -> req/s, failing loudly unless every request got a 2xx
-    local out="$1"
-    grep -q "0 failed, 0 errored, 0 timeout" <<<"$out" && grep -Eq "status codes: [0-9]+ 2xx, 0 3xx, 0 4xx, 0 5xx" <<<"$out" \
-        || { echo "$out" >&2; echo "h2load reported failures" >&2; exit 1; }
-    awk '/^finished in/ { gsub(",", "", $4); print $4 }' <<<"$out"
+    check_h2load "$1"
+    awk '/^finished in/ { gsub(",", "", $4); print $4 }' <<<"$1"
 }
 
 p1=$(free_port); p2=$(free_port); p3=$(free_port); p4=$(free_port)
@@ -49,16 +41,14 @@ p5=$(free_port)
 for p in "$p1" "$p2" "$p5"; do wait_port "$p"; done
 
 sent=0
-run() { # URL N -> h2load output
-    h2load "${FLAGS[@]}" -n "$2" "${HEADERS[@]}" -d "$work/body.json" "$1/3/device/$DEVICE" 2>&1
-}
+run() { h2load_pushes "$@"; } # URL N -> h2load output
 ref="https://127.0.0.1:$p1"; ours="https://127.0.0.1:$p2"; transport="https://127.0.0.1:$p5"
 # Warm-up, so neither side pays first-touch costs in the measured run.
 rate "$(run "$ref" 20000)" >/dev/null
 rate "$(run "$ours" 20000)" >/dev/null; sent=20000
 rate "$(run "$transport" 20000)" >/dev/null
 
-echo "h2load ${FLAGS[*]} -n $REQUESTS over TLS, POST $(wc -c < "$work/body.json") bytes with a provider token;" \
+echo "h2load ${push_flags[*]} -n $REQUESTS over TLS, POST $(wc -c < "$work/body.json") bytes with a provider token;" \
     "mean of $ROUNDS alternating rounds"
 echo "apns-mock: full validation, capture to a file; nghttpd -n 2: a static empty 200"
 r=0; o=0; t=0

@@ -28,8 +28,8 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
                 valid = false
                 return 0
             }
-            // Eight digits per step: a byte-by-byte switch over a 64-digit token was most
-            // of the path check, which runs for every push.
+            // Eight digits per step: a byte-by-byte switch over a 64-digit token would be
+            // most of the path check, which runs for every push.
             var index = 0
             while index + 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(input).loadUnaligned(fromByteOffset: index, as: UInt64.self))

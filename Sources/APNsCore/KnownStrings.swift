@@ -7,9 +7,9 @@
 /// ```
 ///
 /// The payload lint looks up every `aps` and `alert` key of every push; hashing each key
-/// cost more than the rest of the lint. Strings of different UTF-8 lengths never match, so
-/// unlike a `Set<String>` it tells apart canonically equivalent spellings (`é` and `e` with
-/// a combining accent), as APNs, which compares keys byte by byte, does.
+/// would cost more than the rest of the lint. Strings of different UTF-8 lengths never
+/// match, so unlike a `Set<String>` it tells apart canonically equivalent spellings (`é`
+/// and `e` with a combining accent), as APNs, which compares keys byte by byte, does.
 public struct KnownStrings: Sendable, ExpressibleByArrayLiteral {
     /// The strings, grouped by UTF-8 length: `byLength[n]` holds those of n bytes.
     @usableFromInline let byLength: [[String]]

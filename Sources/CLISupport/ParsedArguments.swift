@@ -30,4 +30,15 @@ public struct ParsedArguments: Sendable {
         }
         return number
     }
+
+    /// The value of `--name` as a log level (`trace` … `critical`), or nil when absent.
+    ///
+    /// - Throws: `CommandLineError` naming the option and the levels when it is not one.
+    public func logLevel(_ name: String = "log-level") throws(CommandLineError) -> Logger.Level? {
+        guard let text = value(name) else { return nil }
+        guard let level = Logger.Level(rawValue: text) else {
+            throw CommandLineError("--\(name) expects one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+        }
+        return level
+    }
 }

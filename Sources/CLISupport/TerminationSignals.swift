@@ -7,9 +7,9 @@ import Darwin
 /// SIGINT and SIGTERM, held from a server's first line until it waits for them.
 ///
 /// A test (or a supervisor) may stop a server the moment its banner appears. A handler set up
-/// after the banner misses a signal sent before it was in place: with the default action the
-/// server dies without flushing, and with the signal ignored while a dispatch source was being
-/// registered the signal was lost, so the server ran on until SIGKILL (status 137). Blocked
+/// after the banner misses a signal sent before it is in place: with the default action the
+/// server dies without flushing, and with the signal ignored while a dispatch source is being
+/// registered the signal is lost, so the server runs on until SIGKILL (status 137). Blocked
 /// from the start instead, a signal sent at any moment stays pending until ``wait()`` takes it.
 ///
 /// For a synchronous `main` only. With `await` in top-level code, Dispatch parks the main

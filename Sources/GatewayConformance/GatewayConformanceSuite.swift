@@ -228,7 +228,7 @@ public struct GatewayConformanceSuite: Sendable {
         let faults: [(String, JSONValue)] = [
             ("503 once", .object(["type": "unavailable", "reason": "ServiceUnavailable"])),
             ("500 once", MockControl.status(500, reason: "InternalServerError")),
-            ("connection dropped once", .object(["type": "closeConnection"])),
+            ("connection dropped once", .object(["type": "close_connection"])),
         ]
         for (index, (name, action)) in faults.enumerated() {
             let token = PluginSender.randomToken(), id = "conformance-4-\(index)-\(token.prefix(8))"

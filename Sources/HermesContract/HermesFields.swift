@@ -5,9 +5,9 @@ import StrictJSON
 /// A plugin's body is a flat object of short ASCII strings, so that shape is read by a
 /// scanner that keeps byte ranges and builds no `JSONValue` tree or dictionary (the
 /// gateway reads one per push). Anything else (escapes, non-ASCII, other value types,
-/// nesting, duplicate keys, malformed input) goes to `JSONParser`, which then decides
-/// exactly as it always did: the scanner only ever accepts bodies the parser reads the
-/// same way.
+/// nesting, duplicate keys, malformed input) goes to `JSONParser`, which then decides: the
+/// scanner only ever accepts bodies the parser reads the same way, so the result is the
+/// parser's either way.
 ///
 /// Fields are named by `StaticString` and values handed out as UTF-8 bytes, so a reader
 /// that only compares or checks a value (`apns_env`, `type`, `title`, …) never builds a

@@ -6,7 +6,7 @@ import StrictJSON
 /// The gateway writes a canonical string (for the HMAC) and a payload per push. Appended
 /// piece by piece to an `[UInt8]`, through `JSONWriter.writeString` (a copy of each string
 /// to reach its bytes, a byte loop looking for escapes, a uniqueness and capacity check per
-/// append), that cost several times the bytes themselves. Here `write` runs twice: once to
+/// append), it would cost several times the bytes themselves. Here `write` runs twice: once to
 /// measure and to check, eight bytes at a time, that no value needs an escape; once to copy.
 /// A value that needs one makes ``compact(_:)`` return nil, and the caller writes through
 /// `JSONWriter`, the one place that escapes.

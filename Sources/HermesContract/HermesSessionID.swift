@@ -14,7 +14,7 @@ public enum HermesSessionID {
 
     /// Whether `text` is a well-formed session id.
     public static func isValid(_ text: some StringProtocol) -> Bool {
-        // Over the contiguous bytes: stepping an enumerated UTF-8 view cost several times
+        // Over the contiguous bytes: stepping an enumerated UTF-8 view costs several times
         // as much per byte, and the gateway checks a session id per push.
         text.utf8.withContiguousStorageIfAvailable(isValid(utf8:))
             ?? Array(text.utf8).withUnsafeBufferPointer(isValid(utf8:))

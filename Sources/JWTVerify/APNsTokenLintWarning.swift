@@ -4,7 +4,7 @@ public struct APNsTokenLintWarning: Sendable, Hashable, CustomStringConvertible 
     /// The kind of oddity. New kinds may be added.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// Tells kinds apart: a switch over kinds compares once per `case`, and comparing
-        /// names meant a string comparison each time (the mock converts a kind per push).
+        /// names would mean a string comparison each time (the mock converts a kind per push).
         private let code: UInt8
         private let name: String
         private init(_ code: UInt8, _ name: String) {

@@ -40,7 +40,7 @@ extension JSONParser {
     /// one level deep.
     ///
     /// A push payload is checked on every push but only its `aps` member is read; building
-    /// the rest as dictionaries and strings cost more than the whole check.
+    /// the rest as dictionaries and strings would cost more than the whole check.
     ///
     /// ```swift
     /// let outline = try JSONParser.outline(body, member: "aps")

@@ -1,6 +1,6 @@
 /// Finds, eight bytes at a time, where a run of plain JSON string text ends: the parser's
 /// string scan and the capture encoder's escaping both spend most of their time in runs
-/// that need nothing, and a byte-at-a-time loop over them was the costliest loop of a push.
+/// that need nothing, and a byte-at-a-time loop over them would be the costliest loop of a push.
 public enum JSONTextScan {
     /// The index of the first byte at or after `index` that is a quote, a backslash or below
     /// `controlBelow`; `count` if there is none. ORs every byte it passes into `skipped`, so

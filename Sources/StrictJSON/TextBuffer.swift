@@ -2,7 +2,7 @@
 /// append instead of once per byte, for the lines a server writes on every request (the
 /// mock's capture lines, log lines).
 ///
-/// Built in `[UInt8]`, each of a capture line's ~150 appends paid a uniqueness check, a
+/// In a `[UInt8]`, each of a capture line's ~150 appends pays a uniqueness check, a
 /// capacity check and a generic call, which cost more than the bytes themselves. This buffer
 /// owns its memory alone (it is not copyable), so neither check is needed, and it frees the
 /// memory exactly once, in `deinit`. Its members are inlinable: a call per appended byte

@@ -9,8 +9,8 @@ struct PushLogObserver: PushObserver {
         guard logger.logLevel <= .info else { return }
         let message: StaticString = outcome.isAccepted ? "push accepted" : "push rejected"
         // The fields are written by a closure literal passed straight to `log`: kept in a
-        // local, it became an escaping closure whose context, holding copies of the request,
-        // details and outcome, was allocated and freed on every push.
+        // local, it would be an escaping closure whose context, holding copies of the
+        // request, details and outcome, is allocated and freed on every push.
         logger.log(level: .info, message) { line in
             line.field("push.env", request.environment.rawValue)
             line.field("push.connection", request.connectionID)

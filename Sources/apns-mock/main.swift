@@ -10,7 +10,7 @@ let parser = CommandLineParser(
     command: "apns-mock",
     overview: "A mock of Apple Push Notification service (APNs) for tests and CI.",
     usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--no-tls] "
-        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE]",
+        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] [--log-level LEVEL]",
     options: [
         .value("config", "FILE", help: "Read the JSON configuration file (docs/configuration.md)."),
         .value("host", "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv4 and IPv6)."),
@@ -22,7 +22,9 @@ let parser = CommandLineParser(
         .value("tls-key", "PEM", help: "Server private key (default certs/server.key)."),
         .value("auth-key", "KEY_ID:TEAM_ID:PATH", help: "Trust a provider key (.p8 or public-key PEM).", repeatable: true),
         .value("topic", "BUNDLE_ID", help: "Serve an app (its push-type topics too).", repeatable: true),
-        .value("capture", "FILE", help: "Append every push to FILE as JSON Lines (docs/capture-format.md)."),
+        .value("capture", "FILE", help: "Append every push to FILE as JSON Lines (docs/capture-format.md); each push is answered once its line is written."),
+        .value("log-level", "LEVEL", help: "trace, debug, info (default: a line per push), notice, warning, error or critical."),
+        .flag("capture-fsync", help: "With --capture: fdatasync each batch of lines before answering (survives power loss)."),
     ])
 
 let certsVariable = "APNS_MOCK_CERTS"
@@ -43,6 +45,7 @@ func defaultCertsDirectory() -> String {
 
 let certsDirectory = defaultCertsDirectory()
 var configuration: MockConfiguration
+var logLevel = Logger.Level.info
 do {
     configuration = try MockConfiguration.makeDefault(certsDirectory: certsDirectory)
 } catch {
@@ -74,6 +77,11 @@ do {
     try configuration.addKeys(commandLineSpecs: arguments.all("auth-key"))
     for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
     if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
+    if arguments.has("capture-fsync") { configuration.server.captureSyncsEachBatch = true }
+    if let level = try arguments.logLevel() { logLevel = level }
+    if configuration.server.captureSyncsEachBatch, configuration.server.captureFilePath == nil {
+        throw CommandLineError("--capture-fsync syncs the capture file, and there is none: add --capture FILE")
+    }
     // Checked once the flags are applied: `--port 4200 --sandbox-port 4200` is the same usage
     // error as the clash in a file, which names the file when the flags left the clash in it.
     if let fromFile {
@@ -88,9 +96,13 @@ do {
 }
 
 signal(SIGPIPE, SIG_IGN)
-// Batched: a line per push with a write(2) each cost more system time than the push's
+// Batched: a line per push with a write(2) each costs more system time than the push's
 // TLS. Lines may appear up to 50 ms late; exit (normal or on SIGINT/SIGTERM) flushes them.
-let logger = Logger(label: "apns-mock", sink: .bufferedStandardError)
+let logger = {
+    var logger = Logger(label: "apns-mock", sink: .bufferedStandardError)
+    logger.logLevel = logLevel
+    return logger
+}()
 let mock: MockAPNsServer
 do {
     mock = try MockAPNsServer(configuration: configuration, observers: [PushLogObserver(logger: logger)])
@@ -136,7 +148,7 @@ nonisolated func reportCaptureLoss(of file: CaptureFileWriter, to logger: Logger
     let reported = Mutex(0)
     timer.schedule(deadline: .now() + 1, repeating: 1)
     timer.setEventHandler {
-        let dropped = file.droppedRecordCount
+        let dropped = file.droppedRecordCount + file.unsyncedRecordCount
         let isNew = reported.withLock { last -> Bool in
             guard last != dropped else { return false }
             last = dropped
@@ -153,8 +165,8 @@ let captureWatch = mock.capture.fileWriter.map { reportCaptureLoss(of: $0, to: l
 TerminationSignals.wait()
 captureWatch?.cancel()
 mock.stop()
-if let file = mock.capture.fileWriter, file.droppedRecordCount > 0 {
-    logger.error("stopped; \(file.droppedRecordCount) capture line(s) could not be written: \(captureLoss(file))")
+if let file = mock.capture.fileWriter, file.droppedRecordCount + file.unsyncedRecordCount > 0 {
+    logger.error("stopped; \(file.droppedRecordCount + file.unsyncedRecordCount) capture line(s) could not be written or synced: \(captureLoss(file))")
     exit(1)
 }
 logger.info("stopped; capture flushed")

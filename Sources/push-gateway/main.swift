@@ -61,12 +61,7 @@ do {
     if let threads = try arguments.integer("threads", in: 1...GatewayConfiguration.maximumEventLoopThreads) {
         configuration.eventLoopThreads = threads
     }
-    if let level = arguments.value("log-level") {
-        guard let parsed = Logger.Level(rawValue: level) else {
-            throw CommandLineError("--log-level expects one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(level)'")
-        }
-        logger.logLevel = parsed
-    }
+    if let level = try arguments.logLevel() { logger.logLevel = level }
     secrets = try GatewaySecrets.fromEnvironment()
     try configuration.validate(secrets: secrets)
     if configuration.providerKey == nil {

@@ -129,10 +129,19 @@ struct CheckRun {
 
     func begin() {
         guard json, !quiet else { return }
-        var text: [UInt8] = Array(#"{"rules":"#.utf8)
+        var text: [UInt8] = [UInt8(ascii: "{")]
+        Self.writeKey(CheckReportKey.rules, into: &text)
         JSONWriter.write(.array(rules.ruleIDs.map { .string($0) }), into: &text)
-        text.append(contentsOf: #","failures":["#.utf8)
+        text.append(UInt8(ascii: ","))
+        Self.writeKey(CheckReportKey.failures, into: &text)
+        text.append(UInt8(ascii: "["))
         output.write(bytes: text)
+    }
+
+    /// `"key":`, for the members written as the check goes.
+    private static func writeKey(_ key: String, into text: inout [UInt8]) {
+        JSONWriter.writeString(key, into: &text)
+        text.append(UInt8(ascii: ":"))
     }
 
     mutating func check(_ push: PushInput) {
@@ -147,7 +156,7 @@ struct CheckRun {
         guard !quiet else { return }
         if json {
             var members = push.source.jsonMembers
-            members["findings"] = .array(result.findings.map { $0.jsonValue(showValues: showValues) })
+            members[CheckReportKey.findings] = .array(result.findings.map { $0.jsonValue(showValues: showValues) })
             var text: [UInt8] = failed > 1 ? [UInt8(ascii: ",")] : []
             text += TerminalText.jsonBytes(.object(members))
             output.write(bytes: text)
@@ -174,9 +183,19 @@ struct CheckRun {
         terminal.endProgress()
         guard !quiet else { return }
         if json {
-            var text: [UInt8] = Array(#"],"pushes":\#(checked),"passed":\#(checked - failed),"failed":\#(failed),"findings":\#(findingCount),"inputErrors":\#(inputErrors)"#.utf8)
-            text.append(contentsOf: #","waitSatisfied":\#(!waitUnsatisfied)}"#.utf8)
-            text.append(UInt8(ascii: "\n"))
+            var text: [UInt8] = [UInt8(ascii: "]")]
+            let counts: [(String, Int)] = [
+                (CheckReportKey.pushes, checked), (CheckReportKey.passed, checked - failed), (CheckReportKey.failed, failed),
+                (CheckReportKey.findings, findingCount), (CheckReportKey.inputErrors, inputErrors),
+            ]
+            for (key, count) in counts {
+                text.append(UInt8(ascii: ","))
+                Self.writeKey(key, into: &text)
+                text.append(contentsOf: String(count).utf8)
+            }
+            text.append(UInt8(ascii: ","))
+            Self.writeKey(CheckReportKey.waitSatisfied, into: &text)
+            text.append(contentsOf: (waitUnsatisfied ? "false}\n" : "true}\n").utf8)
             output.write(bytes: text)
         } else {
             if !findingsByRule.isEmpty {

@@ -34,8 +34,8 @@ enum DisplayWidth {
     /// A skin-tone modifier (U+1F3FB–U+1F3FF) right after an emoji modifier base (👍🏻) is
     /// drawn in the base's cell, but one after anything else is an emoji of its own, two
     /// columns wide. Unicode's grapheme rules put every modifier in the cluster before it,
-    /// so a run of them is one `Character`; measured as one it took 2 columns where a
-    /// terminal draws 2 per modifier, and the row overflowed its column. Each stray modifier
+    /// so a run of them is one `Character`; measured as one it would take 2 columns where
+    /// a terminal draws 2 per modifier, and the row would overflow its column. Each stray modifier
     /// starts a piece (with the scalars that follow it), so they are measured, and cut
     /// between, as the terminal draws them.
     static func drawnPieces(of character: Character) -> [String] {

@@ -10,7 +10,8 @@ enum SkippedLine {
 
     static func severity(of kind: CaptureReadWarning.Kind) -> Severity {
         // Kinds are open: one this version does not know is treated as damage.
-        [.truncatedLastLine, .unsupportedVersion, .unsupportedKind, .lineTooLong].contains(kind) ? .warning : .error
+        [.truncatedLastLine, .truncatedBeforeRestart, .unsupportedVersion, .unsupportedKind, .lineTooLong].contains(kind)
+            ? .warning : .error
     }
 
     /// Writes the line about `warning` to standard error.

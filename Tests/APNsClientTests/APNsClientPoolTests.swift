@@ -107,7 +107,7 @@ while True:
 
     /// APNs ends a connection for a fatal reason with GOAWAY, last stream 0 and the reason as
     /// debug data: the push it left unprocessed gets that reason as a typed rejection, and is
-    /// not resent to meet the same on new connections (the review saw 6 in 110 ms).
+    /// not resent to meet the same on new connections.
     @Test(arguments: ClientFixtures.SendPath.allCases)
     func aPushLeftUnprocessedByAGOAWAYWithAFatalReasonIsRejectedWithThatReason(path: ClientFixtures.SendPath) async throws {
         try await expectRejectedOnceByFatalGoAway(lastStreamID: 0, path: path)

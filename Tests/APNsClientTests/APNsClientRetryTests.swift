@@ -138,10 +138,10 @@ struct APNsClientRetryTests {
         await client.shutdown()
     }
 
-    /// The review's storm: a server that refuses every stream (REFUSED_STREAM) saw one push
-    /// 54 times, as the transport's 8 resends, 3 "unprocessed" resends and the policy multiplied.
-    /// Now: the first send, two unprocessed resends (the first on another connection), then
-    /// the policy's attempts.
+    /// A server that refuses every stream (REFUSED_STREAM) sees one push within one small
+    /// budget: the first send, two unprocessed resends (the first on another connection), then
+    /// the policy's attempts. Were the transport's own resends layered under these, the two
+    /// would multiply into dozens of sends.
     @Test(arguments: ClientFixtures.SendPath.allCases)
     func aRefusedPushIsResentWithinOneSmallBudgetThenOnlyAsThePolicyAllows(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)

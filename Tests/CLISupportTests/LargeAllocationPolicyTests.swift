@@ -2,11 +2,11 @@ import CLISupport
 import Glibc
 import Testing
 
-/// The policy keeps large blocks returnable: one freed multi-megabyte block no longer sends
+/// The policy keeps large blocks returnable: one freed multi-megabyte block does not send
 /// later large blocks to the heap, where freed memory stays resident.
 ///
 /// Each test asks about its own block, not about the process's mapped bytes (`mallinfo2`):
-/// tests running alongside map and free blocks of their own, and moved that total between
+/// tests running alongside map and free blocks of their own, and move that total between
 /// a test's two readings.
 @Suite struct LargeAllocationPolicyTests {
     /// Whether glibc gave `block` a mapping of its own: the IS_MMAPPED bit (0x2) of its chunk's

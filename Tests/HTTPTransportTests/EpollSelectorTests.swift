@@ -4,8 +4,9 @@ import Testing
 
 /// A loop is woken from other threads, and some wake it after it has stopped (a task handed
 /// to a stopped loop, a second stop). Its eventfd is closed by then, and the number is soon
-/// another socket's: the eight bytes of a wake-up written there were injected into that
-/// connection (a client saw them where the server's SETTINGS belonged, "SETTINGS expected").
+/// another socket's: the eight bytes of a wake-up written there would be injected into that
+/// connection (a client would see them where the server's SETTINGS belong, "SETTINGS
+/// expected").
 @Suite struct EpollSelectorTests {
     @Test func aWakeUpAfterCloseWritesNothingToTheDescriptorThatReusedItsNumber() throws {
         // Tests run in parallel and open descriptors too: retry until ours takes the number.

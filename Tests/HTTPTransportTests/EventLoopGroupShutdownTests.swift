@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// A group shut down twice (a server's shutdown run again by a test's clean-up, say): the
-/// second shutdown waited for ever for the signal of a loop thread the first one had taken.
+/// second shutdown returns instead of waiting for ever for the signal of a loop thread the
+/// first one took.
 @Suite(.timeLimit(.minutes(1)))
 struct EventLoopGroupShutdownTests {
     @Test func aSecondShutdownReturnsAsTheFirstDid() throws {

@@ -108,7 +108,7 @@ import Testing
                 }
                 group.addTask {
                     // Close while requests are still racing, but only once an answer and a
-                    // timeout have happened: a fixed delay saw neither on a loaded machine.
+                    // timeout have happened: a fixed delay may see neither on a loaded machine.
                     let deadline = ContinuousClock.now + .seconds(10)
                     while outcomes.count("answered") == 0 || outcomes.count("timed out") == 0, ContinuousClock.now < deadline {
                         try? await Task.sleep(for: .milliseconds(1))

@@ -83,7 +83,7 @@ print("closed", flush=True)
 
     @Test func pingFailsWithTheConnectError() async throws {
         // Port 1: nothing listens there. (A port freed by a server shut down here could be
-        // taken by another test's listener before the connect, as happened under load.)
+        // taken by another test's listener before the connect.)
         let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(host: "127.0.0.1", port: 1))
         let result: Result<Duration, HTTPClientError>
         do {

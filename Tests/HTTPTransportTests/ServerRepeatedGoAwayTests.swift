@@ -4,10 +4,11 @@ import Testing
 
 /// A GOAWAY sent after the connection began its graceful close must not turn that close into
 /// an abortive one. The mock sends one GOAWAY per fired fault rule, so two rules firing on one
-/// connection send two; the second used to be written after FIN, fail, and close the socket with
-/// the client's input unread, and the kernel's RST then destroyed answers the client had not
-/// read yet: the client saw "connection closed" for pushes the server had processed, and the
-/// APNs client sent them again (APNsClientPoolTests.goAwayWithPushesInFlightLosesNone).
+/// connection send two. Written after FIN, the second would fail and close the socket with
+/// the client's input unread, and the kernel's RST would then destroy answers the client has
+/// not read yet: the client would see "connection closed" for pushes the server processed,
+/// and the APNs client would send them again
+/// (APNsClientPoolTests.goAwayWithPushesInFlightLosesNone).
 @Suite(.timeLimit(.minutes(1)))
 struct ServerRepeatedGoAwayTests {
     @Test func aSecondGoAwayWhileClosingKeepsTheCloseGraceful() async throws {

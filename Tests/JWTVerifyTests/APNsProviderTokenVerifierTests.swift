@@ -237,7 +237,8 @@ import Testing
     }
 
     /// A client controls `iat`: one 10^20 s ahead (20 digits, as a string or a number) is
-    /// refused with a message, where converting it to `Int` for the message used to trap.
+    /// refused with a message, and the message is made without converting it to `Int`,
+    /// which would trap.
     @Test(arguments: [#""99999999999999999999""#, "99999999999999999999", "1e300", "9223372036854775807"])
     func iatFarBeyondIntIsInvalidNotATrap(iat: String) throws {
         let verifier = makeVerifier()

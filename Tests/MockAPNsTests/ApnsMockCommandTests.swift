@@ -127,29 +127,46 @@ struct ApnsMockCommandTests {
         #expect(seen.status == 0)
     }
 
-    /// Capture lines the file loses (here every one: /dev/full) are logged as they happen,
-    /// counted in /metrics, and make the exit status 1 instead of "capture flushed".
+    /// Capture lines the file loses (here every one: /dev/full) are answered 500, logged as
+    /// they happen, counted in /metrics, and make the exit status 1 instead of "capture flushed".
     @Test func lostCaptureLinesAreLoggedCountedAndFailTheExit() async throws {
-        let seen = try await onThread { () throws -> (metrics: String, status: Int32, log: String) in
+        let seen = try await onThread { () throws -> (metrics: String, status: Int32, log: String, answers: [String]) in
             let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", "/dev/full"])
             guard let sandbox = mock.urls["sandbox"], let control = mock.urls["control"] else {
-                return ("", mock.stop(), "no URLs in the banner: \(mock.urls)")
+                return ("", mock.stop(), "no URLs in the banner: \(mock.urls)", [])
             }
             let token = try Self.pyjwtToken()
+            var answers: [String] = []
             for _ in 0..<3 {
-                _ = try Self.run("curl", ["-s", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(token)",
-                                          "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"hi"}}"#,
-                                          "\(sandbox)/3/device/\(Self.device)"])
+                answers.append(try Self.run("curl", ["-s", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(token)",
+                                                     "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"hi"}}"#,
+                                                     "-w", " %{http_code}", "\(sandbox)/3/device/\(Self.device)"]).output)
             }
             Thread.sleep(forTimeInterval: 1.5)  // The loss is reported once a second.
             let metrics = try Self.run("curl", ["-s", "\(control)/metrics"]).output
             let status = mock.stop()
-            return (metrics, status, mock.takeLog().joined(separator: "\n"))
+            return (metrics, status, mock.takeLog().joined(separator: "\n"), answers)
         }
+        #expect(seen.answers == Array(repeating: #"{"reason":"InternalServerError"} 500"#, count: 3), "an answer claimed a capture")
         #expect(seen.metrics.contains(#"apns_mock_capture_file_lines_total{result="dropped"} 3"#), "\(seen.metrics)")
         #expect(seen.log.contains("capture file: 3 line(s) lost so far: cannot write /dev/full"), "\(seen.log)")
         #expect(seen.log.contains("stopped; 3 capture line(s) could not be written"), "\(seen.log)")
         #expect(seen.status == 1)
+    }
+
+    /// `--log-level warning` leaves out the line per push, and keeps what goes wrong.
+    @Test func aLogLevelAboveInfoLeavesOutTheLinePerPush() async throws {
+        let log = try await onThread { () throws -> String in
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--log-level", "warning"])
+            guard let sandbox = mock.urls["sandbox"] else { _ = mock.stop(); return "no URLs in the banner" }
+            let answer = try Self.run("curl", ["-s", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(try Self.pyjwtToken())",
+                                               "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"hi"}}"#,
+                                               "-w", "%{http_code}", "\(sandbox)/3/device/\(Self.device)"]).output
+            _ = mock.stop()
+            return answer + "\n" + mock.takeLog().joined(separator: "\n")
+        }
+        #expect(log.hasPrefix("200"), "\(log)")
+        #expect(!log.contains("push accepted"), "\(log)")
     }
 
     @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() async throws {
@@ -216,6 +233,12 @@ struct ApnsMockCommandTests {
         let result = try await onThread { try Self.run(Self.executable.path, ["--port", "http"]) }
         #expect(result.status == 2)
         #expect(result.output.hasPrefix("Error: --port expects an integer from 0 to 65535, got 'http'"))
+        let level = try await onThread { try Self.run(Self.executable.path, ["--log-level", "loud"]) }
+        #expect(level.status == 2)
+        #expect(level.output.hasPrefix("Error: --log-level expects one of trace, debug, info, notice, warning, error, critical, got 'loud'"))
+        let fsync = try await onThread { try Self.run(Self.executable.path, ["--capture-fsync"]) }
+        #expect(fsync.status == 2)
+        #expect(fsync.output.hasPrefix("Error: --capture-fsync syncs the capture file, and there is none: add --capture FILE"))
     }
 
     /// A port clash is the same usage error (exit 2) whether the flags or the file make it:
@@ -225,27 +248,39 @@ struct ApnsMockCommandTests {
             try Self.run(Self.executable.path, ["--port", "4200", "--sandbox-port", "4200", "--control-port", "0"])
         }
         #expect(flags.status == 2, "\(flags.output)")
-        #expect(flags.output.hasPrefix("Error: server.sandboxPort: port 4200 is already used by productionPort\nUsage: apns-mock"),
+        #expect(flags.output.hasPrefix("Error: server.sandbox_port: port 4200 is already used by production_port\nUsage: apns-mock"),
                 "\(flags.output)")
 
         let file = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try #"{"server":{"productionPort":4200,"sandboxPort":4200,"controlPort":0}}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        try #"{"server":{"production_port":4200,"sandbox_port":4200,"control_port":0}}"#.write(toFile: file, atomically: true, encoding: .utf8)
         let config = try await onThread { try Self.run(Self.executable.path, ["--config", file]) }
         #expect(config.status == 2, "\(config.output)")
-        #expect(config.output.hasPrefix("Error: \(file): server.sandboxPort: port 4200 is already used by productionPort\nUsage: apns-mock"),
+        #expect(config.output.hasPrefix("Error: \(file): server.sandbox_port: port 4200 is already used by production_port\nUsage: apns-mock"),
                 "\(config.output)")
     }
 
+    /// A file with a camelCase field name is a usage error (exit 2) that names the field's
+    /// snake_case name, before anything listens.
+    @Test func aCamelCaseFieldInTheFileExitsTwoNamingItsNewName() async throws {
+        let file = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try #"{"keys":[{"keyId":"ABC123DEFG","team_id":"TEAM000001","path":"k.p8"}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try await onThread { try Self.run(Self.executable.path, ["--config", file, "--control-port", "0"]) }
+        #expect(result.status == 2, "\(result.output)")
+        #expect(result.output.hasPrefix(#"Error: \#(file): keys[0].keyId: unknown field; it is now "key_id""#), "\(result.output)")
+    }
+
     /// Files and addresses the person gave that cannot work are usage errors (exit 2) that
-    /// say why, found before any listener starts: they were "cannot start" (exit 1), and a
-    /// key path naming a folder said "NSCocoaErrorDomain error 256".
+    /// say why, found before any listener starts, each naming the file or address and the
+    /// problem (a key path naming a folder says so, not an NSCocoaErrorDomain code).
     @Test func unusableFilesAndAddressesAreUsageErrorsThatSayWhy() async throws {
         let ports = ["--port", "0", "--sandbox-port", "0", "--control-port", "0"]
         let cases: [([String], String)] = [
             (["--tls-cert", "/nonexistent/server.pem"], "Error: server.certificate: cannot read '/nonexistent/server.pem': no such file or directory"),
-            (["--tls-key", NSTemporaryDirectory()], "Error: server.privateKey: cannot read '\(NSTemporaryDirectory())': is a directory, not a file"),
-            (["--capture", "/nonexistent/capture.jsonl"], "Error: server.captureFile: cannot write '/nonexistent/capture.jsonl': its folder /nonexistent: no such file or directory"),
+            (["--tls-key", NSTemporaryDirectory()], "Error: server.private_key: cannot read '\(NSTemporaryDirectory())': is a directory, not a file"),
+            (["--capture", "/nonexistent/capture.jsonl"], "Error: server.capture_file: cannot write '/nonexistent/capture.jsonl': its folder /nonexistent: no such file or directory"),
             (["--host", "999.1.1.1"], #"Error: server.host: expected an IPv4 address such as 127.0.0.1, found "999.1.1.1""#),
             (["--auth-key", "ABC123DEFG:TEAM000001:/dev/null"], "Error: --auth-key: cannot read key file '/dev/null': is not a regular file"),
             // Two keys under one ID: the second would silently replace the first.
@@ -280,8 +315,8 @@ struct ApnsMockCommandTests {
 
     /// A SIGTERM sent while the mock is still starting (a CI script stopping it the moment it
     /// is spawned, or as its banner appears) is held, not lost and not fatal: the mock comes
-    /// up, then stops as asked, flushing its capture, status 0. Sent before its handler was in
-    /// place, it either killed the mock unflushed (143) or was ignored until SIGKILL (137).
+    /// up, then stops as asked, flushing its capture, status 0. A handler installed after
+    /// start-up would miss it: the mock would die unflushed (143) or ignore it until SIGKILL (137).
     @Test func aSIGTERMDuringStartupStopsItCleanly() async throws {
         let capture = NSTemporaryDirectory() + "apns-mock-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: capture) }
@@ -308,7 +343,7 @@ struct ApnsMockCommandTests {
         // binds it: then the mock cannot start, and another port is tried.
         for _ in 0..<5 {
             port = try Self.freePort()
-            try #"{"server":{"productionPort":\#(port),"sandboxPort":\#(port),"controlPort":0}}"#
+            try #"{"server":{"production_port":\#(port),"sandbox_port":\#(port),"control_port":0}}"#
                 .write(toFile: file, atomically: true, encoding: .utf8)
             started = try await onThread { () throws -> (urls: [String: String], log: String, status: Int32) in
                 let mock = try RunningMock(arguments: ["--config", file, "--sandbox-port", "0"])
@@ -322,7 +357,7 @@ struct ApnsMockCommandTests {
 
         let left = try await onThread { try Self.run(Self.executable.path, ["--config", file, "--host", "127.0.0.1"]) }
         #expect(left.status == 2, "\(left.output)")
-        #expect(left.output.hasPrefix("Error: \(file): server.sandboxPort: port \(port) is already used by productionPort\nUsage: apns-mock"),
+        #expect(left.output.hasPrefix("Error: \(file): server.sandbox_port: port \(port) is already used by production_port\nUsage: apns-mock"),
                 "\(left.output)")
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// built from what validation learned. What it writes must be what validation found.
 @Suite struct CaptureRecordFromPushTests {
     func captured(
-        _ request: PushRequest, _ validation: PushValidation
+        _ request: PushRequest, _ validation: PushDecision
     ) throws -> (line: [UInt8], record: CaptureRecord, decoded: CaptureRecord) {
         var record = CaptureRecord(request: request, details: validation.details, outcome: validation.outcome(apnsID: "A", uniqueID: nil))
         record.sequence = 1

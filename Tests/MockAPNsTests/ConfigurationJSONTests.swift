@@ -35,22 +35,22 @@ import Testing
         let encoded = ConfigurationJSON.encodeDevices([token: RegisteredDevice(
             token: token, bundleID: "com.example.app", environment: .production,
             state: .unregistered(since: Date(timeIntervalSince1970: 1_714_564_800.5)))])
-        #expect(encoded.description == #"[{"bundleId":"com.example.app","environment":"production","state":"unregistered","token":"0a0b","unregisteredSince":"2024-05-01T12:00:00.500Z"}]"#)
+        #expect(encoded.description == #"[{"bundle_id":"com.example.app","environment":"production","state":"unregistered","token":"0a0b","unregistered_since":"2024-05-01T12:00:00.500Z"}]"#)
     }
 
     /// Times from 1970 to the end of 9999 are taken and kept to the millisecond; anything
-    /// else is a located error. Past `Int64` milliseconds, a time used to stop the mock when
-    /// it was listed or pushed to.
+    /// else is a located error. Past `Int64` milliseconds, a time is refused too, so that
+    /// listing it or pushing to its device cannot stop the mock.
     @Test(arguments: [
         ("9223372036854775807", false), ("253402300800000", false), ("-1", false), (#""1969-12-31T23:59:59Z""#, false),
         ("253402300799999", true), (#""9999-12-31T23:59:59.999Z""#, true), ("0", true),
     ])
     func unregisteredSinceIsBoundedTo1970Through9999(since: String, accepted: Bool) throws {
-        let text = #"[{"token":"0a0b","bundleId":"com.example.app","environment":"sandbox","state":"unregistered","unregisteredSince":"#
+        let text = #"[{"token":"0a0b","bundle_id":"com.example.app","environment":"sandbox","state":"unregistered","unregistered_since":"#
             + since + "}]"
         let json = try ConfigurationJSON.parse(Array(text.utf8))
         guard accepted else {
-            #expect(throws: ConfigurationError(.invalidValue, path: "devices[0].unregisteredSince", "")) {
+            #expect(throws: ConfigurationError(.invalidValue, path: "devices[0].unregistered_since", "")) {
                 try ConfigurationJSON.decodeDevices(json)
             }
             return
@@ -65,7 +65,7 @@ import Testing
         for since in [Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -1e300)] {
             let encoded = ConfigurationJSON.encodeDevices([token: RegisteredDevice(
                 token: token, bundleID: "com.example.app", environment: .sandbox, state: .unregistered(since: since))])
-            #expect(encoded.description.contains(#""unregisteredSince":""#))
+            #expect(encoded.description.contains(#""unregistered_since":""#))
         }
     }
 
@@ -79,11 +79,11 @@ import Testing
         let encoded = ConfigurationJSON.encodeKeys(keys)
         let text = encoded.description
         #expect(!text.contains("PRIVATE") && !text.contains(#""d":"#))
-        guard case .array(let entries) = encoded, case .object(let first) = entries[0], case .object(let jwk)? = first["publicKey"] else {
+        guard case .array(let entries) = encoded, case .object(let first) = entries[0], case .object(let jwk)? = first["public_key"] else {
             Issue.record("unexpected shape: \(text)")
             return
         }
-        #expect(first["keyId"] == "ABC123DEFG" && first["teamId"] == "TEAM000001" && first["environment"] == "both")
+        #expect(first["key_id"] == "ABC123DEFG" && first["team_id"] == "TEAM000001" && first["environment"] == "both")
         #expect(first["topics"] == nil)
         #expect(jwk["kty"] == "EC" && jwk["crv"] == "P-256" && jwk["kid"] == "ABC123DEFG")
 
@@ -98,12 +98,12 @@ import Testing
 
     @Test func keysAcceptPEMTextAndRejectBadMaterial() throws {
         let pem = try String(contentsOfFile: Fixtures.certs + "/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
-        let json: JSONValue = [["keyId": "ABC123DEFG", "teamId": "TEAM000001", "publicKey": .string(pem)]]
+        let json: JSONValue = [["key_id": "ABC123DEFG", "team_id": "TEAM000001", "public_key": .string(pem)]]
         #expect(try ConfigurationJSON.decodeKeys(json)["ABC123DEFG"]?.publicKey.jwk() == (try Fixtures.publicKey("ABC123DEFG")).jwk())
-        let badJWK: JSONValue = [["keyId": "ABC123DEFG", "teamId": "TEAM000001", "publicKey": ["kty": "RSA"]]]
-        #expect(throws: ConfigurationError(.invalidKey, path: "keys[0].publicKey", "")) { try ConfigurationJSON.decodeKeys(badJWK) }
-        let both: JSONValue = [["keyId": "ABC123DEFG", "teamId": "TEAM000001", "publicKey": .string(pem), "path": "x"]]
-        #expect(throws: ConfigurationError(.invalidValue, path: "keys[0].publicKey", "")) { try ConfigurationJSON.decodeKeys(both) }
+        let badJWK: JSONValue = [["key_id": "ABC123DEFG", "team_id": "TEAM000001", "public_key": ["kty": "RSA"]]]
+        #expect(throws: ConfigurationError(.invalidKey, path: "keys[0].public_key", "")) { try ConfigurationJSON.decodeKeys(badJWK) }
+        let both: JSONValue = [["key_id": "ABC123DEFG", "team_id": "TEAM000001", "public_key": .string(pem), "path": "x"]]
+        #expect(throws: ConfigurationError(.invalidValue, path: "keys[0].public_key", "")) { try ConfigurationJSON.decodeKeys(both) }
     }
 
     @Test func faultsRoundTrip() throws {

@@ -109,18 +109,18 @@ enum ConfigurationFixtures {
         try FileManager.default.createDirectory(atPath: folder + "/keys", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Fixtures.certs + "/AuthKey_ABC123DEFG.p8", toPath: folder + "/keys/k.p8")
         let file = try Fixtures.write(
-            #"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001","path":"keys/k.p8"}]}"#, in: folder)
+            #"{"keys":[{"key_id":"ABC123DEFG","team_id":"TEAM000001","path":"keys/k.p8"}]}"#, in: folder)
         // Loaded from another working directory, the path still means "next to the file".
         let configuration = try MockConfiguration.load(path: file)
         #expect(configuration.registry.keys["ABC123DEFG"]?.publicKey.jwk() == (try Fixtures.publicKey("ABC123DEFG")).jwk())
         // An absolute path is used as is.
         let absolute = try Fixtures.write(
-            #"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001","path":"\#(folder)/keys/k.p8"}]}"#)
+            #"{"keys":[{"key_id":"ABC123DEFG","team_id":"TEAM000001","path":"\#(folder)/keys/k.p8"}]}"#)
         #expect(try MockConfiguration.load(path: absolute).registry.keys.count == 1)
     }
 
     @Test func absentSectionsKeepTheBase() throws {
-        let file = try Fixtures.write(#"{"server":{"sandboxPort":0},"faults":[{"action":{"type":"closeConnection"}}]}"#)
+        let file = try Fixtures.write(#"{"server":{"sandbox_port":0},"faults":[{"action":{"type":"close_connection"}}]}"#)
         let base = try MockConfiguration.makeDefault(certsDirectory: Fixtures.certs)
         let configuration = try MockConfiguration.load(path: file, base: base)
         #expect(configuration.server.sandboxPort == 0)
@@ -132,11 +132,11 @@ enum ConfigurationFixtures {
     }
 
     @Test func listingDevicesTurnsUnknownTokensAwayUnlessTold() throws {
-        let device = #"{"token":"\#(Self.token)","bundleId":"com.example.app","environment":"sandbox"}"#
+        let device = #"{"token":"\#(Self.token)","bundle_id":"com.example.app","environment":"sandbox"}"#
         let strict = try MockConfiguration.load(path: try Fixtures.write(#"{"devices":[\#(device)]}"#))
         #expect(!strict.registry.acceptsUnknownDevices && strict.registry.devices.count == 1)
         let lenient = try MockConfiguration.load(
-            path: try Fixtures.write(#"{"devices":[\#(device)],"acceptUnknownDevices":true}"#))
+            path: try Fixtures.write(#"{"devices":[\#(device)],"accept_unknown_devices":true}"#))
         #expect(lenient.registry.acceptsUnknownDevices)
     }
 
@@ -166,25 +166,25 @@ enum ConfigurationFixtures {
 
     @Test func theServerSectionSetsTheHTTP2SettingsTheListenersAnnounce() throws {
         let file = try Fixtures.write(#"""
-        {"server":{"headerTableSize":0,"initialWindowSize":1048576,"maxFrameSize":16777215,"maxHeaderListSize":16384}}
+        {"server":{"header_table_size":0,"initial_window_size":1048576,"max_frame_size":16777215,"max_header_list_size":16384}}
         """#)
         let server = try MockConfiguration.load(path: file).server
         #expect(server.headerTableSize == 0 && server.initialWindowSize == 1_048_576)
         #expect(server.maxFrameSize == 16_777_215 && server.maxHeaderListSize == 16_384)
 
-        try expectError(#"{"server":{"maxFrameSize":16383}}"#, path: "server.maxFrameSize", "16384-16777215, found 16383")
-        try expectError(#"{"server":{"maxFrameSize":16777216}}"#, path: "server.maxFrameSize", "16384-16777215")
-        try expectError(#"{"server":{"initialWindowSize":0}}"#, path: "server.initialWindowSize", "at least 1")
-        try expectError(#"{"server":{"initialWindowSize":2147483648}}"#, path: "server.initialWindowSize", "found 2147483648")
-        try expectError(#"{"server":{"maxHeaderListSize":0}}"#, path: "server.maxHeaderListSize", "at least 1")
-        try expectError(#"{"server":{"headerTableSize":-1}}"#, path: "server.headerTableSize", "at least 0")
+        try expectError(#"{"server":{"max_frame_size":16383}}"#, path: "server.max_frame_size", "16384-16777215, found 16383")
+        try expectError(#"{"server":{"max_frame_size":16777216}}"#, path: "server.max_frame_size", "16384-16777215")
+        try expectError(#"{"server":{"initial_window_size":0}}"#, path: "server.initial_window_size", "at least 1")
+        try expectError(#"{"server":{"initial_window_size":2147483648}}"#, path: "server.initial_window_size", "found 2147483648")
+        try expectError(#"{"server":{"max_header_list_size":0}}"#, path: "server.max_header_list_size", "at least 1")
+        try expectError(#"{"server":{"header_table_size":-1}}"#, path: "server.header_table_size", "at least 0")
 
         var settings = MockServerSettings.makeDefault()
         settings.maxFrameSize = 1024
-        #expect(throws: ConfigurationError(.invalidValue, path: "server.maxFrameSize", "")) { try settings.validate() }
+        #expect(throws: ConfigurationError(.invalidValue, path: "server.max_frame_size", "")) { try settings.validate() }
         settings.maxFrameSize = 16_384
         settings.initialWindowSize = 1 << 31
-        #expect(throws: ConfigurationError(.invalidValue, path: "server.initialWindowSize", "")) { try settings.validate() }
+        #expect(throws: ConfigurationError(.invalidValue, path: "server.initial_window_size", "")) { try settings.validate() }
     }
 
     @Test func unreadableAndMalformedFilesNameTheFile() throws {
@@ -201,60 +201,108 @@ enum ConfigurationFixtures {
 
     @Test func theValidationSectionSetsTheChoicesWhereAppleIsSilent() throws {
         let file = try Fixtures.write(#"""
-        {"validation":{"acceptMissingPushType":false,"rejectImmediateBackgroundPushes":false,
-                       "rejectMalformedPayloads":false,"payloadNestingLimit":8,
-                       "goAwayReasons":["BadCertificate","ExpiredProviderToken"]}}
+        {"validation":{"accept_missing_push_type":false,"reject_immediate_background_pushes":false,
+                       "reject_malformed_payloads":false,"payload_nesting_limit":8,
+                       "go_away_reasons":["BadCertificate","ExpiredProviderToken"]}}
         """#)
         let validation = try MockConfiguration.load(path: file).validation
         #expect(!validation.acceptsMissingPushType && !validation.rejectsImmediateBackgroundPushes)
         #expect(!validation.rejectsMalformedPayloads && validation.payloadNestingLimit == 8)
         #expect(validation.goAwayReasons == [.badCertificate, .expiredProviderToken])
         #expect(try MockConfiguration.load(path: Fixtures.write("{}")).validation == .makeDefault())
-        try expectError(#"{"validation":{"goAwayReasons":["Nope"]}}"#, path: "validation.goAwayReasons[0]", "expected an APNs reason")
-        try expectError(#"{"validation":{"payloadNestingLimit":0}}"#, path: "validation.payloadNestingLimit", "1-512")
+        try expectError(#"{"validation":{"go_away_reasons":["Nope"]}}"#, path: "validation.go_away_reasons[0]", "expected an APNs reason")
+        try expectError(#"{"validation":{"payload_nesting_limit":0}}"#, path: "validation.payload_nesting_limit", "1-512")
         try expectError(#"{"validation":{"strict":true}}"#, code: .unknownField, path: "validation.strict", "unknown field")
     }
 
     @Test func errorsNameTheJSONPath() throws {
-        let key = #""keyId":"ABC123DEFG","teamId":"TEAM000001","path":"\#(Fixtures.certs)/AuthKey_ABC123DEFG.p8""#
-        let device = #""token":"\#(Self.token)","bundleId":"com.example.app","environment":"sandbox""#
+        let key = #""key_id":"ABC123DEFG","team_id":"TEAM000001","path":"\#(Fixtures.certs)/AuthKey_ABC123DEFG.p8""#
+        let device = #""token":"\#(Self.token)","bundle_id":"com.example.app","environment":"sandbox""#
         try expectError(#"{"sever":{}}"#, code: .unknownField, path: "sever", "unknown field; expected one of server, apps")
-        try expectError(#"{"server":{"sandboxPort":"2198"}}"#, path: "server.sandboxPort", #"expected an integer 0-65535, found string "2198""#)
-        try expectError(#"{"server":{"productionPort":70000}}"#, path: "server.productionPort", "expected an integer 0-65535, found 70000")
-        try expectError(#"{"server":{"sandboxPort":2197}}"#, path: "server.sandboxPort", "already used by productionPort")
+        try expectError(#"{"server":{"sandbox_port":"2198"}}"#, path: "server.sandbox_port", #"expected an integer 0-65535, found string "2198""#)
+        try expectError(#"{"server":{"production_port":70000}}"#, path: "server.production_port", "expected an integer 0-65535, found 70000")
+        try expectError(#"{"server":{"sandbox_port":2197}}"#, path: "server.sandbox_port", "already used by production_port")
         try expectError(#"{"server":{"tls":"yes"}}"#, path: "server.tls", "expected true or false")
-        try expectError(#"{"server":{"maxConcurrentStreams":0}}"#, path: "server.maxConcurrentStreams", "at least 1")
-        try expectError(#"{"server":{"idleTimeoutSeconds":0}}"#, path: "server.idleTimeoutSeconds", "expected a number")
-        try expectError(#"{"server":{"requestReadTimeoutSeconds":0}}"#, path: "server.requestReadTimeoutSeconds", "expected a number")
-        try expectError(#"{"server":{"captureRingSize":-1}}"#, path: "server.captureRingSize", "at least 0")
+        try expectError(#"{"server":{"max_concurrent_streams":0}}"#, path: "server.max_concurrent_streams", "at least 1")
+        try expectError(#"{"server":{"idle_timeout_seconds":0}}"#, path: "server.idle_timeout_seconds", "expected a number")
+        try expectError(#"{"server":{"request_read_timeout_seconds":0}}"#, path: "server.request_read_timeout_seconds", "expected a number")
+        try expectError(#"{"server":{"capture_ring_size":-1}}"#, path: "server.capture_ring_size", "at least 0")
         try expectError(#"{"server":{"timeout":5}}"#, code: .unknownField, path: "server.timeout", "unknown field")
         try expectError(#"{"apps":"com.example.app"}"#, path: "apps", "expected an array")
         try expectError(#"{"apps":["ok",""]}"#, path: "apps[1]", "expected a bundle ID")
-        try expectError(#"{"keys":[{\#(key)},{"keyId":"SHORT","teamId":"TEAM000001","path":"x"}]}"#, path: "keys[1].keyId", "10 letters or digits")
-        try expectError(#"{"keys":[{"keyId":"ABC123DEFG","path":"x"}]}"#, code: .missingField, path: "keys[0].teamId", "required field is missing")
-        try expectError(#"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001"}]}"#, code: .missingField, path: "keys[0].path", "publicKey")
-        try expectError(#"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001","path":"missing.p8"}]}"#,
+        try expectError(#"{"keys":[{\#(key)},{"key_id":"SHORT","team_id":"TEAM000001","path":"x"}]}"#, path: "keys[1].key_id", "10 letters or digits")
+        try expectError(#"{"keys":[{"key_id":"ABC123DEFG","path":"x"}]}"#, code: .missingField, path: "keys[0].team_id", "required field is missing")
+        try expectError(#"{"keys":[{"key_id":"ABC123DEFG","team_id":"TEAM000001"}]}"#, code: .missingField, path: "keys[0].path", "public_key")
+        try expectError(#"{"keys":[{"key_id":"ABC123DEFG","team_id":"TEAM000001","path":"missing.p8"}]}"#,
                         code: .invalidKey, path: "keys[0].path", "cannot read key file")
-        try expectError(#"{"keys":[{"keyId":"ABC123DEFG","teamId":"TEAM000001","path":"\#(Fixtures.certs)/ca.pem"}]}"#,
+        try expectError(#"{"keys":[{"key_id":"ABC123DEFG","team_id":"TEAM000001","path":"\#(Fixtures.certs)/ca.pem"}]}"#,
                         code: .invalidKey, path: "keys[0].path", "ca.pem")
         try expectError(#"{"keys":[{\#(key),"environment":"development"}]}"#, path: "keys[0].environment", #""production", "sandbox" or "both""#)
         try expectError(#"{"keys":[{\#(key),"topics":["com.example.app","com.nope"]}]}"#, path: "keys[0].topics[1]", "expected one of the apps")
-        try expectError(#"{"keys":[{\#(key)},{\#(key)}]}"#, code: .duplicateID, path: "keys[1].keyId", "duplicate key ID")
-        try expectError(#"{"devices":[{"token":"xyz","bundleId":"com.example.app","environment":"sandbox"}]}"#,
+        try expectError(#"{"keys":[{\#(key)},{\#(key)}]}"#, code: .duplicateID, path: "keys[1].key_id", "duplicate key ID")
+        try expectError(#"{"devices":[{"token":"xyz","bundle_id":"com.example.app","environment":"sandbox"}]}"#,
                         path: "devices[0].token", "hex digits")
         try expectError(#"{"devices":[{\#(device)},{\#(device)}]}"#, code: .duplicateID, path: "devices[1].token", "duplicate device token")
-        try expectError(#"{"devices":[{"token":"ab","bundleId":"com.other","environment":"sandbox"}]}"#,
-                        path: "devices[0].bundleId", "expected one of the apps (com.example.app)")
-        try expectError(#"{"devices":[{"token":"ab","bundleId":"com.example.app","environment":"development"}]}"#,
+        try expectError(#"{"devices":[{"token":"ab","bundle_id":"com.other","environment":"sandbox"}]}"#,
+                        path: "devices[0].bundle_id", "expected one of the apps (com.example.app)")
+        try expectError(#"{"devices":[{"token":"ab","bundle_id":"com.example.app","environment":"development"}]}"#,
                         path: "devices[0].environment", #""production" or "sandbox""#)
         try expectError(#"{"devices":[{\#(device),"state":"gone"}]}"#, path: "devices[0].state", "expected one of active, unregistered, expired")
-        try expectError(#"{"devices":[{\#(device),"state":"unregistered"}]}"#, code: .missingField, path: "devices[0].unregisteredSince", "required")
-        try expectError(#"{"devices":[{\#(device),"state":"unregistered","unregisteredSince":"yesterday"}]}"#,
-                        path: "devices[0].unregisteredSince", "ISO-8601")
-        try expectError(#"{"devices":[{\#(device),"unregisteredSince":0}]}"#, path: "devices[0].unregisteredSince", "only when")
-        try expectError(#"{"acceptUnknownDevices":1}"#, path: "acceptUnknownDevices", "expected true or false")
-        try expectError(#"{"faults":[{"action":{"type":"closeConnection"}},{"action":{"type":"closeConnection"}},{"action":{"type":"status","status":700,"reason":"InternalServerError"}}]}"#,
+        try expectError(#"{"devices":[{\#(device),"state":"unregistered"}]}"#, code: .missingField, path: "devices[0].unregistered_since", "required")
+        try expectError(#"{"devices":[{\#(device),"state":"unregistered","unregistered_since":"yesterday"}]}"#,
+                        path: "devices[0].unregistered_since", "ISO-8601")
+        try expectError(#"{"devices":[{\#(device),"unregistered_since":0}]}"#, path: "devices[0].unregistered_since", "only when")
+        try expectError(#"{"accept_unknown_devices":1}"#, path: "accept_unknown_devices", "expected true or false")
+        try expectError(#"{"faults":[{"action":{"type":"close_connection"}},{"action":{"type":"close_connection"}},{"action":{"type":"status","status":700,"reason":"InternalServerError"}}]}"#,
                         path: "faults[2].action.status", "faults[2].action.status: expected an integer 400-599, found 700")
+    }
+
+    /// Every field name spelt in camelCase is refused, and the error names its
+    /// snake_case name, at whatever depth it appears: the root, `server`, `validation`, a
+    /// key, a device, a fault rule, its `match` and its `action`.
+    @Test(arguments: [
+        (#"{"acceptUnknownDevices":true}"#, "acceptUnknownDevices", "accept_unknown_devices"),
+        (#"{"server":{"productionPort":2197}}"#, "server.productionPort", "production_port"),
+        (#"{"server":{"sandboxPort":2198}}"#, "server.sandboxPort", "sandbox_port"),
+        (#"{"server":{"controlPort":2199}}"#, "server.controlPort", "control_port"),
+        (#"{"server":{"privateKey":"k"}}"#, "server.privateKey", "private_key"),
+        (#"{"server":{"clientCA":"ca.pem"}}"#, "server.clientCA", "client_ca"),
+        (#"{"server":{"maxConcurrentStreams":10}}"#, "server.maxConcurrentStreams", "max_concurrent_streams"),
+        (#"{"server":{"dropStreamLimitAfterRejection":true}}"#, "server.dropStreamLimitAfterRejection", "drop_stream_limit_after_rejection"),
+        (#"{"server":{"headerTableSize":4096}}"#, "server.headerTableSize", "header_table_size"),
+        (#"{"server":{"initialWindowSize":65535}}"#, "server.initialWindowSize", "initial_window_size"),
+        (#"{"server":{"maxFrameSize":16384}}"#, "server.maxFrameSize", "max_frame_size"),
+        (#"{"server":{"maxHeaderListSize":8000}}"#, "server.maxHeaderListSize", "max_header_list_size"),
+        (#"{"server":{"idleTimeoutSeconds":60}}"#, "server.idleTimeoutSeconds", "idle_timeout_seconds"),
+        (#"{"server":{"requestReadTimeoutSeconds":30}}"#, "server.requestReadTimeoutSeconds", "request_read_timeout_seconds"),
+        (#"{"server":{"captureFile":"c.jsonl"}}"#, "server.captureFile", "capture_file"),
+        (#"{"server":{"captureRingSize":10}}"#, "server.captureRingSize", "capture_ring_size"),
+        (#"{"validation":{"acceptMissingPushType":true}}"#, "validation.acceptMissingPushType", "accept_missing_push_type"),
+        (#"{"validation":{"rejectImmediateBackgroundPushes":true}}"#, "validation.rejectImmediateBackgroundPushes",
+         "reject_immediate_background_pushes"),
+        (#"{"validation":{"rejectMalformedPayloads":true}}"#, "validation.rejectMalformedPayloads", "reject_malformed_payloads"),
+        (#"{"validation":{"payloadNestingLimit":8}}"#, "validation.payloadNestingLimit", "payload_nesting_limit"),
+        (#"{"validation":{"goAwayReasons":[]}}"#, "validation.goAwayReasons", "go_away_reasons"),
+        (#"{"keys":[{"keyId":"ABC123DEFG","team_id":"TEAM000001","path":"k.p8"}]}"#, "keys[0].keyId", "key_id"),
+        (#"{"keys":[{"key_id":"ABC123DEFG","teamId":"TEAM000001","path":"k.p8"}]}"#, "keys[0].teamId", "team_id"),
+        (#"{"keys":[{"key_id":"ABC123DEFG","team_id":"TEAM000001","publicKey":"k"}]}"#, "keys[0].publicKey", "public_key"),
+        (#"{"devices":[{"token":"ab","bundleId":"com.example.app","environment":"sandbox"}]}"#, "devices[0].bundleId", "bundle_id"),
+        (#"{"devices":[{"token":"ab","unregisteredSince":0}]}"#, "devices[0].unregisteredSince", "unregistered_since"),
+        (#"{"faults":[{"match":{"deviceToken":"ab"},"action":{"type":"close_connection"}}]}"#, "faults[0].match.deviceToken", "device_token"),
+        (#"{"faults":[{"match":{"pushType":"alert"},"action":{"type":"close_connection"}}]}"#, "faults[0].match.pushType", "push_type"),
+        (#"{"faults":[{"action":{"type":"reset_stream","errorCode":"CANCEL"}}]}"#, "faults[0].action.errorCode", "error_code"),
+        (#"{"faults":[{"action":{"type":"rate_limit","limit":1,"windowSeconds":1}}]}"#, "faults[0].action.windowSeconds", "window_seconds"),
+    ])
+    func aCamelCaseFieldIsRefusedNamingItsNewName(text: String, path: String, newName: String) throws {
+        try expectError(text, code: .unknownField, path: path, #"unknown field; it is now "\#(newName)""#)
+    }
+
+    /// A fault action type's camelCase spelling is an invalid value whose error names the
+    /// snake_case one.
+    @Test(arguments: [("resetStream", "reset_stream"), ("closeConnection", "close_connection"), ("goAway", "go_away"),
+                      ("rateLimit", "rate_limit")])
+    func aCamelCaseActionTypeIsRefusedNamingItsNewName(old: String, new: String) throws {
+        try expectError(#"{"faults":[{"action":{"type":"\#(old)"}}]}"#, path: "faults[0].action.type", #""\#(old)" is now "\#(new)""#)
     }
 
     /// A bundle ID listed twice in `apps` is refused as a repeated key ID or device token

@@ -53,17 +53,17 @@ import Testing
 
     @Test func actionJSONFormsAreAsDocumented() throws {
         let rule = FaultRule(id: "g", action: .goAway(errorCode: .noError, reason: .shutdown))
-        #expect(rule.jsonValue.description == #"{"action":{"errorCode":"NO_ERROR","reason":"Shutdown","type":"goAway"},"id":"g"}"#)
+        #expect(rule.jsonValue.description == #"{"action":{"error_code":"NO_ERROR","reason":"Shutdown","type":"go_away"},"id":"g"}"#)
         let limit = FaultRule(id: "r", action: .rateLimit(FaultRateLimit(limit: 2, window: .seconds(30), kind: .fixed)))
-        #expect(limit.jsonValue.description == #"{"action":{"limit":2,"type":"rateLimit","window":"fixed","windowSeconds":30},"id":"r"}"#)
+        #expect(limit.jsonValue.description == #"{"action":{"limit":2,"type":"rate_limit","window":"fixed","window_seconds":30},"id":"r"}"#)
     }
 
     @Test func defaultsFillOptionalFields() throws {
         let rules = try FaultRule.decodeList(parse(#"""
             [{"action":{"type":"status","reason":"BadDeviceToken"}},
-             {"action":{"type":"resetStream"}},
-             {"action":{"type":"goAway","errorCode":11}},
-             {"action":{"type":"rateLimit","limit":3,"windowSeconds":0.5}},
+             {"action":{"type":"reset_stream"}},
+             {"action":{"type":"go_away","error_code":11}},
+             {"action":{"type":"rate_limit","limit":3,"window_seconds":0.5}},
              {"action":{"type":"unavailable"}}]
             """#))
         #expect(rules.map(\.id) == ["fault-1", "fault-2", "fault-3", "fault-4", "fault-5"])
@@ -78,13 +78,13 @@ import Testing
     /// A default id never takes one the list gives explicitly.
     @Test func defaultIDsSkipExplicitOnes() throws {
         let rules = try FaultRule.decodeList(parse(#"""
-            [{"action":{"type":"resetStream"}},
-             {"action":{"type":"resetStream"}},
-             {"id":"fault-2","action":{"type":"resetStream"}},
-             {"action":{"type":"resetStream"}}]
+            [{"action":{"type":"reset_stream"}},
+             {"action":{"type":"reset_stream"}},
+             {"id":"fault-2","action":{"type":"reset_stream"}},
+             {"action":{"type":"reset_stream"}}]
             """#))
         #expect(rules.map(\.id) == ["fault-1", "fault-3", "fault-2", "fault-4"])
-        try expectError(#"[{"id":"a","action":{"type":"resetStream"}},{"id":"a","action":{"type":"resetStream"}}]"#,
+        try expectError(#"[{"id":"a","action":{"type":"reset_stream"}},{"id":"a","action":{"type":"reset_stream"}}]"#,
                         path: "faults[1].id", "duplicate fault rule id")
     }
 
@@ -92,19 +92,19 @@ import Testing
     /// into every capture record the rule fires for: both are bounded where the rule is read.
     @Test func reasonsAndDescriptionsAreBounded() throws {
         let long = String(repeating: "R", count: FaultRule.maximumReasonLength + 1)
-        try expectError(#"[{"action":{"type":"goAway","reason":"\#(long)"}}]"#, path: "faults[0].action.reason",
+        try expectError(#"[{"action":{"type":"go_away","reason":"\#(long)"}}]"#, path: "faults[0].action.reason",
                         "expected at most 256 bytes, found 257")
         try expectError(#"[{"action":{"type":"status","status":500,"reason":"\#(long)"}}]"#, path: "faults[0].action.reason",
                         "expected at most 256 bytes")
         let note = String(repeating: "d", count: FaultRule.maximumNoteLength + 1)
-        try expectError(#"[{"description":"\#(note)","action":{"type":"closeConnection"}}]"#, path: "faults[0].description",
+        try expectError(#"[{"description":"\#(note)","action":{"type":"close_connection"}}]"#, path: "faults[0].description",
                         "expected at most 1024 bytes, found 1025")
         let fits = String(repeating: "R", count: FaultRule.maximumReasonLength)
-        #expect(try FaultRule.decodeList(parse(#"[{"action":{"type":"goAway","reason":"\#(fits)"}}]"#)).count == 1)
+        #expect(try FaultRule.decodeList(parse(#"[{"action":{"type":"go_away","reason":"\#(fits)"}}]"#)).count == 1)
     }
 
     @Test func errorsNameTheJSONPath() throws {
-        let ok = #"{"action":{"type":"closeConnection"}}"#
+        let ok = #"{"action":{"type":"close_connection"}}"#
         try expectError("[\(ok),\(ok),{\"action\":{\"type\":\"status\",\"status\":700,\"reason\":\"X\"}}]",
                         path: "faults[2].action.status", "faults[2].action.status: expected an integer 400-599, found 700")
         try expectError(#"[{"action":{"type":"status","status":"500","reason":"X"}}]"#,
@@ -113,27 +113,27 @@ import Testing
                         path: "faults[0].action.status", "APNs does not define")
         try expectError(#"[{"action":{"type":"explode"}}]"#, path: "faults[0].action.type", "expected one of status, delay")
         try expectError(#"[{}]"#, path: "faults[0].action", "required field is missing")
-        try expectError(#"[{"probablity":0.5,"action":{"type":"closeConnection"}}]"#,
+        try expectError(#"[{"probablity":0.5,"action":{"type":"close_connection"}}]"#,
                         path: "faults[0].probablity", "unknown field; expected one of id, description, match")
-        try expectError(#"[{"probability":2,"action":{"type":"closeConnection"}}]"#, path: "faults[0].probability", "expected a number 0-1")
-        try expectError(#"[{"count":0,"action":{"type":"closeConnection"}}]"#, path: "faults[0].count", "at least 1")
+        try expectError(#"[{"probability":2,"action":{"type":"close_connection"}}]"#, path: "faults[0].probability", "expected a number 0-1")
+        try expectError(#"[{"count":0,"action":{"type":"close_connection"}}]"#, path: "faults[0].count", "at least 1")
         // A value past a bound only there against overflow names that bound, not the lower one.
-        try expectError(#"[{"action":{"type":"rateLimit","limit":9223372036854775807,"windowSeconds":1}}]"#,
+        try expectError(#"[{"action":{"type":"rate_limit","limit":9223372036854775807,"window_seconds":1}}]"#,
                         path: "faults[0].action.limit", "expected an integer of at most 2147483647, found 9223372036854775807")
-        try expectError(#"[{"id":"a b","action":{"type":"closeConnection"}}]"#, path: "faults[0].id", "letters, digits")
-        try expectError(#"[{"id":"x","action":{"type":"closeConnection"}},{"id":"x","action":{"type":"closeConnection"}}]"#,
+        try expectError(#"[{"id":"a b","action":{"type":"close_connection"}}]"#, path: "faults[0].id", "letters, digits")
+        try expectError(#"[{"id":"x","action":{"type":"close_connection"}},{"id":"x","action":{"type":"close_connection"}}]"#,
                         path: "faults[1].id", "duplicate")
-        try expectError(#"[{"match":{"deviceToken":"xyz"},"action":{"type":"closeConnection"}}]"#,
-                        path: "faults[0].match.deviceToken", "hex digits")
-        try expectError(#"[{"match":{"pushType":"Alert"},"action":{"type":"closeConnection"}}]"#,
-                        path: "faults[0].match.pushType", "expected one of alert, background")
+        try expectError(#"[{"match":{"device_token":"xyz"},"action":{"type":"close_connection"}}]"#,
+                        path: "faults[0].match.device_token", "hex digits")
+        try expectError(#"[{"match":{"push_type":"Alert"},"action":{"type":"close_connection"}}]"#,
+                        path: "faults[0].match.push_type", "expected one of alert, background")
         try expectError(#"[{"action":{"type":"delay"}}]"#, path: "faults[0].action.milliseconds", "required")
         try expectError(#"[{"action":{"type":"delay","milliseconds":-1}}]"#, path: "faults[0].action.milliseconds", "0-3600000")
-        try expectError(#"[{"action":{"type":"closeConnection","status":500}}]"#, path: "faults[0].action.status", "unknown field")
-        try expectError(#"[{"action":{"type":"resetStream","errorCode":"OOPS"}}]"#, path: "faults[0].action.errorCode", "CANCEL")
-        try expectError(#"[{"action":{"type":"rateLimit","limit":0,"windowSeconds":1}}]"#, path: "faults[0].action.limit", "at least 1")
-        try expectError(#"[{"action":{"type":"rateLimit","limit":1,"windowSeconds":0}}]"#, path: "faults[0].action.windowSeconds", "number")
-        try expectError(#"[{"action":{"type":"rateLimit","limit":1,"windowSeconds":1,"window":"rolling"}}]"#,
+        try expectError(#"[{"action":{"type":"close_connection","status":500}}]"#, path: "faults[0].action.status", "unknown field")
+        try expectError(#"[{"action":{"type":"reset_stream","error_code":"OOPS"}}]"#, path: "faults[0].action.error_code", "CANCEL")
+        try expectError(#"[{"action":{"type":"rate_limit","limit":0,"window_seconds":1}}]"#, path: "faults[0].action.limit", "at least 1")
+        try expectError(#"[{"action":{"type":"rate_limit","limit":1,"window_seconds":0}}]"#, path: "faults[0].action.window_seconds", "number")
+        try expectError(#"[{"action":{"type":"rate_limit","limit":1,"window_seconds":1,"window":"rolling"}}]"#,
                         path: "faults[0].action.window", #""sliding" or "fixed""#)
         try expectError(#"[{"action":{"type":"unavailable","reason":"BadTopic"}}]"#, path: "faults[0].action.reason", "Shutdown")
         try expectError(#"{"action":{}}"#, path: "faults", "expected an array, found an object")
@@ -141,7 +141,7 @@ import Testing
 
     @Test func singleRuleDecodingRequiresAnID() throws {
         #expect(throws: ConfigurationError(.missingField, path: "id", "")) {
-            try FaultRule(json: parse(#"{"action":{"type":"closeConnection"}}"#))
+            try FaultRule(json: parse(#"{"action":{"type":"close_connection"}}"#))
         }
     }
 

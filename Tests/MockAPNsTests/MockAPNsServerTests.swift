@@ -208,22 +208,22 @@ struct MockAPNsServerTests {
     /// `PUT /devices` leaves unknown tokens accepted unless `acceptUnknownDevices=false` says
     /// otherwise; `PUT /keys` holds key topics to the apps, as the configuration file does.
     /// `PUT /devices` and `PUT /keys` sent at the same moment each keep the other's change:
-    /// both used to read the registry, change their part and replace the whole, so one of
-    /// two answered 200 could be undone (a few rounds in a hundred).
+    /// reading the registry, changing a part and replacing the whole in separate steps would
+    /// let one of two answered 200 be undone.
     @Test func concurrentPutsOfDevicesAndKeysKeepBoth() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }
         let devicesClient = try Self.client(for: mock.controlURL, trust: nil)
         let keysClient = try Self.client(for: mock.controlURL, trust: nil)
         func key(_ id: String) throws -> JSONValue {
-            ["keyId": .string(id), "teamId": "TEAM000001",
-             "publicKey": .string(try String(contentsOfFile: Self.certs + "/AuthKey_\(id).pub.pem", encoding: .utf8))]
+            ["key_id": .string(id), "team_id": "TEAM000001",
+             "public_key": .string(try String(contentsOfFile: Self.certs + "/AuthKey_\(id).pub.pem", encoding: .utf8))]
         }
         let keySets: [JSONValue] = [.array([try key("ABC123DEFG")]), .array([try key("ABC123DEFG"), try key("XYZ987WXYZ")])]
         var lost: [String] = []
         for round in 0..<150 {
             let device = String(format: "%064x", round + 1)
-            let devices = Array(#"[{"token":"\#(device)","bundleId":"com.example.app","environment":"production"}]"#.utf8)
+            let devices = Array(#"[{"token":"\#(device)","bundle_id":"com.example.app","environment":"production"}]"#.utf8)
             let keys = Array(keySets[round % 2].description.utf8)
             async let putDevices = devicesClient.send(HTTPClientRequest(method: "PUT", path: "/devices", body: devices))
             async let putKeys = keysClient.send(HTTPClientRequest(method: "PUT", path: "/keys", body: keys))
@@ -245,11 +245,11 @@ struct MockAPNsServerTests {
         let apns = try Self.client(for: mock.productionURL, trust: nil)
         let token = try Self.providerToken()
         let listed = String(repeating: "cd", count: 32)
-        let devices = Array(#"[{"token":"\#(listed)","bundleId":"com.example.app","environment":"production"}]"#.utf8)
+        let devices = Array(#"[{"token":"\#(listed)","bundle_id":"com.example.app","environment":"production"}]"#.utf8)
 
         #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/devices", body: devices)).status == 200)
         #expect(try await apns.send(Self.push(token: token)).status == 200, "still accepted: the flag was not asked for")
-        let strict = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptUnknownDevices=false", body: devices))
+        let strict = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?accept_unknown_devices=false", body: devices))
         #expect(strict.status == 200)
         let unknown = try await apns.send(Self.push(token: token))
         #expect(unknown.status == 400 && String(decoding: unknown.body, as: UTF8.self) == #"{"reason":"BadDeviceToken"}"#)
@@ -260,27 +260,27 @@ struct MockAPNsServerTests {
             Issue.record("GET /registry answered \(registry.status): \(String(decoding: registry.body, as: UTF8.self))")
             return
         }
-        #expect(shown["acceptUnknownDevices"] == .bool(false))
+        #expect(shown["accept_unknown_devices"] == .bool(false))
         #expect(shown["apps"] == ["com.example.app"])
         guard case let .array(shownDevices)? = shown["devices"], case let .object(device)? = shownDevices.first else {
             Issue.record("no devices in \(shown)")
             return
         }
         #expect(shownDevices.count == 1 && device["token"] == .string(listed))
-        let bad = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptUnknownDevices=maybe", body: devices))
-        #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("acceptUnknownDevices: expected true or false"))
-        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptUnknownDevices=true", body: devices)).status == 200)
+        let bad = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?accept_unknown_devices=maybe", body: devices))
+        #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("accept_unknown_devices: expected true or false"))
+        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?accept_unknown_devices=true", body: devices)).status == 200)
         #expect(try await apns.send(Self.push(token: token)).status == 200)
 
         let pem = try String(contentsOfFile: Self.certs + "/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
-        let keys: JSONValue = [["keyId": "ABC123DEFG", "teamId": "TEAM000001", "publicKey": .string(pem), "topics": ["com.nonexistent.app"]]]
+        let keys: JSONValue = [["key_id": "ABC123DEFG", "team_id": "TEAM000001", "public_key": .string(pem), "topics": ["com.nonexistent.app"]]]
         let stray = try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(keys.description.utf8)))
         #expect(stray.status == 400 && String(decoding: stray.body, as: UTF8.self).contains("keys[0].topics[0]"),
                 "\(String(decoding: stray.body, as: UTF8.self))")
 
         // A key taken away refuses its tokens at once, on a connection already using one too.
-        let otherKeyOnly: JSONValue = [["keyId": "XYZ987WXYZ", "teamId": "TEAM000001",
-                                        "publicKey": .string(try String(contentsOfFile: Self.certs + "/AuthKey_XYZ987WXYZ.pub.pem", encoding: .utf8))]]
+        let otherKeyOnly: JSONValue = [["key_id": "XYZ987WXYZ", "team_id": "TEAM000001",
+                                        "public_key": .string(try String(contentsOfFile: Self.certs + "/AuthKey_XYZ987WXYZ.pub.pem", encoding: .utf8))]]
         #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(otherKeyOnly.description.utf8))).status == 200)
         let revoked = try await apns.send(Self.push(token: token))
         #expect(revoked.status == 403 && String(decoding: revoked.body, as: UTF8.self) == #"{"reason":"InvalidProviderToken"}"#)
@@ -304,7 +304,7 @@ struct MockAPNsServerTests {
         #expect(try await open.send(Self.push(token: token)).status == 200)
 
         let pem = try String(contentsOfFile: Self.certs + "/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
-        let keys: JSONValue = [["keyId": "ABC123DEFG", "teamId": "TEAM000001", "publicKey": .string(pem),
+        let keys: JSONValue = [["key_id": "ABC123DEFG", "team_id": "TEAM000001", "public_key": .string(pem),
                                 "topics": ["com.example.app", "com.example.other"]]]
         #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(keys.description.utf8))).status == 200)
         let added = try await open.send(Self.push(token: token, topic: "com.example.other"))
@@ -431,18 +431,18 @@ struct MockAPNsServerTests {
     }
 
     /// A time past what the mock can count in milliseconds is a 400 naming the field, and
-    /// the mock goes on serving (it used to stop when the device list was written back).
+    /// the mock goes on serving, also when the device list is written back.
     @Test func anOutOfRangeUnregisteredTimeIsRefusedAndTheMockKeepsServing() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }
         let control = try Self.client(for: mock.controlURL, trust: nil)
         let apns = try Self.client(for: mock.productionURL, trust: nil)
-        let device = #"[{"token":"\#(String(repeating: "ab", count: 32))","bundleId":"com.example.app","#
-            + #""environment":"production","state":"unregistered","unregisteredSince":"#
+        let device = #"[{"token":"\#(String(repeating: "ab", count: 32))","bundle_id":"com.example.app","#
+            + #""environment":"production","state":"unregistered","unregistered_since":"#
         let refused = try await control.send(HTTPClientRequest(
             method: "PUT", path: "/devices", body: Array((device + "9223372036854775807}]").utf8)))
         #expect(refused.status == 400)
-        #expect(String(decoding: refused.body, as: UTF8.self).contains("devices[0].unregisteredSince"))
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("devices[0].unregistered_since"))
 
         let latest = try await control.send(HTTPClientRequest(
             method: "PUT", path: "/devices", body: Array((device + #""9999-12-31T23:59:59.999Z"}]"#).utf8)))
@@ -462,7 +462,7 @@ struct MockAPNsServerTests {
         let control = try Self.client(for: mock.controlURL, trust: nil)
         let apns = try Self.client(for: mock.productionURL, trust: nil)
         let rules = #"[{"id":"down","count":3,"action":{"type":"unavailable","reason":"ServiceUnavailable"}},"#
-            + #"{"id":"never","match":{"topic":"com.example.other"},"action":{"type":"closeConnection"}}]"#
+            + #"{"id":"never","match":{"topic":"com.example.other"},"action":{"type":"close_connection"}}]"#
         let put = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: Array(rules.utf8)))
         #expect(put.status == 200)
 
@@ -505,7 +505,7 @@ struct MockAPNsServerTests {
     /// nor a misspelt flag leave the registry as it was while answering 200.
     /// A parameter given twice (`outcome=accepted&outcome=rejected`) or one that does not
     /// decode (`%zz`, a lone `%`, bytes that are not UTF-8) is a 400 naming it, never a guess:
-    /// the last value used to win silently and a bad escape was kept as typed.
+    /// neither the last value winning silently nor a bad escape kept as typed.
     @Test func repeatedOrUndecodableQueryParametersAreRefused() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }
@@ -561,9 +561,9 @@ struct MockAPNsServerTests {
         #expect(body(wait) == #"{"error":"unknown query parameter \"devicetoken\"; expected one of count, timeout, "#
             + #"device_token, topic, outcome, reason, apns_id, since, until"}"# + "\n")
 
-        let devices = Array(#"[{"token":"\#(String(repeating: "cd", count: 32))","bundleId":"com.example.app","environment":"production"}]"#.utf8)
+        let devices = Array(#"[{"token":"\#(String(repeating: "cd", count: 32))","bundle_id":"com.example.app","environment":"production"}]"#.utf8)
         let put = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptunknowndevices=false", body: devices))
-        #expect(put.status == 400 && body(put).contains(#"unknown query parameter \"acceptunknowndevices\"; expected one of acceptUnknownDevices"#),
+        #expect(put.status == 400 && body(put).contains(#"unknown query parameter \"acceptunknowndevices\"; expected one of accept_unknown_devices"#),
                 "\(body(put))")
         #expect(mock.registry.devices.isEmpty, "a refused PUT changes nothing")
         #expect(try await apns.send(Self.push(token: token)).status == 200)
@@ -583,6 +583,38 @@ struct MockAPNsServerTests {
         #expect(mock.capture.count == 2, "DELETE /pushes?x=1 cleared nothing")
         await control.close()
         await apns.close()
+    }
+
+    /// A request body or a query parameter with a camelCase name is a 400 that names its
+    /// snake_case name, and changes nothing.
+    @Test func camelCaseNamesInRequestsAreRefusedNamingTheirNewNames() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let keysBefore = mock.registry.keys.keys.sorted()
+        let token = String(repeating: "cd", count: 32)
+        let pem = try String(contentsOfFile: Self.certs + "/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
+        let cases: [(method: String, path: String, body: String, error: String)] = [
+            ("PUT", "/devices", #"[{"token":"\#(token)","bundleId":"com.example.app","environment":"production"}]"#,
+             #"devices[0].bundleId: unknown field; it is now \"bundle_id\""#),
+            ("PUT", "/keys", #"[{"keyId":"ABC123DEFG","team_id":"TEAM000001","public_key":\#(JSONValue.string(pem))}]"#,
+             #"keys[0].keyId: unknown field; it is now \"key_id\""#),
+            ("POST", "/faults", #"{"match":{"deviceToken":"\#(token)"},"action":{"type":"close_connection"}}"#,
+             #"fault.match.deviceToken: unknown field; it is now \"device_token\""#),
+            ("PUT", "/faults", #"[{"action":{"type":"rateLimit","limit":1,"window_seconds":1}}]"#,
+             #"faults[0].action.type: \"rateLimit\" is now \"rate_limit\"; expected one of status, delay, reset_stream, "#
+                + "close_connection, go_away, rate_limit, unavailable"),
+            ("PUT", "/devices?acceptUnknownDevices=false", "[]",
+             #"unknown query parameter \"acceptUnknownDevices\"; it is now \"accept_unknown_devices\""#),
+        ]
+        for (method, path, body, error) in cases {
+            let answer = try await control.send(HTTPClientRequest(method: method, path: path, body: Array(body.utf8)))
+            let text = String(decoding: answer.body, as: UTF8.self)
+            #expect(answer.status == 400 && text == #"{"error":"\#(error)"}"# + "\n", "\(method) \(path): \(answer.status) \(text)")
+        }
+        #expect(mock.registry.devices.isEmpty && mock.registry.acceptsUnknownDevices, "a refused PUT /devices changes nothing")
+        #expect(mock.registry.keys.keys.sorted() == keysBefore && mock.faults.rules.isEmpty)
+        await control.close()
     }
 
     /// A known path with a method it does not answer is a 405 naming the methods in `allow`,

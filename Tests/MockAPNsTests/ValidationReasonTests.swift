@@ -16,12 +16,12 @@ import Testing
         token = try ValidationFixtures.providerToken()
     }
 
-    func validate(_ request: PushRequest, environment: APNsEnvironment = .sandbox, certificate: CertificateIdentity? = nil) -> PushValidation {
+    func validate(_ request: PushRequest, environment: APNsEnvironment = .sandbox, certificate: CertificateIdentity? = nil) -> PushDecision {
         var auth = ConnectionAuthState(environment: environment, certificate: certificate)
         return validator.validate(request, auth: &auth)
     }
 
-    func expectRejected(_ result: PushValidation, _ reason: APNsReason, status: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRejected(_ result: PushDecision, _ reason: APNsReason, status: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.reason == reason, "\(result.message ?? "accepted")", sourceLocation: sourceLocation)
         #expect(result.status == status, sourceLocation: sourceLocation)
         #expect(reason.status == status, sourceLocation: sourceLocation)

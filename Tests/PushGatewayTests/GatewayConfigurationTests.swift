@@ -1,8 +1,14 @@
 import Foundation
-import PushGateway
+import StrictJSON
 import Testing
+@testable import PushGateway
 
 @Suite struct GatewayConfigurationTests {
+    /// The file's keys are snake_case, as every JSON document of the suite.
+    @Test func fileKeysAreSnakeCase() {
+        #expect(GatewayConfiguration.fileKeys.filter { JSONKeyConvention.snakeCase($0) != $0 }.sorted() == [])
+    }
+
     @Test func theFileOverridesDefaultsKeyByKey() throws {
         let json = #"""
         {"host":"0.0.0.0","port":9443,"tls_cert":"c.pem","tls_key":"k.pem","topic":"com.example.hermes",

@@ -115,8 +115,8 @@ struct GatewayConformanceTests {
     }
 
     @Test func aMalformedHMACOrAnEmptyCapabilityCalledInvalidFailsCheck2() async throws {
-        // What the gateway did before contract §2.3's "or a bad hmac" was heeded: a request whose
-        // hmac is not 64 lowercase hex digits, or whose capability is empty, was 400 invalid_request.
+        // A gateway that misses contract §2.3's "or a bad hmac": a request whose hmac is not
+        // 64 lowercase hex digits, or whose capability is empty, gets 400 invalid_request.
         let running = try Self.start()
         let proxy = try GatewayProxy(to: running.gateway.url) { request in
             if let hmac = Self.member("hmac", of: request),
@@ -168,8 +168,8 @@ struct GatewayConformanceTests {
     }
 
     @Test func a410WithAnUnnamedReasonNotMappedTo410FailsCheck3() async throws {
-        // What the gateway did before it mapped a 410 by its status: a reason it did not know
-        // with a 4xx was 502 apns_rejected, so the plugin retried a token APNs called gone.
+        // A gateway that maps a 410 by its reason, not its status: a reason it does not know
+        // with a 4xx is 502 apns_rejected, so the plugin retries a token APNs called gone.
         let running = try Self.start(rewrite: { result in
             guard case .rejected(410, let reason, _) = result, reason != .unregistered, reason != .expiredToken else { return result }
             return .rejected(status: 400, reason: reason, timestamp: nil)
@@ -210,8 +210,8 @@ struct GatewayConformanceTests {
     }
 
     @Test func aGatewayThatWaitsOutASlowAPNsFailsCheck7WithoutWaitingWithIt() async throws {
-        // The client's 30 s request timeout, as before the gateway bounded its APNs leg: check 7
-        // gives up at its 10 s limit instead of waiting out the mock's 20 s.
+        // A gateway that does not bound its APNs leg, left to the client's 30 s request
+        // timeout: check 7 gives up at its 10 s limit instead of waiting out the mock's 20 s.
         let running = try Self.start(configure: { $0.apnsTimeout = .seconds(30) })
         let results = await Self.suite(running, credentials: .capability).run([7])
         await running.stop()

@@ -1,6 +1,6 @@
-import PushRules
 import StrictJSON
 import Testing
+@testable import PushRules
 
 /// Policy files: every section, with a passing and a failing push, and clear errors.
 struct PolicyTests {
@@ -13,21 +13,21 @@ struct PolicyTests {
     }
 
     @Test func allowedKeys() throws {
-        let policy = try Self.policy(#"{"name":"app","allowedKeys":["aps.alert","aps.badge","id","meta.*"]}"#)
+        let policy = try Self.policy(#"{"name":"app","allowed_keys":["aps.alert","aps.badge","id","meta.*"]}"#)
         #expect(Self.failed(policy, #"{"aps":{"alert":{"title":"x"},"badge":1},"id":"a","meta":{"k":{"deep":1}}}"#).isEmpty)
         #expect(Self.failed(policy, #"{"aps":{"sound":"x"},"id":"a","extra":[{"a":1}]}"#) == ["app.allowed-keys aps.sound", "app.allowed-keys extra"])
     }
 
     @Test func requiredKeysWithScopes() throws {
-        let policy = try Self.policy(#"{"name":"app","requiredKeys":["id",{"path":"aps.badge","scope":{"where":{"kind":"count"}}}]}"#)
+        let policy = try Self.policy(#"{"name":"app","required_keys":["id",{"path":"aps.badge","scope":{"where":{"kind":"count"}}}]}"#)
         #expect(Self.failed(policy, #"{"id":"a","kind":"other","aps":{}}"#).isEmpty)
         #expect(Self.failed(policy, #"{"kind":"count","aps":{}}"#) == ["app.required-keys id", "app.required-keys aps.badge"])
     }
 
     @Test func allowedValuesExactOrPattern() throws {
         let policy = try Self.policy("""
-            {"name":"app","allowedValues":[{"path":"kind","values":["a","b",3]},{"path":"ref","patterns":["r-\\\\d{1,4}"]},
-             {"path":"title","values":["Hi"],"scope":{"pushTypes":["alert"]}}]}
+            {"name":"app","allowed_values":[{"path":"kind","values":["a","b",3]},{"path":"ref","patterns":["r-\\\\d{1,4}"]},
+             {"path":"title","values":["Hi"],"scope":{"push_types":["alert"]}}]}
             """)
         #expect(Self.failed(policy, #"{"kind":3,"ref":"r-12","title":"Hi"}"#).isEmpty)
         #expect(Self.failed(policy, #"{"kind":"c","ref":"r-12345","title":"Other"}"#)
@@ -36,7 +36,7 @@ struct PolicyTests {
     }
 
     @Test func leakDetectorsThresholdsAndExemptions() throws {
-        let policy = try Self.policy(#"{"name":"p","leaks":{"detectors":["email","free-text"],"freeTextWords":3,"exempt":["contact"]}}"#)
+        let policy = try Self.policy(#"{"name":"p","leaks":{"detectors":["email","free-text"],"free_text_words":3,"exempt":["contact"]}}"#)
         #expect(Self.failed(policy, #"{"contact":"ann@example.com","t":"two words"}"#).isEmpty)
         #expect(Self.failed(policy, #"{"note":"ann@example.com","t":"three whole words"}"#) == ["p.leaks note", "p.leaks t"])
     }
@@ -56,8 +56,8 @@ struct PolicyTests {
     @Test func deepLinkIdentifiersEqualityAndURLs() throws {
         let policy = try Self.policy("""
             {"name":"d","identifiers":[{"path":"session_id","pattern":"s-[0-9]+"}],
-             "equalFields":[["session_id","aps.thread-id"]],
-             "urlLinks":[{"path":"link","scheme":"app","host":"session","pathTemplate":"/open/{id}","idField":"session_id"}]}
+             "equal_fields":[["session_id","aps.thread-id"]],
+             "url_links":[{"path":"link","scheme":"app","host":"session","path_template":"/open/{id}","id_field":"session_id"}]}
             """)
         #expect(Self.failed(policy, #"{"aps":{"thread-id":"s-1"},"session_id":"s-1","link":"app://session/open/s-1"}"#).isEmpty)
         #expect(Self.failed(policy, #"{"aps":{"thread-id":"s-2"},"session_id":"s-1","link":"app://session/open/s-2"}"#)
@@ -76,8 +76,8 @@ struct PolicyTests {
     /// scoped to `voip`, and a content-available-only one to a plain topic a background push.
     @Test func scopesMatchThePushTypeAPNsGoesBy() throws {
         let policy = try Self.policy("""
-            {"name":"v","scope":{"pushTypes":["voip"]},"requiredKeys":["call_id"],
-             "allowedValues":[{"path":"kind","values":["ring"],"scope":{"pushTypes":["voip"]}}]}
+            {"name":"v","scope":{"push_types":["voip"]},"required_keys":["call_id"],
+             "allowed_values":[{"path":"kind","values":["ring"],"scope":{"push_types":["voip"]}}]}
             """)
         func failed(_ payload: String, type: String?, topic: String) -> [String] {
             RuleSet(profiles: [], policies: [policy]).check(Fixtures.push(payload, type: type, topic: topic))
@@ -91,8 +91,8 @@ struct PolicyTests {
         #expect(failed(#"{"aps":{"alert":"x"}}"#, type: nil, topic: "com.example.app").isEmpty, "untyped to a plain topic: an alert push")
         #expect(failed(#"{"aps":{"alert":"x"}}"#, type: "alert", topic: voipTopic).isEmpty, "the header, when sent, is the type")
 
-        let background = try Self.policy(#"{"name":"b","scope":{"pushTypes":["background"]},"requiredKeys":["sync"]}"#)
-        let alert = try Self.policy(#"{"name":"a","scope":{"pushTypes":["alert"]},"requiredKeys":["id"]}"#)
+        let background = try Self.policy(#"{"name":"b","scope":{"push_types":["background"]},"required_keys":["sync"]}"#)
+        let alert = try Self.policy(#"{"name":"a","scope":{"push_types":["alert"]},"required_keys":["id"]}"#)
         let silent = Fixtures.push(#"{"aps":{"content-available":1}}"#, type: nil, priority: 5)
         #expect(RuleSet(profiles: [], policies: [background, alert]).check(silent).findings.map(\.rule) == ["b.required-keys"],
                 "untyped with only content-available: a background push, not an alert push")
@@ -102,7 +102,7 @@ struct PolicyTests {
 
     @Test func headerRequirements() throws {
         let policy = try Self.policy("""
-            {"name":"h","headers":[{"pushTypes":["alert"],"priorities":[10],"topics":["com.example.app"],"requireCollapseId":true}]}
+            {"name":"h","headers":[{"push_types":["alert"],"priorities":[10],"topics":["com.example.app"],"require_collapse_id":true}]}
             """)
         let good = RuleSet(profiles: [], policies: [policy]).check(Fixtures.push("{}", collapseID: "c"))
         #expect(good.passed)
@@ -110,6 +110,54 @@ struct PolicyTests {
             .check(Fixtures.push("{}", type: "background", topic: "com.other", priority: 5))
         #expect(bad.findings.map(\.path.description)
             == ["header:apns-push-type", "header:apns-priority", "header:apns-topic", "header:apns-collapse-id"])
+    }
+
+    /// Every policy key spelt in camelCase is refused, naming its snake_case name, in every
+    /// section it belongs to.
+    @Test(arguments: [
+        (#"{"allowedKeys":[]}"#, "allowedKeys", "allowed_keys"),
+        (#"{"requiredKeys":[]}"#, "requiredKeys", "required_keys"),
+        (#"{"allowedValues":[]}"#, "allowedValues", "allowed_values"),
+        (#"{"equalFields":[]}"#, "equalFields", "equal_fields"),
+        (#"{"urlLinks":[]}"#, "urlLinks", "url_links"),
+        (#"{"scope":{"pushTypes":["alert"]}}"#, "scope.pushTypes", "push_types"),
+        (#"{"required_keys":[{"path":"a","scope":{"pushTypes":[]}}]}"#, "required_keys[0].scope.pushTypes", "push_types"),
+        (#"{"leaks":{"freeTextWords":3}}"#, "leaks.freeTextWords", "free_text_words"),
+        (#"{"leaks":{"freeTextLength":3}}"#, "leaks.freeTextLength", "free_text_length"),
+        (#"{"leaks":{"secretHexLength":3}}"#, "leaks.secretHexLength", "secret_hex_length"),
+        (#"{"leaks":{"secretBase64Length":3}}"#, "leaks.secretBase64Length", "secret_base64_length"),
+        (#"{"leaks":{"phoneDigits":3}}"#, "leaks.phoneDigits", "phone_digits"),
+        (#"{"url_links":[{"path":"l","scheme":"s","pathTemplate":"/x"}]}"#, "url_links[0].pathTemplate", "path_template"),
+        (#"{"url_links":[{"path":"l","scheme":"s","idPattern":"x"}]}"#, "url_links[0].idPattern", "id_pattern"),
+        (#"{"url_links":[{"path":"l","scheme":"s","idField":"x"}]}"#, "url_links[0].idField", "id_field"),
+        (#"{"headers":[{"pushTypes":["alert"]}]}"#, "headers[0].pushTypes", "push_types"),
+        (#"{"headers":[{"requirePriority":true}]}"#, "headers[0].requirePriority", "require_priority"),
+        (#"{"headers":[{"requireExpiration":true}]}"#, "headers[0].requireExpiration", "require_expiration"),
+        (#"{"headers":[{"maximumExpirationDelay":60}]}"#, "headers[0].maximumExpirationDelay", "maximum_expiration_delay"),
+        (#"{"headers":[{"requireCollapseId":true}]}"#, "headers[0].requireCollapseId", "require_collapse_id"),
+        (#"{"headers":[{"requireApnsId":true}]}"#, "headers[0].requireApnsId", "require_apns_id"),
+    ])
+    func aCamelCaseKeyIsRefusedNamingItsNewName(json: String, location: String, newName: String) {
+        #expect(throws: PolicyError(location, #"unknown key; it is now "\#(newName)""#)) { try Policy(json: Array(json.utf8)) }
+    }
+
+    /// Every key a policy file takes is snake_case.
+    @Test func policyKeysAreSnakeCase() {
+        let keys = PolicyKey.root.union(PolicyKey.URLLink.all).union(PolicyKey.Scope.all).union(PolicyKey.Leaks.all)
+            .union(PolicyKey.Headers.all)
+            .union([PolicyKey.path, PolicyKey.paths, PolicyKey.values, PolicyKey.patterns, PolicyKey.pattern, PolicyKey.required,
+                    PolicyKey.presence, PolicyKey.maximum])
+        #expect(keys.filter { JSONKeyConvention.snakeCase($0) != $0 }.sorted() == [])
+    }
+
+    /// The keys of a scope's `where` are payload paths, which keep the payload's spelling.
+    @Test func whereKeysKeepThePayloadsSpelling() throws {
+        let policy = try Policy(json: Array(#"{"name":"w","scope":{"where":{"eventType":"x"}},"required_keys":["sessionId"]}"#.utf8))
+        #expect(policy.scope.contains(Fixtures.push(#"{"aps":{},"eventType":"x"}"#)))
+        #expect(!policy.scope.contains(Fixtures.push(#"{"aps":{},"eventType":"y"}"#)))
+        let rules = RuleSet(profiles: [], policies: [policy])
+        #expect(rules.check(Fixtures.push(#"{"aps":{},"eventType":"x","sessionId":"s"}"#)).findings.isEmpty)
+        #expect(rules.check(Fixtures.push(#"{"aps":{},"eventType":"x"}"#)).findings.map(\.rule) == ["w.required-keys"])
     }
 
     @Test func errorsNameTheirLocation() {
@@ -123,22 +171,22 @@ struct PolicyTests {
         }
         #expect(error("{") .hasPrefix("not JSON"))
         #expect(error(#"{"allowedkeys":[]}"#).hasPrefix("allowedkeys: unknown key"))
-        #expect(error(#"{"allowedValues":[{"path":"a","patterns":["[x"]}]}"#).hasPrefix("allowedValues[0].patterns[0]: pattern"))
+        #expect(error(#"{"allowed_values":[{"path":"a","patterns":["[x"]}]}"#).hasPrefix("allowed_values[0].patterns[0]: pattern"))
         #expect(error(#"{"leaks":{"detectors":["emails"]}}"#).hasPrefix("leaks.detectors[0]: unknown detector"))
         #expect(error(#"{"badge":[{"presence":"always"}]}"#) == "badge[0].presence: must be required, optional or forbidden")
-        #expect(error(#"{"equalFields":[["a"]]}"#) == "equalFields[0]: list at least two paths")
+        #expect(error(#"{"equal_fields":[["a"]]}"#) == "equal_fields[0]: list at least two paths")
         #expect(error(#"{"headers":[{"priorities":[7]}]}"#) == "headers[0].priorities[0]: must be 1, 5 or 10")
-        #expect(error(#"{"allowedKeys":["a..b"]}"#).hasPrefix("allowedKeys[0]: not a path"))
+        #expect(error(#"{"allowed_keys":["a..b"]}"#).hasPrefix("allowed_keys[0]: not a path"))
         // A misspelt push type matched no push, so the policy it scoped never applied.
-        #expect(error(#"{"scope":{"pushTypes":["alert","alret"]}}"#)
-            .hasPrefix(#"scope.pushTypes[1]: unknown push type "alret"; expected one of alert, background, "#))
-        #expect(error(#"{"headers":[{"pushTypes":["nope"]}]}"#).hasPrefix(#"headers[0].pushTypes[0]: unknown push type "nope""#))
-        #expect(error(#"{"scope":{"pushTypes":["voip"]}}"#) == "no error")
+        #expect(error(#"{"scope":{"push_types":["alert","alret"]}}"#)
+            .hasPrefix(#"scope.push_types[1]: unknown push type "alret"; expected one of alert, background, "#))
+        #expect(error(#"{"headers":[{"push_types":["nope"]}]}"#).hasPrefix(#"headers[0].push_types[0]: unknown push type "nope""#))
+        #expect(error(#"{"scope":{"push_types":["voip"]}}"#) == "no error")
         // A negative maximum no push can meet would fail every push it applies to.
         #expect(error(#"{"badge":[{"maximum":-1}]}"#) == "badge[0].maximum: must be an integer ≥ 0, found -1")
-        #expect(error(#"{"headers":[{"maximumExpirationDelay":-3600}]}"#)
-            == "headers[0].maximumExpirationDelay: must be an integer ≥ 0, found -3600")
-        #expect(error(#"{"badge":[{"maximum":0}],"headers":[{"maximumExpirationDelay":0}]}"#) == "no error")
+        #expect(error(#"{"headers":[{"maximum_expiration_delay":-3600}]}"#)
+            == "headers[0].maximum_expiration_delay: must be an integer ≥ 0, found -3600")
+        #expect(error(#"{"badge":[{"maximum":0}],"headers":[{"maximum_expiration_delay":0}]}"#) == "no error")
         // The name prefixes rule ids printed unescaped: nothing a terminal acts on, no ".",
         // and not a built-in profile's, whose counts it would merge with.
         let charset = "must be 1 to 64 ASCII letters, digits, - or _, starting with a letter"

@@ -31,7 +31,7 @@ struct ProfileTests {
         #expect(findings.map(\.rule) == ["input.unjudged-payload"], "\(findings)")
         #expect(findings.first?.message.hasPrefix("the payload is not JSON: ") == true, "\(findings)")
         #expect(findings.first?.message.hasSuffix("; no rule could judge it") == true, "\(findings)")
-        let policy = try Policy(json: Array(#"{"name":"app","requiredKeys":["aps"]}"#.utf8))
+        let policy = try Policy(json: Array(#"{"name":"app","required_keys":["aps"]}"#.utf8))
         #expect(RuleSet(profiles: [], policies: [policy]).check(Fixtures.push("{nope")).findings.map(\.rule)
             .contains("input.unjudged-payload"))
 

@@ -60,7 +60,9 @@ struct PushInspectCommandTests {
             Issue.record("not a JSON object: \(result.stdout)")
             return
         }
-        #expect(root["pushes"] == 2 && root["passed"] == 1 && root["failed"] == 1 && root["inputErrors"] == 0)
+        #expect(root["pushes"] == 2 && root["passed"] == 1 && root["failed"] == 1 && root["input_errors"] == 0)
+        #expect(root["wait_satisfied"] == .bool(true))
+        #expect(Set(root.keys) == ["rules", "failures", "pushes", "passed", "failed", "findings", "input_errors", "wait_satisfied"])
         guard case .array(let rules)? = root["rules"], case .array(let failures)? = root["failures"],
               case .object(let failure)? = failures.first, case .array(let findings)? = failure["findings"]
         else {
@@ -319,14 +321,20 @@ struct PushInspectCommandTests {
     }
 
     @Test func policyFilesAddRules() async throws {
-        let policy = try P.file(#"{"name":"app","allowedKeys":["aps"],"leaks":{"detectors":["email"]}}"#, suffix: ".json")
+        let policy = try P.file(#"{"name":"app","allowed_keys":["aps"],"leaks":{"detectors":["email"]}}"#, suffix: ".json")
         let push = try P.file(#"{"aps":{"alert":"x"},"to":"ann@example.com"}"#, suffix: ".json")
         let result = try await P.run(["check", "--policy", policy, "--no-apple", "--payload", push])
         #expect(result.status == 1)
         #expect(result.stdout.contains("app.allowed-keys to:") && result.stdout.contains("app.leaks[email] to:"))
-        let broken = try P.file(#"{"allowedKeys":"aps"}"#, suffix: ".json")
+        let broken = try P.file(#"{"allowed_keys":"aps"}"#, suffix: ".json")
         let error = try await P.run(["check", "--policy", broken, push])
-        #expect(error.status == 2 && error.stderr.contains("\(broken): allowedKeys: must be an array"))
+        #expect(error.status == 2 && error.stderr.contains("\(broken): allowed_keys: must be an array"))
+        // A camelCase key is refused as any unknown key is, naming its snake_case name.
+        let camel = try P.file(#"{"headers":[{"maximumExpirationDelay":3600}]}"#, suffix: ".json")
+        let renamed = try await P.run(["check", "--policy", camel, push])
+        #expect(renamed.status == 2 && renamed.stdout.isEmpty, "\(renamed.stdout)")
+        #expect(renamed.stderr.contains(#"error: \#(camel): headers[0].maximumExpirationDelay: unknown key; it is now "maximum_expiration_delay""#),
+                "\(renamed.stderr)")
         let negative = try P.file(#"{"badge":[{"maximum":-1}]}"#, suffix: ".json")
         let refused = try await P.run(["check", "--policy", negative, push])
         #expect(refused.status == 2 && refused.stderr.contains("\(negative): badge[0].maximum: must be an integer ≥ 0, found -1"),
@@ -351,23 +359,23 @@ struct PushInspectCommandTests {
     @Test func policyNamesAreIdentifiersAndUnique() async throws {
         let push = try P.file(#"{"aps":{"alert":"x"}}"#, suffix: ".json")
         defer { try? FileManager.default.removeItem(atPath: push) }
-        let hostile = try P.file(#"{"name":"my\u001b[31m\u202eapp\nFAKE LINE","requiredKeys":["nope"]}"#, suffix: ".json")
+        let hostile = try P.file(#"{"name":"my\u001b[31m\u202eapp\nFAKE LINE","required_keys":["nope"]}"#, suffix: ".json")
         let refused = try await P.run(["check", "--policy", hostile, push])
         #expect(refused.status == 2 && refused.stdout.isEmpty)
         #expect(refused.stderr.contains(#"\#(hostile): name: must be 1 to 64 ASCII letters"#), "\(refused.stderr)")
         #expect(refused.stderr.contains(#"found "my\u001b[31m\u202eapp\nFAKE LINE""#), "\(refused.stderr)")
         #expect(!refused.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(refused.stderr.debugDescription)")
 
-        let first = try P.file(#"{"requiredKeys":["a"]}"#, suffix: ".json")
-        let second = try P.file(#"{"requiredKeys":["b"]}"#, suffix: ".json")
+        let first = try P.file(#"{"required_keys":["a"]}"#, suffix: ".json")
+        let second = try P.file(#"{"required_keys":["b"]}"#, suffix: ".json")
         let unnamed = try await P.run(["check", "--policy", first, "--policy", second, push])
         #expect(unnamed.status == 2)
         #expect(unnamed.stderr.contains(#"error: \#(second): name: "policy" (the name of a policy that gives none) is also the name "#
             + #"of the policy in \#(first); give each policy file its own "name""#), "\(unnamed.stderr)")
-        let named = try P.file(#"{"name":"app","requiredKeys":["b"]}"#, suffix: ".json")
+        let named = try P.file(#"{"name":"app","required_keys":["b"]}"#, suffix: ".json")
         let again = try await P.run(["check", "--policy", named, "--policy", named, push])
         #expect(again.status == 2 && again.stderr.contains(#"name: "app" is also the name of the policy in \#(named)"#), "\(again.stderr)")
-        let apple = try P.file(#"{"name":"apple","requiredKeys":["b"]}"#, suffix: ".json")
+        let apple = try P.file(#"{"name":"apple","required_keys":["b"]}"#, suffix: ".json")
         let builtIn = try await P.run(["check", "--policy", apple, push])
         #expect(builtIn.status == 2 && builtIn.stderr.contains(#"name: "apple" is the name of a built-in profile"#), "\(builtIn.stderr)")
         let distinct = try await P.run(["check", "--policy", first, "--policy", named, push])

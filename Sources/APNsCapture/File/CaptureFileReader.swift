@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import StrictJSON
 
 /// Reads a capture file record by record in constant memory: one read buffer and at most
 /// one line, however long the file.
@@ -57,6 +58,9 @@ public final class CaptureFileReader {
     private var offset: UInt64 = 0
     private var lineStart: UInt64 = 0
     private let onWarning: ((CaptureReadWarning) -> Void)?
+    /// A malformed line not yet reported: if the next line is a record with `seq` 1, it is
+    /// what a crash left before a restart, a warning; otherwise it is damage.
+    private var heldMalformed: CaptureReadWarning?
 
     /// Opens a capture file for reading.
     ///
@@ -117,6 +121,7 @@ public final class CaptureFileReader {
     /// does at the end of the file. ``CaptureFileFollower`` calls it when following stops,
     /// because the line will not be completed for this reader any more.
     public func finish() {
+        releaseHeldMalformed()
         guard !carry.isEmpty || skippingLongLine else { return }
         skip(CaptureReadWarning(
             kind: .truncatedLastLine, lineNumber: lineNumber + 1, byteOffset: lineStart,
@@ -165,6 +170,7 @@ public final class CaptureFileReader {
         chunkEnd = 0
         carry.removeAll()
         skippingLongLine = false
+        heldMalformed = nil
         offset = 0
         lineStart = 0
         lineNumber = 0
@@ -250,12 +256,33 @@ public final class CaptureFileReader {
         carry.append(contentsOf: bytes)
     }
 
-    /// Decodes a complete line or records why it was skipped.
+    /// Decodes a complete line or records why it was skipped; settles a held malformed line
+    /// by what this one is.
     private func finishLine(_ line: UnsafeBufferPointer<UInt8>) -> CaptureRecord? {
+        let record = decodeLine(line)
+        if var held = heldMalformed, held.lineNumber < lineNumber {
+            heldMalformed = nil
+            if record?.sequence == 1 {
+                held.kind = .truncatedBeforeRestart
+                held.message = "a line cut short, as a crash mid-write leaves it, before the mock restarted (\(held.message))"
+            }
+            skip(held)
+        }
+        return record
+    }
+
+    /// Reports the held malformed line as damage: no record follows it.
+    private func releaseHeldMalformed() {
+        guard let held = heldMalformed else { return }
+        heldMalformed = nil
+        skip(held)
+    }
+
+    private func decodeLine(_ line: UnsafeBufferPointer<UInt8>) -> CaptureRecord? {
         lineNumber += 1
         if skippingLongLine {
             skippingLongLine = false
-            skip(CaptureReadWarning(
+            skipAfterHeld(CaptureReadWarning(
                 kind: .lineTooLong, lineNumber: lineNumber, byteOffset: lineStart,
                 message: "longer than \(maximumLineLength) bytes"))
             return nil
@@ -263,7 +290,7 @@ public final class CaptureFileReader {
         // Not a record, as the format says of any complete line that is not one (the newline
         // that ends the last line starts no line of its own, so a file's end is fine).
         if line.isEmpty || (line.count == 1 && line[0] == UInt8(ascii: "\r")) {
-            skip(CaptureReadWarning(
+            skipAfterHeld(CaptureReadWarning(
                 kind: .malformedLine, lineNumber: lineNumber, byteOffset: lineStart,
                 message: "an empty line; the format holds one record per line"))
             return nil
@@ -276,11 +303,35 @@ public final class CaptureFileReader {
             case .unsupportedKind: .unsupportedKind
             default: .malformedLine
             }
-            skip(CaptureReadWarning(
-                kind: kind,
-                lineNumber: lineNumber, byteOffset: lineStart, message: error.message))
+            let warning = CaptureReadWarning(kind: kind, lineNumber: lineNumber, byteOffset: lineStart, message: error.message)
+            if warning.kind == .malformedLine, Self.isCutShort(line) {
+                // Settled by the next line: a record with seq 1 makes it a restart's fragment.
+                releaseHeldMalformed()
+                heldMalformed = warning
+            } else {
+                skipAfterHeld(warning)
+            }
             return nil
         }
+    }
+
+    /// Whether `line` is the start of a record cut short: an object that the end of the line
+    /// interrupts, as a crash mid-write leaves one. A complete line that fails for another
+    /// reason (a bad field, garbage) is damage, whatever follows it.
+    static func isCutShort(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard line.first == UInt8(ascii: "{") else { return false }
+        do {
+            _ = try JSONParser.parse(line, maximumDepth: CaptureFormat.maximumLineDepth)
+            return false
+        } catch {
+            return error.offset >= line.count
+        }
+    }
+
+    /// Skips a line that settles a held malformed one as damage, reporting that one first.
+    private func skipAfterHeld(_ warning: CaptureReadWarning) {
+        releaseHeldMalformed()
+        skip(warning)
     }
 
     private func skip(_ warning: CaptureReadWarning) {

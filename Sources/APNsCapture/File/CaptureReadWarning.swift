@@ -7,9 +7,12 @@ public struct CaptureReadWarning: Sendable, Hashable, CustomStringConvertible {
 
         /// The file ends without a newline: a write was cut short, normally by a crash.
         public static let truncatedLastLine = Kind(rawValue: "truncated-last-line")
-        /// A complete line that is not a record (including a fragment a crash left
-        /// in the middle of a file that was later appended to).
+        /// A complete line that is not a record.
         public static let malformedLine = Kind(rawValue: "malformed-line")
+        /// The start of a record cut short, directly followed by a record with `seq` 1: the
+        /// partial last line a crash left, which a restarted mock ended with a newline before
+        /// appending its own first record.
+        public static let truncatedBeforeRestart = Kind(rawValue: "truncated-before-restart")
         /// A line longer than the reader's limit.
         public static let lineTooLong = Kind(rawValue: "line-too-long")
         /// A record of another format version (its `"v"` is neither 1 nor 2): skipped, because

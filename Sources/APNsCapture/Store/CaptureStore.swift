@@ -53,6 +53,23 @@ public final class CaptureStore: Sendable {
     /// The record's own ``CaptureRecord/sequence`` is not read: the store numbers it.
     @discardableResult
     public func record(_ record: CaptureRecord) -> UInt64 {
+        self.record(record, acknowledgement: nil).sequence
+    }
+
+    /// What ``record(_:acknowledgement:)`` tells its caller.
+    package struct Receipt {
+        /// The record's sequence number.
+        package var sequence: UInt64
+        /// More than the file writer's `maximumPendingBytes` wait for the disk: the caller
+        /// should stop taking work until `acknowledgement` is called.
+        package var backlogged: Bool
+    }
+
+    /// Records as ``record(_:)`` does; with a file, `acknowledgement` is called once the
+    /// line is written or has failed (on the writer's thread, or at once on this one if the
+    /// file is closed). Never waits for the disk. Without a file it is not called: the
+    /// record is in memory once this returns.
+    package func record(_ record: CaptureRecord, acknowledgement: CaptureAcknowledgement?) -> Receipt {
         // The entry's keys, then its tail: the ring stores these bytes as they are, and the
         // file gets the tail.
         var buffer = TextBuffer(capacity: 256 + CaptureRecordEncoder.estimatedTailSize(record))
@@ -71,7 +88,7 @@ public final class CaptureStore: Sendable {
                 let entry = CaptureEntryView(header: header, body: UnsafeRawPointer(base))
                 // Queued under this lock so that the file's lines are in sequence order; the
                 // writer thread is woken (and, if the file is behind, waited for) after it.
-                let queued = fileWriter?.queueLine { output in
+                let queued = fileWriter?.queueLine(acknowledgement: acknowledgement) { output in
                     CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
                     output.append(contentsOf: tail)
                 }
@@ -87,7 +104,7 @@ public final class CaptureStore: Sendable {
         }
         for resumption in ready { resumption.resume() }
         if let queued { fileWriter?.settle(queued) }
-        return sequence
+        return Receipt(sequence: sequence, backlogged: queued?.backlogged ?? false)
     }
 
     /// Records in the ring that match `filter`, in sequence order.

@@ -34,7 +34,7 @@ struct MockControl: Sendable {
 
     /// Adds a fault rule that fires only for `deviceToken`.
     func addFault(id: String, deviceToken: String, count: Int? = nil, action: JSONValue) async throws {
-        var members: [(key: String, value: JSONValue)] = [("id", .string(id)), ("match", .object(["deviceToken": .string(deviceToken)]))]
+        var members: [(key: String, value: JSONValue)] = [("id", .string(id)), ("match", .object(["device_token": .string(deviceToken)]))]
         if let count { members.append(("count", .integer(Int64(count)))) }
         members.append(("action", action))
         var body: [UInt8] = []

@@ -1,5 +1,5 @@
 /// The requests of one connection that run on its default timeout, oldest first, so that one
-/// loop timer (for the oldest deadline) times them all out: a timer per request cost a heap
+/// loop timer (for the oldest deadline) times them all out: a timer per request costs a heap
 /// entry, two objects, a cancellation and a clock read for every push. Loop-confined.
 ///
 /// Their deadlines are their hand-over time plus the same timeout, so they come in nearly

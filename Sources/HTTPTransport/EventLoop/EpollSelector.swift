@@ -44,8 +44,10 @@ final class EpollSelector: Selector {
     }
 
     private func mask(_ interest: SelectorInterest) -> UInt32 {
-        var bits = c_linux_epollrdhup()
-        if interest.contains(.read) { bits |= c_linux_epollin() }
+        // The peer's half-close is news only to a reader: a paused stream hears it when it
+        // reads again (EPOLLHUP and EPOLLERR are always reported).
+        var bits: UInt32 = 0
+        if interest.contains(.read) { bits |= c_linux_epollin() | c_linux_epollrdhup() }
         if interest.contains(.write) { bits |= c_linux_epollout() }
         return bits
     }

@@ -23,8 +23,8 @@ final class ScheduledTask {
 /// A cancelled task stays in the heap (removing it would need its position) until it
 /// reaches the top, or until cancelled tasks are half the heap: then they are dropped all
 /// at once. Without that, a client that arms a 30-second timeout per request and answers
-/// in a millisecond kept every cancelled timer of the last 30 seconds, a million at 35,000
-/// requests per second, and paid for each in memory and in the depth of every sift.
+/// in a millisecond would keep every cancelled timer of the last 30 seconds, a million at
+/// 35,000 requests per second, and pay for each in memory and in the depth of every sift.
 struct TimerQueue {
     /// Cancelled tasks still in the heap; shared with their handles.
     final class Cancellations {

@@ -5,7 +5,7 @@ import Glibc
 ///
 /// A client sends nearly the same header block on every request of a connection (an APNs
 /// provider repeats its `authorization`, `apns-topic`, `apns-push-type` and `user-agent`), and
-/// HPACK hands the server the same bytes each time. Making a `String` of them meant a UTF-8
+/// HPACK hands the server the same bytes each time. Making a `String` of them means a UTF-8
 /// check, and for values past 15 bytes an allocation, per header per request; comparing
 /// with the previous request's bytes is a fraction of that.
 struct HeaderStringCache {

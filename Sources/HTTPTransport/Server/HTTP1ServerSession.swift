@@ -363,6 +363,14 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         beginGracefulShutdown()
     }
 
+    func pauseReading() {
+        stream.pauseReading()
+    }
+
+    func resumeReading() {
+        stream.resumeReading()
+    }
+
     func closeConnection() {
         closing = true
         stream.closeAfterFlush()

@@ -99,7 +99,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         defer { nghttp2_option_del(option) }
         // No dynamic table for the responses we encode: their distinguishing values (such
         // as a fresh apns-id) never repeat, so indexing them only churns the table, which
-        // measured as 15% of the server's instructions per request.
+        // costs a large share of the server's instructions per request.
         nghttp2_option_set_max_deflate_dynamic_table_size(option, 0)
 
         var created: OpaquePointer?
@@ -356,7 +356,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard let request = stream(streamID), !request.bodyTooLarge, !request.responded else { return }
+        guard let request = stream(streamID), !request.bodyTooLarge, !request.dispatched, !request.responded else { return }
         if request.body.count + bytes.count > context.configuration.maxBodySize {
             request.bodyTooLarge = true
             reject(request, .bodyTooLarge(limit: context.configuration.maxBodySize))
@@ -405,6 +405,9 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     /// Answers a request the transport refuses the way the handler wants, with what was read
     /// of it; the stream is reset after the answer if the client is still sending it.
     private func reject(_ request: Stream, _ rejection: HTTPRequestRejection) {
+        // Handed to the handler, which may answer later: the rest of it is not read, and it is
+        // no longer a request being read (the read deadline does not apply).
+        request.dispatched = true
         request.resetAfterResponse = true
         let head = HTTPRequest(
             method: request.method, path: request.path, authority: request.authority ?? request.host,
@@ -412,7 +415,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
             streamID: request.id, connection: connection)
         request.headers = HTTPHeaders()
         request.body = []
-        submit(request, context.handler.rejectedRequestResponse(head, rejection: rejection))
+        context.handler.handleRejected(head, rejection: rejection, responder: HTTPResponder(connection: connection, streamID: request.id))
     }
 
     fileprivate func frameSent(flags: UInt8, streamID: Int32) {
@@ -511,11 +514,19 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
                                   $0.baseAddress, $0.count)
         }
         if submitted != 0 {
-            // Debug data too large for one frame: the GOAWAY still goes, without it. Unsent,
-            // the streams past `lastStream` were refused with nothing telling the client why.
+            // Debug data too large for one frame: the GOAWAY still goes, without it, so that
+            // the streams past `lastStream` are not refused with nothing telling the client why.
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode.rawValue, nil, 0)
         }
         sendNow()
+    }
+
+    func pauseReading() {
+        stream.pauseReading()
+    }
+
+    func resumeReading() {
+        stream.resumeReading()
     }
 
     func closeConnection() {

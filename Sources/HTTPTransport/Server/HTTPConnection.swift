@@ -29,6 +29,8 @@ protocol ConnectionController: AnyObject {
     func setMaxConcurrentStreams(_ value: Int)
     func sendGoAway(errorCode: HTTP2ErrorCode, debugData: [UInt8])
     func closeConnection()
+    func pauseReading()
+    func resumeReading()
 }
 
 /// One accepted connection: its identity, its per-connection state and its controls.
@@ -58,7 +60,7 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
     /// weak reference would push every retain of the session onto the slow refcount path.
     var controller: ConnectionController?
     /// Values by key type, each in a ``StateSlot`` of its own type: reading one back is a
-    /// class cast, where a cast out of `any Sendable` cost a generic dynamic cast on every
+    /// class cast, where a cast out of `any Sendable` costs a generic dynamic cast on every
     /// request of a handler that keeps per-connection state.
     @usableFromInline let state = Mutex<[ObjectIdentifier: any AnyObject & Sendable]>([:])
 
@@ -80,7 +82,7 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
     ///
     /// Inlinable so that a handler reading its state on every request gets a copy
     /// specialized to its key: unspecialized, finding the `StateSlot<Value>` class to cast
-    /// to was a generic metadata lookup per read, half the cost of the read.
+    /// to is a generic metadata lookup per read, half the cost of the read.
     @inlinable
     public subscript<Key: HTTPConnectionStateKey>(key: Key.Type) -> Key.Value? {
         get { (state.withLock { $0[ObjectIdentifier(key)] } as? StateSlot<Key.Value>)?.value }
@@ -115,6 +117,19 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
     /// Closes the connection after writing what is already queued.
     public func close() {
         onLoop { $0.closeConnection() }
+    }
+
+    /// Stops reading requests from the peer until ``resumeReading()`` has been called as many
+    /// times. Requests already read are still handled and answers still go out; the peer's
+    /// further bytes wait in the kernel, so its sends stall (TCP flow control). A server that
+    /// cannot keep up with its handler's work (a disk behind) uses it to stay bounded.
+    public func pauseReading() {
+        onLoop { $0.pauseReading() }
+    }
+
+    /// Undoes one ``pauseReading()``; the last one starts reading again.
+    public func resumeReading() {
+        onLoop { $0.resumeReading() }
     }
 
     func onLoop(_ body: @escaping @Sendable (ConnectionController) -> Void) {

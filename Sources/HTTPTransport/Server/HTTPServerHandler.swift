@@ -25,6 +25,12 @@ public protocol HTTPServerHandler: Sendable {
     /// server that speaks a protocol of its own answers in that protocol instead, keeping the
     /// status (`rejection.status`).
     func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse
+    /// Answers a request the transport refused on an HTTP/2 stream, through `responder`, at
+    /// once or later: the stream waits for its answer like any other (and is reset after it
+    /// if the client is still sending). For a handler whose answer waits on other work, such
+    /// as a write to disk. Defaults to answering `rejectedRequestResponse` at once; HTTP/1.1
+    /// refusals always use that, because the connection closes after the answer.
+    func handleRejected(_ request: HTTPRequest, rejection: HTTPRequestRejection, responder: HTTPResponder)
 }
 
 extension HTTPServerHandler {
@@ -32,6 +38,10 @@ extension HTTPServerHandler {
     public func connectionClosed(_ connection: HTTPConnection) {}
     public func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
         rejection.defaultResponse
+    }
+
+    public func handleRejected(_ request: HTTPRequest, rejection: HTTPRequestRejection, responder: HTTPResponder) {
+        responder.respond(rejectedRequestResponse(request, rejection: rejection))
     }
 }
 

@@ -28,6 +28,8 @@ final class ByteStream: Selectable {
     private var handshaking: Bool
     private var closeWhenDrained = false
     private var inReadCallback = false
+    /// Outstanding `pauseReading()` calls; the stream reads only while this is 0.
+    private var readPauses = 0
     private(set) var isClosed = false
     /// When the stream last read or wrote, for idle timeouts.
     private(set) var lastActivity = ContinuousClock.now
@@ -149,7 +151,38 @@ final class ByteStream: Selectable {
     private func setWantsWrite(_ wanted: Bool) {
         guard wanted != wantsWrite, !isClosed else { return }
         wantsWrite = wanted
-        eventLoop.reregister(fd: socket.fd, interest: wanted ? [.read, .write] : .read)
+        eventLoop.reregister(fd: socket.fd, interest: interest)
+    }
+
+    /// What the loop watches for: reads unless paused (a lingering stream always reads, to
+    /// discard), writes while output waits.
+    private var interest: SelectorInterest {
+        var interest: SelectorInterest = readPauses == 0 || lingering ? .read : []
+        if wantsWrite { interest.insert(.write) }
+        return interest
+    }
+
+    /// Whether reading is paused (see ``pauseReading()``).
+    var isReadingPaused: Bool { readPauses > 0 && !lingering }
+
+    /// Stops reading from the socket until ``resumeReading()`` has been called as many
+    /// times. Bytes already read are still handled, and output still goes out; the peer's
+    /// further bytes wait in the kernel, whose full buffers then stop the peer (TCP flow
+    /// control). For a server that must not take more work than it can finish.
+    func pauseReading() {
+        guard !isClosed else { return }
+        readPauses += 1
+        if readPauses == 1 { eventLoop.reregister(fd: socket.fd, interest: interest) }
+    }
+
+    /// Undoes one ``pauseReading()``; the last one reads again, beginning with what TLS
+    /// decrypted before the pause (which epoll cannot see).
+    func resumeReading() {
+        guard readPauses > 0 else { return }
+        readPauses -= 1
+        guard readPauses == 0, !isClosed else { return }
+        eventLoop.reregister(fd: socket.fd, interest: interest)
+        if !inReadCallback, tls?.hasBufferedInput ?? false { readReady() }
     }
 
     private func continueHandshake() {
@@ -186,6 +219,7 @@ final class ByteStream: Selectable {
             continueHandshake()
             return
         }
+        if isReadingPaused { return }
         let buffer = eventLoop.readBuffer
         inReadCallback = true
         defer {
@@ -200,7 +234,7 @@ final class ByteStream: Selectable {
             case let .bytes(count):
                 lastActivity = .now
                 delegate?.stream(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                if isClosed || closeWhenDrained { return }
+                if isClosed || closeWhenDrained || isReadingPaused { return }
                 if count < buffer.count && !(tls?.hasBufferedInput ?? false) { return }
             case .wouldBlock:
                 return

@@ -7,8 +7,8 @@ extension ConfigurationJSON {
     /// Devices as a JSON array sorted by token.
     ///
     /// ```json
-    /// [{"bundleId":"com.example.app","environment":"sandbox","state":"unregistered",
-    ///   "token":"…","unregisteredSince":"2024-05-01T12:00:00.000Z"}]
+    /// [{"bundle_id":"com.example.app","environment":"sandbox","state":"unregistered",
+    ///   "token":"…","unregistered_since":"2024-05-01T12:00:00.000Z"}]
     /// ```
     public static func encodeDevices(_ devices: [DeviceToken: RegisteredDevice]) -> JSONValue {
         .array(devices.values.sorted { $0.token.hex < $1.token.hex }.map { device in
@@ -31,14 +31,14 @@ extension ConfigurationJSON {
 
     /// Decodes a JSON array of devices.
     ///
-    /// Each has `token` (hex), `bundleId`, `environment` (`production` or `sandbox`) and an
-    /// optional `state`: `active` (the default), `unregistered` with `unregisteredSince`
+    /// Each has `token` (hex), `bundle_id`, `environment` (`production` or `sandbox`) and an
+    /// optional `state`: `active` (the default), `unregistered` with `unregistered_since`
     /// (ISO-8601 or milliseconds since 1970), or `expired`.
     ///
     /// - Parameters:
     ///   - json: The array.
     ///   - path: Its JSON path, for errors.
-    ///   - bundleIDs: When given, each device's `bundleId` must be one of these.
+    ///   - bundleIDs: When given, each device's `bundle_id` must be one of these.
     /// - Throws: ``ConfigurationError`` naming the field, or `.duplicateID` for a repeated token.
     public static func decodeDevices(
         _ json: JSONValue, path: String = "devices", bundleIDs: Set<String>? = nil

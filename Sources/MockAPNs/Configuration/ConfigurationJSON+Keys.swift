@@ -15,8 +15,8 @@ extension ConfigurationJSON {
     /// and the public key as a JWK. Sorted by key ID.
     ///
     /// ```json
-    /// [{"environment":"both","keyId":"ABC123DEFG","publicKey":{"crv":"P-256","kid":"ABC123DEFG",
-    ///   "kty":"EC","x":"…","y":"…"},"teamId":"TEAM000001"}]
+    /// [{"environment":"both","key_id":"ABC123DEFG","public_key":{"crv":"P-256","kid":"ABC123DEFG",
+    ///   "kty":"EC","x":"…","y":"…"},"team_id":"TEAM000001"}]
     /// ```
     public static func encodeKeys(_ keys: [String: APNsRegisteredKey]) -> JSONValue {
         .array(keys.sorted { $0.key < $1.key }.map { keyID, key in
@@ -31,7 +31,7 @@ extension ConfigurationJSON {
     }
 
     /// Decodes a JSON array of keys. Each names its key material with exactly one of
-    /// `path` (a `.p8` private key or a public-key PEM file) or `publicKey` (a JWK object or
+    /// `path` (a `.p8` private key or a public-key PEM file) or `public_key` (a JWK object or
     /// PEM text).
     ///
     /// - Parameters:
@@ -104,11 +104,12 @@ extension ConfigurationJSON {
     }
 
     private static func keyMaterial(_ object: JSONObjectReader, baseDirectory: String?) throws(ConfigurationError) -> ES256PublicKey {
+        let choices = "\(JSONValue.string(KeyEntryKey.path)) or \(JSONValue.string(KeyEntryKey.publicKey))"
         switch (object.value(KeyEntryKey.path), object.value(KeyEntryKey.publicKey)) {
         case (nil, nil):
-            throw ConfigurationError(.missingField, path: object.path(KeyEntryKey.path), "required field is missing; give \"path\" or \"publicKey\"")
+            throw ConfigurationError(.missingField, path: object.path(KeyEntryKey.path), "required field is missing; give \(choices)")
         case (.some, .some):
-            throw ConfigurationError(.invalidValue, path: object.path(KeyEntryKey.publicKey), "give either \"path\" or \"publicKey\", not both")
+            throw ConfigurationError(.invalidValue, path: object.path(KeyEntryKey.publicKey), "give either \(choices), not both")
         case (.some(let value), nil):
             let file = try JSONField.string(value, path: object.path(KeyEntryKey.path))
             return try loadKey(file: ConfigurationPath.resolve(file, against: baseDirectory), path: object.path(KeyEntryKey.path))

@@ -1,7 +1,7 @@
 import StrictJSON
 
 extension ConfigurationJSON {
-    /// The whole registry: `{"apps":[…],"acceptUnknownDevices":…,"keys":[…],"devices":[…]}`,
+    /// The whole registry: `{"apps":[…],"accept_unknown_devices":…,"keys":[…],"devices":[…]}`,
     /// with the same field names as the configuration file.
     public static func encodeRegistry(_ registry: MockRegistry) -> JSONValue {
         [
@@ -13,7 +13,7 @@ extension ConfigurationJSON {
     }
 
     /// Decodes a registry object. Fields left out keep `base`'s values, except that listing
-    /// devices without `acceptUnknownDevices` turns unknown tokens away.
+    /// devices without `accept_unknown_devices` turns unknown tokens away.
     ///
     /// - Parameters:
     ///   - json: The object.

@@ -1,10 +1,11 @@
-/// Top-level field names of the configuration file, defined once.
+/// Top-level field names of the configuration file, defined once. Every field name of the
+/// file is snake_case (``JSONKeyConvention``); the control API's bodies share them.
 enum ConfigurationKey {
     static let server = ServerSettingsKey.section
     static let apps = "apps"
     static let keys = "keys"
     static let devices = "devices"
-    static let acceptUnknownDevices = "acceptUnknownDevices"
+    static let acceptUnknownDevices = "accept_unknown_devices"
     static let faults = "faults"
     static let validation = ValidationSettingsKey.section
     static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation]
@@ -13,11 +14,11 @@ enum ConfigurationKey {
 /// Field names of the `validation` section: the choices where Apple is silent.
 enum ValidationSettingsKey {
     static let section = "validation"
-    static let acceptMissingPushType = "acceptMissingPushType"
-    static let rejectImmediateBackgroundPushes = "rejectImmediateBackgroundPushes"
-    static let rejectMalformedPayloads = "rejectMalformedPayloads"
-    static let payloadNestingLimit = "payloadNestingLimit"
-    static let goAwayReasons = "goAwayReasons"
+    static let acceptMissingPushType = "accept_missing_push_type"
+    static let rejectImmediateBackgroundPushes = "reject_immediate_background_pushes"
+    static let rejectMalformedPayloads = "reject_malformed_payloads"
+    static let payloadNestingLimit = "payload_nesting_limit"
+    static let goAwayReasons = "go_away_reasons"
     static let all = [
         acceptMissingPushType, rejectImmediateBackgroundPushes, rejectMalformedPayloads, payloadNestingLimit, goAwayReasons,
     ]
@@ -27,36 +28,37 @@ enum ValidationSettingsKey {
 enum ServerSettingsKey {
     static let section = "server"
     static let host = "host"
-    static let productionPort = "productionPort"
-    static let sandboxPort = "sandboxPort"
-    static let controlPort = "controlPort"
+    static let productionPort = "production_port"
+    static let sandboxPort = "sandbox_port"
+    static let controlPort = "control_port"
     static let tls = "tls"
     static let certificate = "certificate"
-    static let privateKey = "privateKey"
-    static let clientCA = "clientCA"
-    static let maxConcurrentStreams = "maxConcurrentStreams"
-    static let dropStreamLimitAfterRejection = "dropStreamLimitAfterRejection"
-    static let headerTableSize = "headerTableSize"
-    static let initialWindowSize = "initialWindowSize"
-    static let maxFrameSize = "maxFrameSize"
-    static let maxHeaderListSize = "maxHeaderListSize"
-    static let idleTimeoutSeconds = "idleTimeoutSeconds"
-    static let requestReadTimeoutSeconds = "requestReadTimeoutSeconds"
-    static let captureFile = "captureFile"
-    static let captureRingSize = "captureRingSize"
+    static let privateKey = "private_key"
+    static let clientCA = "client_ca"
+    static let maxConcurrentStreams = "max_concurrent_streams"
+    static let dropStreamLimitAfterRejection = "drop_stream_limit_after_rejection"
+    static let headerTableSize = "header_table_size"
+    static let initialWindowSize = "initial_window_size"
+    static let maxFrameSize = "max_frame_size"
+    static let maxHeaderListSize = "max_header_list_size"
+    static let idleTimeoutSeconds = "idle_timeout_seconds"
+    static let requestReadTimeoutSeconds = "request_read_timeout_seconds"
+    static let captureFile = "capture_file"
+    static let captureRingSize = "capture_ring_size"
+    static let captureFsync = "capture_fsync"
     static let all = [
         host, productionPort, sandboxPort, controlPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
         dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,
-        idleTimeoutSeconds, requestReadTimeoutSeconds, captureFile, captureRingSize,
+        idleTimeoutSeconds, requestReadTimeoutSeconds, captureFile, captureRingSize, captureFsync,
     ]
 }
 
 /// Field names of a key entry.
 enum KeyEntryKey {
-    static let keyID = "keyId"
-    static let teamID = "teamId"
+    static let keyID = "key_id"
+    static let teamID = "team_id"
     static let path = "path"
-    static let publicKey = "publicKey"
+    static let publicKey = "public_key"
     static let environment = "environment"
     static let topics = "topics"
     static let all = [keyID, teamID, path, publicKey, environment, topics]
@@ -65,10 +67,10 @@ enum KeyEntryKey {
 /// Field names and state values of a device entry.
 enum DeviceEntryKey {
     static let token = "token"
-    static let bundleID = "bundleId"
+    static let bundleID = "bundle_id"
     static let environment = "environment"
     static let state = "state"
-    static let unregisteredSince = "unregisteredSince"
+    static let unregisteredSince = "unregistered_since"
     static let all = [token, bundleID, environment, state, unregisteredSince]
 
     static let active = "active"

@@ -4,7 +4,9 @@ import StrictJSON
 /// that names the JSON path and what was expected.
 ///
 /// Unknown fields are errors, so a typo such as `"probablity"` is reported instead of
-/// silently ignored. `null` counts as absent, so a field can be cleared explicitly.
+/// silently ignored, and a field's camelCase spelling (`keyId`) is reported with its
+/// snake_case name (``JSONKeyConvention``). `null` counts as absent, so a field can be
+/// cleared explicitly.
 struct JSONObjectReader {
     /// The path of the object itself; empty for the document root.
     let path: String
@@ -16,9 +18,7 @@ struct JSONObjectReader {
             throw ConfigurationError(.invalidValue, path: path, "expected an object, \(JSONField.found(value))")
         }
         if let unknown = members.keys.filter({ !allowed.contains($0) }).sorted().first {
-            throw ConfigurationError(
-                .unknownField, path: JSONField.path(path, unknown),
-                "unknown field; expected one of \(allowed.joined(separator: ", "))")
+            throw JSONField.unknownField(unknown, path: path, allowed: allowed)
         }
         self.path = path
         self.members = members
@@ -96,6 +96,18 @@ enum JSONField {
     /// `parent[index]`.
     static func path(_ parent: String, _ index: Int) -> String {
         "\(parent)[\(index)]"
+    }
+
+    /// The error for a field `allowed` does not hold, in the object at `path`: the field's
+    /// name now when it is the camelCase spelling of one (`it is now "key_id"`), else the
+    /// names the object takes.
+    static func unknownField(_ name: String, path: String, allowed: [String]) -> ConfigurationError {
+        let message = if let renamed = JSONKeyConvention.renamed(name, among: allowed) {
+            "unknown field; it is now \(JSONValue.string(renamed))"
+        } else {
+            "unknown field; expected one of \(allowed.joined(separator: ", "))"
+        }
+        return ConfigurationError(.unknownField, path: Self.path(path, name), message)
     }
 
     /// `found 700`, `found string "abc"`, `found an object`: enough to spot the mistake.

@@ -39,7 +39,7 @@ extension MockConfiguration {
     /// - Parameters:
     ///   - file: The file the configuration was read from.
     ///   - asRead: The configuration as read, before the flags.
-    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandboxPort`.
+    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandbox_port`.
     public func validate(readFrom file: String, asRead: MockConfiguration) throws(ConfigurationError) {
         do {
             try validate()
@@ -120,6 +120,7 @@ extension MockConfiguration {
             ServerSettingsKey.maxFrameSize: .integer(Int64(settings.maxFrameSize)),
             ServerSettingsKey.maxHeaderListSize: .integer(Int64(settings.maxHeaderListSize)),
             ServerSettingsKey.captureRingSize: .integer(Int64(settings.captureRingSize)),
+            ServerSettingsKey.captureFsync: .bool(settings.captureSyncsEachBatch),
         ]
         for (key, timeout) in [(ServerSettingsKey.idleTimeoutSeconds, settings.idleTimeout),
                                (ServerSettingsKey.requestReadTimeoutSeconds, settings.requestReadTimeout)] {
@@ -177,6 +178,7 @@ extension MockConfiguration {
         if let value = try object.integer(ServerSettingsKey.captureRingSize, in: 0...Int64(Int32.max)) {
             settings.captureRingSize = Int(value)
         }
+        if let value = try object.bool(ServerSettingsKey.captureFsync) { settings.captureSyncsEachBatch = value }
         return settings
     }
 

@@ -66,7 +66,7 @@ public struct MockConfiguration: Sendable {
 
     /// Checks the settings' ranges and the fault rules' values and unique ids.
     ///
-    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandboxPort`.
+    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandbox_port`.
     public func validate() throws(ConfigurationError) {
         try server.validate()
         _ = try FaultEngine(rules: faults)

@@ -54,6 +54,12 @@ public struct MockServerSettings: Sendable, Hashable {
     public var captureFilePath: String?
     /// How many recent pushes the in-memory capture keeps.
     public var captureRingSize: Int
+    /// Whether each batch of capture lines is followed by `fdatasync`, so that an answered
+    /// push survives power loss, not only a crash of the mock (off: `write(2)` suffices).
+    public var captureSyncsEachBatch = false
+    /// Capture bytes that may wait for the disk before a connection that adds more stops
+    /// reading until its lines are written: what bounds memory when the disk is slow.
+    public var captureMaximumPendingBytes = CaptureFileWriter.defaultMaximumPendingBytes
 
     /// `127.0.0.1`: reachable from the machine only, the safe choice for a test tool.
     public static let defaultHost = "127.0.0.1"
@@ -151,7 +157,7 @@ public struct MockServerSettings: Sendable, Hashable {
     /// can carry (``headerTableSizes``, ``initialWindowSizes``, ``maxFrameSizes``,
     /// ``maxHeaderListSizes``).
     ///
-    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandboxPort`.
+    /// - Throws: ``ConfigurationError`` naming the field, such as `server.sandbox_port`.
     public func validate() throws(ConfigurationError) {
         try validate(path: ServerSettingsKey.section)
     }

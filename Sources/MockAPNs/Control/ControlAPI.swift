@@ -48,11 +48,12 @@ struct ControlAPI: HTTPServerHandler {
             try Self.checkParameterNames(query, method: request.method, path: path)
             switch (request.method, path) {
             case ("GET", "/healthz"):
-                responder.respond(Self.json(200, .object(["status": "ok"])))
+                responder.respond(Self.json(200, .object([ControlBodyKey.status: "ok"])))
             case ("GET", "/metrics"):
                 var text = metrics.prometheusText()
                 if let file = capture.fileWriter {
-                    text += PushMetrics.captureFileText(written: file.writtenRecordCount, dropped: file.droppedRecordCount)
+                    text += PushMetrics.captureFileText(
+                        written: file.writtenRecordCount, dropped: file.droppedRecordCount, unsynced: file.unsyncedRecordCount)
                 }
                 responder.respond(HTTPResponse(status: 200, text: text, contentType: "text/plain; version=0.0.4; charset=utf-8"))
             case ("GET", "/pushes"):
@@ -73,11 +74,11 @@ struct ControlAPI: HTTPServerHandler {
                         // or because its client went away: nobody to answer then.
                         guard waits.isStopping else { return }
                         responder.respond(Self.pushes(result.entries, status: 503, extra: [
-                            "satisfied": .bool(false), "error": .string("the mock is stopping"),
+                            ControlBodyKey.satisfied: .bool(false), ControlBodyKey.error: .string("the mock is stopping"),
                         ]))
                         return
                     }
-                    responder.respond(Self.pushes(result.entries, status: satisfied ? 200 : 408, extra: ["satisfied": .bool(satisfied)]))
+                    responder.respond(Self.pushes(result.entries, status: satisfied ? 200 : 408, extra: [ControlBodyKey.satisfied: .bool(satisfied)]))
                 }
             case ("DELETE", "/pushes"):
                 capture.clear()
@@ -190,7 +191,14 @@ struct ControlAPI: HTTPServerHandler {
         guard let accepted = acceptedParameters(method: method, path: path),
             let unknown = query.names.first(where: { !accepted.contains($0) })
         else { return }
-        let expected = accepted.isEmpty ? "\(method) \(path) takes none" : "expected one of \(accepted.joined(separator: ", "))"
+        // Names are snake_case, as the bodies' fields are: for a camelCase one, the fix beats a list.
+        let expected = if let renamed = JSONKeyConvention.renamed(unknown, among: accepted) {
+            "it is now \(JSONValue.string(renamed))"
+        } else if accepted.isEmpty {
+            "\(method) \(path) takes none"
+        } else {
+            "expected one of \(accepted.joined(separator: ", "))"
+        }
         throw QueryError(description: "unknown query parameter \(JSONValue.string(unknown)); \(expected)")
     }
 
@@ -260,7 +268,7 @@ struct ControlAPI: HTTPServerHandler {
     }
 
     static func error(_ status: Int, _ message: String) -> HTTPResponse {
-        json(status, .object(["error": .string(message)]))
+        json(status, .object([ControlBodyKey.error: .string(message)]))
     }
 
     /// `{"count":N,"pushes":[<capture records, exactly as in the capture file>], …extra}`.
@@ -281,14 +289,17 @@ struct ControlAPI: HTTPServerHandler {
     private static func pushes(
         count: Int, status: Int = 200, extra: [String: JSONValue], writeLines: (inout [UInt8]) -> Void
     ) -> HTTPResponse {
-        var body: [UInt8] = Array("{\"count\":\(count),".utf8)
+        var body: [UInt8] = [UInt8(ascii: "{")]
+        JSONWriter.writeString(ControlBodyKey.count, into: &body)
+        body.append(contentsOf: ":\(count),".utf8)
         for (key, value) in extra.sorted(by: { $0.key < $1.key }) {
             JSONWriter.writeString(key, into: &body)
             body.append(UInt8(ascii: ":"))
             JSONWriter.write(value, into: &body)
             body.append(UInt8(ascii: ","))
         }
-        body.append(contentsOf: "\"pushes\":[".utf8)
+        JSONWriter.writeString(ControlBodyKey.pushes, into: &body)
+        body.append(contentsOf: ":[".utf8)
         writeLines(&body)
         body.append(contentsOf: "]}\n".utf8)
         return HTTPResponse(status: status, headers: ["content-type": "application/json"], body: body)

@@ -22,9 +22,9 @@ public enum FaultAction: Sendable, Hashable {
     /// Unavailable rules are evaluated before all others, whatever their position.
     case unavailable(APNsReason)
 
-    /// The error code a `resetStream` rule uses when JSON names none.
+    /// The error code a `reset_stream` rule uses when JSON names none.
     public static let defaultResetErrorCode = HTTP2ErrorCode.internalError
-    /// The error code a `goAway` rule uses when JSON names none: APNs sends NO_ERROR.
+    /// The error code a `go_away` rule uses when JSON names none: APNs sends NO_ERROR.
     public static let defaultGoAwayErrorCode = HTTP2ErrorCode.noError
 
     /// The reasons an `unavailable` rule may answer with.

@@ -19,9 +19,9 @@ enum FaultRuleKey {
 
 /// JSON field names of a rule's `match`.
 enum FaultMatchKey {
-    static let deviceToken = "deviceToken"
+    static let deviceToken = "device_token"
     static let topic = "topic"
-    static let pushType = "pushType"
+    static let pushType = "push_type"
     static let all = [deviceToken, topic, pushType]
 }
 
@@ -31,14 +31,20 @@ enum FaultActionKey {
     static let status = "status"
     static let reason = "reason"
     static let milliseconds = "milliseconds"
-    static let errorCode = "errorCode"
+    static let errorCode = "error_code"
     static let limit = "limit"
-    static let windowSeconds = "windowSeconds"
+    static let windowSeconds = "window_seconds"
     static let window = "window"
 
-    /// The `type` values, each with the fields it allows besides `type`.
+    /// The `type` values, each with the fields it allows besides `type`. Values are
+    /// snake_case, as the keys are.
     enum Kind: String, CaseIterable {
-        case status, delay, resetStream, closeConnection, goAway, rateLimit, unavailable
+        case status, delay
+        case resetStream = "reset_stream"
+        case closeConnection = "close_connection"
+        case goAway = "go_away"
+        case rateLimit = "rate_limit"
+        case unavailable
 
         var fields: [String] {
             switch self {
@@ -173,7 +179,7 @@ extension FaultRuleStatistics {
 }
 
 extension FaultMatch {
-    /// Decodes `{"deviceToken":…,"topic":…,"pushType":…}`; every field is optional.
+    /// Decodes `{"device_token":…,"topic":…,"push_type":…}`; every field is optional.
     init(json: JSONValue, path: String) throws(ConfigurationError) {
         let object = try JSONObjectReader(json, path: path, allowed: FaultMatchKey.all)
         self.init()
@@ -217,6 +223,11 @@ extension FaultAction {
             throw ConfigurationError(.missingField, path: typePath, "required field is missing; expected one of \(kinds)")
         }
         guard let kind = typeValue.stringValue.flatMap(FaultActionKey.Kind.init(rawValue:)) else {
+            if let text = typeValue.stringValue,
+               let renamed = JSONKeyConvention.renamed(text, among: FaultActionKey.Kind.allCases.map(\.rawValue)) {
+                throw ConfigurationError(
+                    .invalidValue, path: typePath, "\(JSONValue.string(text)) is now \(JSONValue.string(renamed)); expected one of \(kinds)")
+            }
             throw ConfigurationError(.invalidValue, path: typePath, "expected one of \(kinds), \(JSONField.found(typeValue))")
         }
         let object = try JSONObjectReader(json, path: path, allowed: [FaultActionKey.type] + kind.fields)
@@ -277,7 +288,7 @@ extension FaultAction {
         }
     }
 
-    /// `errorCode` as an RFC 9113 name (`"CANCEL"`) or a number.
+    /// `error_code` as an RFC 9113 name (`"CANCEL"`) or a number.
     private static func errorCode(_ object: JSONObjectReader) throws(ConfigurationError) -> HTTP2ErrorCode? {
         guard let value = object.value(FaultActionKey.errorCode) else { return nil }
         let expected = "expected an HTTP/2 error code name (\(HTTP2ErrorCode.faultNames.joined(separator: ", "))) or an integer 0-4294967295"

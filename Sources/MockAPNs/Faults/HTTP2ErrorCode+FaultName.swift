@@ -1,7 +1,7 @@
 import HTTPTransport
 
 extension HTTP2ErrorCode {
-    /// RFC 9113 section 7 names, as fault rules spell them in JSON (`"errorCode":"CANCEL"`).
+    /// RFC 9113 section 7 names, as fault rules spell them in JSON (`"error_code":"CANCEL"`).
     private static let namesByCode: [UInt32: String] = [
         0x0: "NO_ERROR", 0x1: "PROTOCOL_ERROR", 0x2: "INTERNAL_ERROR", 0x3: "FLOW_CONTROL_ERROR",
         0x4: "SETTINGS_TIMEOUT", 0x5: "STREAM_CLOSED", 0x6: "FRAME_SIZE_ERROR", 0x7: "REFUSED_STREAM",

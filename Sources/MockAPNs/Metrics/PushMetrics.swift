@@ -96,10 +96,12 @@ public final class PushMetrics: Sendable {
 
     /// The capture file's lines by what became of them, in the same format: a dropped line
     /// (a failed write, a full disk) is lost from the file, so CI can alert on it.
-    public static func captureFileText(written: Int, dropped: Int) -> String {
-        "# HELP apns_mock_capture_file_lines_total Capture file lines written, or dropped (a failed write, or a disk too far behind).\n"
+    public static func captureFileText(written: Int, dropped: Int, unsynced: Int) -> String {
+        "# HELP apns_mock_capture_file_lines_total Capture file lines written, dropped (a failed write: the push was answered 500),"
+            + " or written but not synced (a failed fdatasync with --capture-fsync: answered 500).\n"
             + "# TYPE apns_mock_capture_file_lines_total counter\n"
             + "apns_mock_capture_file_lines_total{result=\"written\"} \(written)\n"
             + "apns_mock_capture_file_lines_total{result=\"dropped\"} \(dropped)\n"
+            + "apns_mock_capture_file_lines_total{result=\"unsynced\"} \(unsynced)\n"
     }
 }

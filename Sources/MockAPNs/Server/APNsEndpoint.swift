@@ -4,10 +4,14 @@ import HTTPTransport
 import JWTVerify
 
 /// The HTTP/2 side of one APNs listener: turns requests into `PushRequest`s, asks the
-/// validator, answers the way APNs does, steers the connection, and tells observers.
+/// connection's ``PushHandler``, records the push, answers the way APNs does, steers the
+/// connection, and tells observers.
 ///
 /// Transport, decision and observation stay apart, as in pushy's mock: this type does no
-/// validation itself and observers cannot change an answer.
+/// validation itself and observers cannot change an answer. The capture is the one step
+/// between decision and answer: with a capture file, a push is answered only once its line
+/// is in the file (`write(2)` returned), and 500 `InternalServerError` if it could not be
+/// written, so no answer claims a capture that did not happen.
 final class APNsEndpoint: HTTPServerHandler {
     let environment: APNsEnvironment
     let services: MockServices
@@ -19,14 +23,15 @@ final class APNsEndpoint: HTTPServerHandler {
 
     func connectionOpened(_ connection: HTTPConnection) {
         services.metrics.connectionOpened()
-        var state = EndpointConnectionState(
-            auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate))
+        let info = PushConnectionInfo(id: connection.id, environment: environment, peerCertificate: connection.peerCertificate)
+        var state = EndpointConnectionState(handler: services.handlers.makeHandler(for: info))
         // A verified client certificate authenticates the whole connection at once.
-        if state.auth.allowsConcurrentStreams {
-            state.granted = true
+        if info.peerCertificate != nil {
+            state.streams.granted = true
             connection.setMaxConcurrentStreams(services.streamPolicy.maxConcurrentStreams)
         }
-        connection[EndpointConnectionState.Key.self] = EndpointConnectionState.Box(state)
+        connection[EndpointConnectionState.Key.self] = EndpointConnectionState.Box(
+            state, answers: services.answerQueue(for: connection.eventLoop))
     }
 
     func connectionClosed(_ connection: HTTPConnection) {
@@ -41,11 +46,7 @@ final class APNsEndpoint: HTTPServerHandler {
             environment: environment, connectionID: connection.id, receivedAt: Date())
         let box = state(of: connection)
 
-        // Filled in place and then moved: a returned validation, or one read while still a
-        // variable, was copied (a reference count per field of its details).
-        var filled = PushValidation(details: PushDetails(), verdict: .accepted)
-        services.validator.validate(push, auth: &box.state.auth, into: &filled)
-        let validation = consume filled
+        let validation = box.state.handler.handle(push)
         let faults = services.faults.evaluate(validation.details, at: push.receivedAt)
         let outcome = Self.outcome(
             of: validation, faults: faults,
@@ -53,11 +54,15 @@ final class APNsEndpoint: HTTPServerHandler {
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
 
         // A reset stream or closed connection is a fault, not an APNs answer: the limit stays.
-        if outcome.status != 0, let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &box.state) {
+        if outcome.status != 0, let limit = services.streamPolicy.newLimit(
+            after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {
             connection.setMaxConcurrentStreams(limit)
         }
-        answer(outcome, faults: faults, responder: responder, connection: connection)
         let fired = faults.firedRules.map { "\($0.id): \($0.summary)" }
+        record(CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: fired), box: box,
+               responder: responder, connection: connection) { [self] in
+            answer(outcome, faults: faults, responder: responder, connection: connection)
+        }
         for observer in services.observers {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: fired)
         }
@@ -67,20 +72,58 @@ final class APNsEndpoint: HTTPServerHandler {
             latency: started.duration(to: .now) + faults.delay)
     }
 
-    /// The connection's auth and stream-limit state, made on first use.
+    /// The connection's handler and stream-limit state, made on first use.
     private func state(of connection: HTTPConnection) -> EndpointConnectionState.Box {
         if let box = connection[EndpointConnectionState.Key.self] { return box }
-        let box = EndpointConnectionState.Box(EndpointConnectionState(
-            auth: ConnectionAuthState(environment: environment, peerCertificate: connection.peerCertificate)))
+        let info = PushConnectionInfo(id: connection.id, environment: environment, peerCertificate: connection.peerCertificate)
+        let box = EndpointConnectionState.Box(
+            EndpointConnectionState(handler: services.handlers.makeHandler(for: info)),
+            answers: services.answerQueue(for: connection.eventLoop))
         connection[EndpointConnectionState.Key.self] = box
         return box
     }
 
-    /// The answer: validation's, unless a fault rule answers the stream instead, and what
+    /// Records `push`, then runs `answer`: at once when the capture keeps no file; otherwise
+    /// on the connection's loop once the line is written, or answers 500
+    /// `InternalServerError` instead if it could not be. Never waits for the disk: when the
+    /// file is behind, the connection stops reading until its lines are written.
+    private func record(
+        _ push: CaptureRecord, box: EndpointConnectionState.Box, responder: HTTPResponder, connection: HTTPConnection,
+        then answer: @escaping @Sendable () -> Void
+    ) {
+        let capture = services.capture
+        guard capture.fileWriter != nil else {
+            capture.record(push)
+            answer()
+            return
+        }
+        let answers = box.answers, apnsID = push.outcome.apnsID, uniqueID = push.outcome.uniqueID
+        box.state.unacknowledgedLines += 1
+        let receipt = capture.record(push) { result in
+            answers.add {
+                if case .written = result {
+                    answer()
+                } else {
+                    responder.respond(Self.response(for: .rejected(.internalServerError, apnsID: apnsID, uniqueID: uniqueID)))
+                }
+                box.state.unacknowledgedLines -= 1
+                if box.state.readingPaused, box.state.unacknowledgedLines == 0 {
+                    box.state.readingPaused = false
+                    connection.resumeReading()
+                }
+            }
+        }
+        if receipt.backlogged, !box.state.readingPaused {
+            box.state.readingPaused = true
+            connection.pauseReading()
+        }
+    }
+
+    /// The answer: the handler's, unless a fault rule answers the stream instead, and what
     /// the connection does after it (a fault's GOAWAY included, so the capture says so).
     ///
     /// A stream reset or a closed connection has no HTTP answer; its outcome has status 0.
-    static func outcome(of validation: PushValidation, faults: FaultDecision, apnsID: String, uniqueID: String?) -> PushOutcome {
+    static func outcome(of validation: PushDecision, faults: FaultDecision, apnsID: String, uniqueID: String?) -> PushOutcome {
         if faults.connectionAction == .close {
             return PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .close)
         }
@@ -142,22 +185,20 @@ final class APNsEndpoint: HTTPServerHandler {
         }
     }
 
-    /// A push the transport stopped reading is answered at once, in APNs' JSON, so a client
-    /// parses it like any rejection. Fault rules do not apply to any of them.
+    /// A push the transport stopped reading is answered in APNs' JSON, so a client parses it
+    /// like any rejection. Fault rules do not apply to any of them.
     ///
     /// - A body far past any APNs limit is not read to its end, but the push still goes
     ///   through validation in APNs' order: a wrong method, path, header or token is answered
     ///   as such, and anything that passes them gets 413 `PayloadTooLarge` (step 15). The
-    ///   stream limit, the capture and the metrics see it as any push.
+    ///   stream limit, the capture and the metrics see it as any push, and it is answered
+    ///   once captured, as any push.
     /// - A header list past the listener's limit is 431 (`RequestHeaderFieldsTooLarge`, the
     ///   mock's own reason). It goes through validation, whose step 0 decides it, and is
     ///   captured with the headers that fit; stream limit and metrics see it as any push.
-    /// - A push not read whole within the listener's request read timeout is 408
-    ///   (`RequestTimeout`, the mock's own reason), and the transport then sends GOAWAY. It
-    ///   never arrived, so it is not validated or captured; the metrics count it.
-    /// - Malformed HTTP/1.1 and unsupported versions cannot reach an HTTP/2-only listener:
-    ///   nghttp2 refuses bad frames itself. Should one come, the transport's answer stands.
-    func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
+    /// - A push not read whole within the listener's request read timeout is answered by
+    ///   ``rejectedRequestResponse(_:rejection:)``.
+    func handleRejected(_ request: HTTPRequest, rejection: HTTPRequestRejection, responder: HTTPResponder) {
         switch rejection.kind {
         case .bodyTooLarge, .headerListTooLarge:
             var push = unreadPush(request)
@@ -166,7 +207,20 @@ final class APNsEndpoint: HTTPServerHandler {
             } else {
                 push.oversizedHeaderListLimit = rejection.limit ?? 0
             }
-            return answerUnread(push, on: request.connection)
+            answerUnread(push, on: request.connection, responder: responder)
+        default:
+            responder.respond(rejectedRequestResponse(request, rejection: rejection))
+        }
+    }
+
+    /// The answer to a refusal that is not a push: a push not read whole within the
+    /// listener's request read timeout is 408 (`RequestTimeout`, the mock's own reason), and
+    /// the transport then sends GOAWAY. It never arrived, so it is not validated or captured;
+    /// the metrics count it. Malformed HTTP/1.1 and unsupported versions cannot reach an
+    /// HTTP/2-only listener (nghttp2 refuses bad frames itself); should one come, the
+    /// transport's answer stands.
+    func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
+        switch rejection.kind {
         case .requestTimeout:
             let outcome = PushOutcome.rejected(
                 .requestTimeout, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
@@ -184,26 +238,29 @@ final class APNsEndpoint: HTTPServerHandler {
                     environment: environment, connectionID: request.connection.id, receivedAt: Date())
     }
 
-    /// Validates, answers and reports a push the transport stopped reading (a body or header
-    /// list over its limit), which is answered synchronously and never reaches `handle`.
-    private func answerUnread(_ push: PushRequest, on connection: HTTPConnection) -> HTTPResponse {
+    /// Decides, records, answers and reports a push the transport stopped reading (a body
+    /// or header list over its limit), which never reaches `handle`.
+    private func answerUnread(_ push: PushRequest, on connection: HTTPConnection, responder: HTTPResponder) {
         let box = state(of: connection)
-        var validation = PushValidation(details: PushDetails(), verdict: .accepted)
-        services.validator.validate(push, auth: &box.state.auth, into: &validation)
+        let validation = box.state.handler.handle(push)
         let outcome = validation.outcome(
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
-        if let limit = services.streamPolicy.newLimit(after: outcome.isAccepted, state: &box.state) {
+        if let limit = services.streamPolicy.newLimit(
+            after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {
             connection.setMaxConcurrentStreams(limit)
         }
-        if outcome.connectionAction == .goAway, let reason = outcome.reason {
-            Self.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes, after: .zero, on: connection)
+        record(CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: []), box: box,
+               responder: responder, connection: connection) {
+            responder.respond(Self.response(for: outcome))
+            if outcome.connectionAction == .goAway, let reason = outcome.reason {
+                Self.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes, after: .zero, on: connection)
+            }
         }
         for observer in services.observers {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: [])
         }
         services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
-        return Self.response(for: outcome)
     }
 
     /// APNs echoes a valid `apns-id`; an invalid one is answered with a fresh id.

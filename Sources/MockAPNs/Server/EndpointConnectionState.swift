@@ -1,13 +1,16 @@
 import HTTPTransport
 
 /// What the mock keeps per HTTP/2 connection to an APNs listener.
-struct EndpointConnectionState: Sendable {
-    var auth: ConnectionAuthState
-    /// Whether SETTINGS_MAX_CONCURRENT_STREAMS is currently 1 because the last push was
-    /// rejected (APNs lowers it after an error and restores it after a success).
-    var lowered = false
-    /// Whether the connection has been granted the configured stream limit.
-    var granted = false
+struct EndpointConnectionState {
+    /// The connection's handler, made by the server's ``PushHandlerFactory`` when the
+    /// connection opened.
+    var handler: any PushHandler
+    var streams = StreamLimitPolicy.State()
+    /// Pushes whose capture line the file has not yet acknowledged, so whose answers wait.
+    var unacknowledgedLines = 0
+    /// Reading is paused because the capture file was behind; it resumes once every line
+    /// of this connection is acknowledged.
+    var readingPaused = false
 
     enum Key: HTTPConnectionStateKey {
         typealias Value = Box
@@ -20,9 +23,12 @@ struct EndpointConnectionState: Sendable {
     /// time), which is what makes the unchecked `Sendable` sound.
     final class Box: @unchecked Sendable {
         var state: EndpointConnectionState
+        /// Where the capture writer's acknowledgements run this connection's answers.
+        let answers: LoopAnswerQueue
 
-        init(_ state: EndpointConnectionState) {
+        init(_ state: EndpointConnectionState, answers: LoopAnswerQueue) {
             self.state = state
+            self.answers = answers
         }
     }
 }

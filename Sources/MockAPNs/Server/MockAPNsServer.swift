@@ -52,25 +52,35 @@ public final class MockAPNsServer: Sendable {
     /// - Parameters:
     ///   - observers: extra observers of every answered push (the capture is always one).
     ///   - now: the clock for provider tokens; tests inject one.
+    ///   - handlerFactory: chooses what decides each push. It is called once, here, with
+    ///     the built-in factory (the configuration's registry and validation settings,
+    ///     kept current by ``replaceRegistry(_:)`` and the control API), and returns the
+    ///     factory that makes each connection's handler: the built-in one by default, or
+    ///     one of your own, which may wrap it.
     /// - Throws: `MockServerError` naming the listener or file that failed.
     public init(
-        configuration: MockConfiguration, observers: [any PushObserver] = [], now: (@Sendable () -> Date)? = nil
+        configuration: MockConfiguration, observers: [any PushObserver] = [], now: (@Sendable () -> Date)? = nil,
+        handlerFactory: (ValidatingPushHandlerFactory) -> any PushHandlerFactory = { $0 }
     ) throws(MockServerError) {
         let settings = configuration.server
         self.configuration = configuration
         do {
             try configuration.validate()
             capture = try settings.captureFilePath.map { (path) throws(CaptureFileError) in
-                try CaptureStore(capacity: settings.captureRingSize, filePath: path)
+                CaptureStore(capacity: settings.captureRingSize,
+                             fileWriter: try CaptureFileWriter(
+                                path: path, maximumPendingBytes: settings.captureMaximumPendingBytes,
+                                syncsEachBatch: settings.captureSyncsEachBatch))
             } ?? CaptureStore(capacity: settings.captureRingSize)
             faults = try FaultEngine(rules: configuration.faults)
         } catch {
             throw MockServerError(context: "configuration", underlying: "\(error)")
         }
         metrics = PushMetrics()
+        let validation = ValidatingPushHandlerFactory(registry: configuration.registry, settings: configuration.validation, now: now)
         services = MockServices(
-            validator: PushValidator(registry: configuration.registry, settings: configuration.validation, now: now), clock: now, faults: faults, metrics: metrics,
-            observers: [capture] + observers,
+            validation: validation, handlers: handlerFactory(validation), faults: faults, metrics: metrics,
+            capture: capture, observers: observers,
             streamPolicy: StreamLimitPolicy(
                 maxConcurrentStreams: settings.maxConcurrentStreams,
                 lowersAfterRejection: settings.dropsStreamLimitAfterRejection))
@@ -153,10 +163,14 @@ public final class MockAPNsServer: Sendable {
     ///     (``MockTestCertificates/locateBundled()``), so a package depending on this one
     ///     needs no files.
     ///   - configure: adjusts the configuration before start (TLS off, faults, devices).
+    ///   - now: the clock for provider tokens.
+    ///   - handlerFactory: what decides each push, given the built-in factory, as for
+    ///     ``init(configuration:observers:now:handlerFactory:)``.
     public static func startForTesting(
         certsDirectory: String? = nil,
         configure: (inout MockConfiguration) -> Void = { _ in },
-        now: (@Sendable () -> Date)? = nil
+        now: (@Sendable () -> Date)? = nil,
+        handlerFactory: (ValidatingPushHandlerFactory) -> any PushHandlerFactory = { $0 }
     ) throws(MockServerError) -> MockAPNsServer {
         let directory: String
         do {
@@ -174,7 +188,7 @@ public final class MockAPNsServer: Sendable {
         configuration.server.sandboxPort = 0
         configuration.server.controlPort = 0
         configure(&configuration)
-        return try MockAPNsServer(configuration: configuration, now: now)
+        return try MockAPNsServer(configuration: configuration, now: now, handlerFactory: handlerFactory)
     }
 
     /// The apps, keys and devices pushes are checked against now.

@@ -1,50 +1,63 @@
 import APNsCore
 import Foundation
+import HTTPTransport
 import Synchronization
 
-/// Everything the listeners share: the current validator, id generator, metrics,
-/// observers and stream policy. The registry can be replaced while serving.
+/// Everything the listeners share: the handler factory, the registry's home, id generator,
+/// capture, metrics, observers and stream policy. The registry can be replaced while serving.
 final class MockServices: Sendable {
-    private let current: Mutex<PushValidator>
+    /// The built-in factory, which holds the registry the control API shows and changes,
+    /// whether or not ``handlers`` uses it.
+    let validation: ValidatingPushHandlerFactory
+    /// Makes each connection's handler: ``validation`` itself, or a factory of the
+    /// embedder's own.
+    let handlers: any PushHandlerFactory
     let ids = APNsIDGenerator()
     let metrics: PushMetrics
+    /// Records every push; with a file, a push is answered only once its line is written.
+    let capture: CaptureStore
+    /// Observers besides the capture.
     let observers: [any PushObserver]
+    /// One per event loop, made when its first connection opens.
+    private let answerQueues = Mutex<[ObjectIdentifier: LoopAnswerQueue]>([:])
     let streamPolicy: StreamLimitPolicy
     let faults: FaultEngine
-    /// The provider-token clock, kept for validators built later; nil is the system clock.
-    let clock: (@Sendable () -> Date)?
 
-    init(validator: PushValidator, clock: (@Sendable () -> Date)?, faults: FaultEngine, metrics: PushMetrics, observers: [any PushObserver],
-         streamPolicy: StreamLimitPolicy) {
-        current = Mutex(validator)
-        self.clock = clock
+    init(validation: ValidatingPushHandlerFactory, handlers: any PushHandlerFactory, faults: FaultEngine, metrics: PushMetrics,
+         capture: CaptureStore, observers: [any PushObserver], streamPolicy: StreamLimitPolicy) {
+        self.validation = validation
+        self.handlers = handlers
+        self.capture = capture
         self.faults = faults
         self.metrics = metrics
         self.observers = observers
         self.streamPolicy = streamPolicy
     }
 
-    /// The validator for the next push.
-    var validator: PushValidator { current.withLock { $0 } }
-
-    /// Swaps in a validator for `registry`, keeping the settings and clock; pushes in flight
-    /// finish with the old one.
-    func replaceRegistry(_ registry: MockRegistry) {
-        updateRegistry { $0 = registry }
+    /// The queue that runs released answers on `loop`.
+    func answerQueue(for loop: EventLoop) -> LoopAnswerQueue {
+        answerQueues.withLock { queues in
+            if let queue = queues[ObjectIdentifier(loop)] { return queue }
+            let queue = LoopAnswerQueue(loop: loop)
+            queues[ObjectIdentifier(loop)] = queue
+            return queue
+        }
     }
 
-    /// Changes part of the registry and swaps in a validator for the result, in one step:
-    /// two changes of different parts made at once (`PUT /devices` and `PUT /keys`) each keep
-    /// the other's, where reading, changing and replacing separately lost one of them.
+    /// The validator the built-in handlers check the next push with.
+    var validator: PushValidator { validation.validator }
+
+    /// Swaps in a validator for `registry`; pushes in flight finish with the old one.
+    func replaceRegistry(_ registry: MockRegistry) {
+        validation.replaceRegistry(registry)
+    }
+
+    /// Changes part of the registry and swaps in a validator for the result, in one step
+    /// (``ValidatingPushHandlerFactory/updateRegistry(_:)``).
     ///
     /// - Returns: the registry as changed.
     @discardableResult
     func updateRegistry(_ change: (inout MockRegistry) -> Void) -> MockRegistry {
-        current.withLock { validator in
-            var registry = validator.registry
-            change(&registry)
-            validator = PushValidator(registry: registry, settings: validator.settings, now: clock)
-            return registry
-        }
+        validation.updateRegistry(change)
     }
 }

@@ -16,10 +16,25 @@ public struct StreamLimitPolicy: Sendable, Hashable {
         self.lowersAfterRejection = lowersAfterRejection
     }
 
+    /// Where a connection stands: whether it has been granted the configured limit, and
+    /// whether a rejection has lowered it to 1 since.
+    struct State: Sendable {
+        /// Whether SETTINGS_MAX_CONCURRENT_STREAMS is currently 1 because the last push was
+        /// rejected (APNs lowers it after an error and restores it after a success).
+        var lowered = false
+        /// Whether the connection has been granted the configured stream limit.
+        var granted = false
+    }
+
     /// The limit to announce after a push, or nil to leave it as it is.
-    func newLimit(after accepted: Bool, state: inout EndpointConnectionState) -> Int? {
+    ///
+    /// - Parameters:
+    ///   - accepted: Whether the push was answered 200.
+    ///   - authenticated: Whether the connection counts as authenticated now
+    ///     (``PushDecision/connectionAuthenticated``).
+    func newLimit(after accepted: Bool, authenticated: Bool, state: inout State) -> Int? {
         if !state.granted {
-            guard state.auth.allowsConcurrentStreams else { return nil }
+            guard authenticated else { return nil }
             state.granted = true
             if accepted || !lowersAfterRejection { return maxConcurrentStreams }
             state.lowered = true

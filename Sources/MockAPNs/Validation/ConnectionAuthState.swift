@@ -3,8 +3,9 @@ import JWTVerify
 
 /// What validation remembers about one HTTP/2 connection's authentication.
 ///
-/// The server creates one per connection at accept time and passes it `inout` to
-/// ``PushValidator/validate(_:auth:)`` for every push on that connection, serially.
+/// Each connection's ``ValidatingPushHandler`` holds one, made when the connection opens,
+/// and passes it `inout` to ``PushValidator/validate(_:auth:)`` for every push on that
+/// connection, serially. Used directly, as tests do:
 ///
 /// ```swift
 /// var auth = ConnectionAuthState(environment: .sandbox, peerCertificate: connection.peerCertificate)

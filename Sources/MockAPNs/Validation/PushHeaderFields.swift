@@ -63,7 +63,7 @@ struct PushHeaderFields {
 
     /// Which header `name` is, from its bytes: its length picks the one known name it can
     /// be, and one case-folding comparison decides. Lowercasing every name and comparing
-    /// it with each known name in turn cost several times more, on every header of every push.
+    /// it with each known name in turn would cost several times more, on every header of every push.
     private static func recognize(_ name: String) -> Recognized? {
         name.withBorrowedUTF8 { bytes -> Recognized? in
             if equalsIgnoringCase(bytes, "authorization") { return .authorization }

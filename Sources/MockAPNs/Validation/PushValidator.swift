@@ -3,7 +3,9 @@ import Foundation
 import JWTVerify
 import StrictJSON
 
-/// Decides, for one push, exactly what APNs would answer.
+/// Decides, for one push, exactly what APNs would answer: the rules of the built-in
+/// ``ValidatingPushHandler``, which checks each push of a connection with the validator
+/// current when it arrives.
 ///
 /// Checks run in this fixed order and the first failure wins (each step is one method
 /// below, named after it):
@@ -95,18 +97,20 @@ public struct PushValidator: Sendable {
     ///   - request: The push as received.
     ///   - auth: The connection's authentication state; a valid provider token binds and
     ///     updates it, as APNs binds a connection on its first authenticated push.
-    /// - Returns: The verdict, and the details learned up to the deciding step.
-    public func validate(_ request: PushRequest, auth: inout ConnectionAuthState) -> PushValidation {
-        var validation = PushValidation(details: PushDetails(), verdict: .accepted)
+    /// - Returns: The verdict, the details learned up to the deciding step, and whether the
+    ///   connection is authenticated by now (``ConnectionAuthState/allowsConcurrentStreams``).
+    public func validate(_ request: PushRequest, auth: inout ConnectionAuthState) -> PushDecision {
+        var validation = PushDecision(details: PushDetails(), verdict: .accepted)
         validate(request, auth: &auth, into: &validation)
         return validation
     }
 
     /// Validates one push into `validation`, which must be fresh (no details, accepted).
     ///
-    /// The server's path: a validation returned from inside the steps' do/catch was copied
-    /// into the caller's slot and the original destroyed, a reference count per field.
-    func validate(_ request: PushRequest, auth: inout ConnectionAuthState, into validation: inout PushValidation) {
+    /// ``ValidatingPushHandler``'s path: a validation returned from inside the steps'
+    /// do/catch would be copied into the caller's slot and the original destroyed, a
+    /// reference count per field.
+    func validate(_ request: PushRequest, auth: inout ConnectionAuthState, into validation: inout PushDecision) {
         do {
             try runSteps(request, auth: &auth, details: &validation.details)
         } catch {
@@ -115,6 +119,7 @@ public struct PushValidator: Sendable {
             validation.message = error.message
             describeUnverifiedToken(request, auth: &auth, details: &validation.details)
         }
+        validation.connectionAuthenticated = auth.allowsConcurrentStreams
     }
 
     /// A push rejected before step 12 still shows the capture which token it carried (decoded

@@ -15,7 +15,7 @@ enum TopicRules {
     /// Whether `topic` is a dot-separated list of non-empty labels of letters, digits,
     /// `-` and `_`.
     static func isWellFormed(_ topic: String) -> Bool {
-        // Over the contiguous bytes: stepping through `String.UTF8View` cost several times
+        // Over the contiguous bytes: stepping through `String.UTF8View` costs several times
         // more per byte, and every push's topic is checked.
         topic.withBorrowedUTF8 { bytes in
             guard !bytes.isEmpty, bytes.count <= maximumLength else { return false }

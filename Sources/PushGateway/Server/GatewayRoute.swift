@@ -25,7 +25,7 @@ enum GatewayRoute: String, CaseIterable {
 
     /// The route for a request path (query ignored), or nil.
     init?(path: String) {
-        // Compared as bytes: `init(rawValue:)` on a split-off copy cost a string switch and
+        // Compared as bytes: `init(rawValue:)` on a split-off copy costs a string switch and
         // an allocation for every request.
         let bare = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path.utf8[..<$0] } ?? path.utf8[...]
         guard let route = Self.allCases.first(where: { $0.rawValue.utf8.elementsEqual(bare) }) else { return nil }

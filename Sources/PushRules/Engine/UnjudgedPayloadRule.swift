@@ -3,8 +3,9 @@ import StrictJSON
 /// A payload that did not parse as JSON, or parsed as something other than an object, is a
 /// finding even in a rule set without the `apple` profile, whose `apple.aps-shape` is the
 /// only other rule that reports it. Every other rule reads the parsed payload's keys and so
-/// sees nothing in such a push: a duplicate key was enough for a payload carrying an e-mail
-/// address to pass `privacy` silently, and `[1]`, which APNs refuses, passed every rule.
+/// sees nothing in such a push: without this rule, a duplicate key would be enough for a
+/// payload carrying an e-mail address to pass `privacy` silently, and `[1]`, which APNs
+/// refuses, would pass every rule.
 enum UnjudgedPayloadRule {
     /// The rule, added by ``RuleSet/init(profiles:policies:now:)`` when `apple` is left out.
     static let rule = FunctionRule(id: RuleSet.unjudgedPayloadRuleID) { push, findings in

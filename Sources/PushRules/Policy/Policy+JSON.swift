@@ -8,7 +8,7 @@ extension Policy {
     /// applied, because a typo in a policy would otherwise pass everything.
     ///
     /// ```swift
-    /// let policy = try Policy(json: Array(#"{"name":"app","allowedKeys":["aps","id"]}"#.utf8))
+    /// let policy = try Policy(json: Array(#"{"name":"app","allowed_keys":["aps","id"]}"#.utf8))
     /// ```
     /// - Throws: ``PolicyError`` naming the location and the problem.
     public init(json bytes: [UInt8]) throws(PolicyError) {
@@ -19,70 +19,68 @@ extension Policy {
             throw PolicyError("", "not JSON: \(error)")
         }
         let root = try PolicyReader(document, at: "")
-        try root.only([
-            "name", "scope", "allowedKeys", "requiredKeys", "allowedValues", "leaks", "badge", "identifiers",
-            "equalFields", "urlLinks", "headers", "description",
-        ])
-        self.init(name: try root.optional("name")?.policyName() ?? Self.defaultName, scope: try root.scopeMember())
-        allowedKeys = try root.optional("allowedKeys")?.paths()
-        requiredKeys = try root.optional("requiredKeys")?.each { (entry) throws(PolicyError) in
+        try root.only(PolicyKey.root)
+        self.init(name: try root.optional(PolicyKey.name)?.policyName() ?? Self.defaultName, scope: try root.scopeMember())
+        allowedKeys = try root.optional(PolicyKey.allowedKeys)?.paths()
+        requiredKeys = try root.optional(PolicyKey.requiredKeys)?.each { (entry) throws(PolicyError) in
             if entry.value.stringValue != nil { return ScopedPath(try entry.path()) }
-            try entry.only(["path", "scope"])
-            return ScopedPath(try entry.required("path").path(), scope: try entry.scopeMember())
+            try entry.only([PolicyKey.path, PolicyKey.scope])
+            return ScopedPath(try entry.required(PolicyKey.path).path(), scope: try entry.scopeMember())
         } ?? []
-        allowedValues = try root.optional("allowedValues")?.each { (entry) throws(PolicyError) in
-            try entry.only(["path", "values", "patterns", "scope"])
-            let values = try entry.optional("values")?.array().map(\.value) ?? []
-            let patterns = try entry.optional("patterns")?.patterns() ?? []
+        allowedValues = try root.optional(PolicyKey.allowedValues)?.each { (entry) throws(PolicyError) in
+            try entry.only([PolicyKey.path, PolicyKey.values, PolicyKey.patterns, PolicyKey.scope])
+            let values = try entry.optional(PolicyKey.values)?.array().map(\.value) ?? []
+            let patterns = try entry.optional(PolicyKey.patterns)?.patterns() ?? []
             guard !values.isEmpty || !patterns.isEmpty else {
-                throw PolicyError(entry.location, "give \"values\" or \"patterns\" (or both)")
+                throw PolicyError(entry.location, "give \"\(PolicyKey.values)\" or \"\(PolicyKey.patterns)\" (or both)")
             }
-            return AllowedValue(path: try entry.required("path").path(), values: Set(values), patterns: patterns,
+            return AllowedValue(path: try entry.required(PolicyKey.path).path(), values: Set(values), patterns: patterns,
                                 scope: try entry.scopeMember())
         } ?? []
-        leaks = try root.optional("leaks")?.leakPolicy()
-        badge = try root.optional("badge")?.each { (entry) throws(PolicyError) in
-            try entry.only(["presence", "maximum", "scope"])
-            let presenceText = try entry.optionalString("presence") ?? "optional"
+        leaks = try root.optional(PolicyKey.leaks)?.leakPolicy()
+        badge = try root.optional(PolicyKey.badge)?.each { (entry) throws(PolicyError) in
+            try entry.only([PolicyKey.presence, PolicyKey.maximum, PolicyKey.scope])
+            let presenceText = try entry.optionalString(PolicyKey.presence) ?? "optional"
             guard let presence = BadgeRequirement.Presence(rawValue: presenceText) else {
-                throw PolicyError(entry.location + ".presence", "must be required, optional or forbidden")
+                throw PolicyError(entry.location + "." + PolicyKey.presence, "must be required, optional or forbidden")
             }
-            return BadgeRequirement(presence: presence, maximum: try entry.optionalCount("maximum"), scope: try entry.scopeMember())
+            return BadgeRequirement(
+                presence: presence, maximum: try entry.optionalCount(PolicyKey.maximum), scope: try entry.scopeMember())
         }
-        identifiers = try root.optional("identifiers")?.each { (entry) throws(PolicyError) in
-            try entry.only(["path", "pattern", "required", "scope"])
+        identifiers = try root.optional(PolicyKey.identifiers)?.each { (entry) throws(PolicyError) in
+            try entry.only([PolicyKey.path, PolicyKey.pattern, PolicyKey.required, PolicyKey.scope])
             return IdentifierField(
-                path: try entry.required("path").path(), matcher: .pattern(try entry.required("pattern").pattern()),
-                isRequired: try entry.optionalBool("required") ?? true, scope: try entry.scopeMember())
+                path: try entry.required(PolicyKey.path).path(), matcher: .pattern(try entry.required(PolicyKey.pattern).pattern()),
+                isRequired: try entry.optionalBool(PolicyKey.required) ?? true, scope: try entry.scopeMember())
         } ?? []
-        equalFields = try root.optional("equalFields")?.each { (entry) throws(PolicyError) in
+        equalFields = try root.optional(PolicyKey.equalFields)?.each { (entry) throws(PolicyError) in
             let pathsReader: PolicyReader
             var scope = RuleScope.all
             if case .array = entry.value {
                 pathsReader = entry
             } else {
-                try entry.only(["paths", "scope"])
-                pathsReader = try entry.required("paths")
+                try entry.only([PolicyKey.paths, PolicyKey.scope])
+                pathsReader = try entry.required(PolicyKey.paths)
                 scope = try entry.scopeMember()
             }
             let paths = try pathsReader.paths()
             guard paths.count >= 2 else { throw PolicyError(pathsReader.location, "list at least two paths") }
             return FieldEquality(paths, scope: scope)
         } ?? []
-        urlLinks = try root.optional("urlLinks")?.each { (entry) throws(PolicyError) in
-            try entry.only(["path", "scheme", "host", "pathTemplate", "idPattern", "idField", "required", "scope"])
-            let template = try entry.optionalString("pathTemplate")
+        urlLinks = try root.optional(PolicyKey.urlLinks)?.each { (entry) throws(PolicyError) in
+            try entry.only(PolicyKey.URLLink.all)
+            let template = try entry.optionalString(PolicyKey.URLLink.pathTemplate)
             if let template, !template.hasPrefix("/") {
-                throw PolicyError(entry.location + ".pathTemplate", "must start with /")
+                throw PolicyError(entry.location + "." + PolicyKey.URLLink.pathTemplate, "must start with /")
             }
             return URLDeepLink(
-                path: try entry.required("path").path(), scheme: try entry.required("scheme").string(),
-                host: try entry.optionalString("host"), pathTemplate: template,
-                idPattern: try entry.optional("idPattern")?.pattern(),
-                idField: try entry.optional("idField")?.path(),
-                isRequired: try entry.optionalBool("required") ?? false, scope: try entry.scopeMember())
+                path: try entry.required(PolicyKey.path).path(), scheme: try entry.required(PolicyKey.URLLink.scheme).string(),
+                host: try entry.optionalString(PolicyKey.URLLink.host), pathTemplate: template,
+                idPattern: try entry.optional(PolicyKey.URLLink.idPattern)?.pattern(),
+                idField: try entry.optional(PolicyKey.URLLink.idField)?.path(),
+                isRequired: try entry.optionalBool(PolicyKey.required) ?? false, scope: try entry.scopeMember())
         } ?? []
-        headers = try root.optional("headers")?.each { (entry) throws(PolicyError) in
+        headers = try root.optional(PolicyKey.headers)?.each { (entry) throws(PolicyError) in
             try entry.headerRequirement()
         } ?? []
     }
@@ -126,9 +124,14 @@ struct PolicyReader {
 
     private func member(_ key: String) -> String { location.isEmpty ? key : "\(location).\(key)" }
 
+    /// Checks that the value is an object holding only `keys`. A key's camelCase spelling
+    /// (`allowedKeys`) is reported with its snake_case name.
     func only(_ keys: Set<String>) throws(PolicyError) {
         guard case .object(let members) = value else { throw PolicyError(location, "must be an object, found \(value.typeName)") }
         for key in members.keys.sorted() where !keys.contains(key) {
+            if let renamed = JSONKeyConvention.renamed(key, among: keys.sorted()) {
+                throw PolicyError(member(key), "unknown key; it is now \"\(renamed)\"")
+            }
             throw PolicyError(member(key), "unknown key; expected one of \(keys.sorted().joined(separator: ", "))")
         }
     }
@@ -238,7 +241,7 @@ struct PolicyReader {
     }
 
     /// A list of `apns-push-type` values, each one APNs defines: a misspelt type
-    /// (`"alret"`) matched no push, so the policy it scoped was silently never applied.
+    /// (`"alret"`) would match no push, so the policy it scopes would silently never apply.
     func pushTypeSet() throws(PolicyError) -> Set<String> {
         var set: Set<String> = []
         for element in try array() {
@@ -253,13 +256,13 @@ struct PolicyReader {
     }
 
     func scopeMember() throws(PolicyError) -> RuleScope {
-        try optional("scope")?.scope() ?? .all
+        try optional(PolicyKey.scope)?.scope() ?? .all
     }
 
     func scope() throws(PolicyError) -> RuleScope {
-        try only(["pushTypes", "topics", "where"])
+        try only(PolicyKey.Scope.all)
         var fields: [RuleScope.FieldCondition] = []
-        if let conditions = try optional("where") {
+        if let conditions = try optional(PolicyKey.Scope.where) {
             guard case .object(let members) = conditions.value else {
                 throw PolicyError(conditions.location, "must be an object of path: value (or [values])")
             }
@@ -274,15 +277,14 @@ struct PolicyReader {
             }
         }
         return RuleScope(
-            pushTypes: try optional("pushTypes")?.pushTypeSet(), topics: try optional("topics")?.stringSet(), where: fields)
+            pushTypes: try optional(PolicyKey.Scope.pushTypes)?.pushTypeSet(), topics: try optional(PolicyKey.Scope.topics)?.stringSet(),
+            where: fields)
     }
 
     func leakPolicy() throws(PolicyError) -> LeakPolicy {
-        try only([
-            "detectors", "exempt", "freeTextWords", "freeTextLength", "secretHexLength", "secretBase64Length", "phoneDigits",
-        ])
+        try only(PolicyKey.Leaks.all)
         var detectors = Set(LeakDetector.allCases)
-        if let list = try optional("detectors") {
+        if let list = try optional(PolicyKey.Leaks.detectors) {
             detectors = []
             for entry in try list.array() {
                 let name = try entry.string()
@@ -299,22 +301,19 @@ struct PolicyReader {
             guard number > 0, number < 1 << 30 else { throw PolicyError(member(key), "must be a positive integer") }
             thresholds[keyPath: keyPath] = Int(number)
         }
-        try threshold("freeTextWords", \.freeTextWords)
-        try threshold("freeTextLength", \.freeTextLength)
-        try threshold("secretHexLength", \.secretHexLength)
-        try threshold("secretBase64Length", \.secretBase64Length)
-        try threshold("phoneDigits", \.phoneDigits)
-        let exempt = try optional("exempt")?.paths() ?? []
+        try threshold(PolicyKey.Leaks.freeTextWords, \.freeTextWords)
+        try threshold(PolicyKey.Leaks.freeTextLength, \.freeTextLength)
+        try threshold(PolicyKey.Leaks.secretHexLength, \.secretHexLength)
+        try threshold(PolicyKey.Leaks.secretBase64Length, \.secretBase64Length)
+        try threshold(PolicyKey.Leaks.phoneDigits, \.phoneDigits)
+        let exempt = try optional(PolicyKey.Leaks.exempt)?.paths() ?? []
         return LeakPolicy(scanner: LeakScanner(detectors: detectors, thresholds: thresholds), exempt: exempt)
     }
 
     func headerRequirement() throws(PolicyError) -> HeaderRequirement {
-        try only([
-            "pushTypes", "priorities", "requirePriority", "topics", "requireExpiration", "maximumExpirationDelay",
-            "requireCollapseId", "requireApnsId", "scope",
-        ])
+        try only(PolicyKey.Headers.all)
         var priorities: Set<Int>?
-        if let list = try optional("priorities") {
+        if let list = try optional(PolicyKey.Headers.priorities) {
             var set: Set<Int> = []
             for entry in try list.array() {
                 guard case .integer(let number) = entry.value, [1, 5, 10].contains(number) else {
@@ -325,11 +324,12 @@ struct PolicyReader {
             priorities = set
         }
         return HeaderRequirement(
-            pushTypes: try optional("pushTypes")?.pushTypeSet(), priorities: priorities,
-            requiresPriority: try optionalBool("requirePriority") ?? false, topics: try optional("topics")?.stringSet(),
-            requiresExpiration: try optionalBool("requireExpiration") ?? false,
-            maximumExpirationDelay: try optionalCount("maximumExpirationDelay"),
-            requiresCollapseID: try optionalBool("requireCollapseId") ?? false,
-            requiresAPNsID: try optionalBool("requireApnsId") ?? false, scope: try scopeMember())
+            pushTypes: try optional(PolicyKey.Headers.pushTypes)?.pushTypeSet(), priorities: priorities,
+            requiresPriority: try optionalBool(PolicyKey.Headers.requirePriority) ?? false,
+            topics: try optional(PolicyKey.Headers.topics)?.stringSet(),
+            requiresExpiration: try optionalBool(PolicyKey.Headers.requireExpiration) ?? false,
+            maximumExpirationDelay: try optionalCount(PolicyKey.Headers.maximumExpirationDelay),
+            requiresCollapseID: try optionalBool(PolicyKey.Headers.requireCollapseID) ?? false,
+            requiresAPNsID: try optionalBool(PolicyKey.Headers.requireAPNsID) ?? false, scope: try scopeMember())
     }
 }

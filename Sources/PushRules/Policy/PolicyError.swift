@@ -1,6 +1,6 @@
 /// Why a policy file was rejected: what is wrong, and where in the file (a JSON path).
 public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Where, such as `allowedValues[2].patterns[0]`; empty for the whole document.
+    /// Where, such as `allowed_values[2].patterns[0]`; empty for the whole document.
     public var location: String
     /// What is wrong.
     public var message: String

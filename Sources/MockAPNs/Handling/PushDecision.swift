@@ -1,7 +1,8 @@
 import APNsCore
 
-/// What validation decided for one push, and everything it learned on the way.
-public struct PushValidation: Sendable, Hashable {
+/// What a ``PushHandler`` decided for one push, and everything it learned on the way: what
+/// the server answers, and what the capture records.
+public struct PushDecision: Sendable, Hashable {
     /// Accept, or reject with APNs' reason.
     public enum Verdict: Sendable, Hashable {
         /// 200.
@@ -12,17 +13,25 @@ public struct PushValidation: Sendable, Hashable {
         case rejected(reason: APNsReason, timestamp: Int64?, isFatal: Bool)
     }
 
-    /// What was learned, filled as far as validation got; lint warnings included.
+    /// What was learned, filled as far as validation got; lint warnings included. The
+    /// capture records it for every push, accepted or rejected.
     public var details: PushDetails
     public var verdict: Verdict
     /// Why the push was rejected, for logs and the capture; nil when accepted. Never sent
     /// on the wire, where only the reason goes.
     public var message: String?
+    /// Whether the connection counts as authenticated once this push is answered, which
+    /// lifts its limit of one concurrent stream to the configured one (as APNs does after
+    /// the first valid provider token; a client certificate authenticates a connection
+    /// from its start). True unless the handler says otherwise, so a handler that does not
+    /// model authentication gets the configured limit at its first answer.
+    public var connectionAuthenticated: Bool
 
-    public init(details: PushDetails, verdict: Verdict, message: String? = nil) {
+    public init(details: PushDetails, verdict: Verdict, message: String? = nil, connectionAuthenticated: Bool = true) {
         self.details = details
         self.verdict = verdict
         self.message = message
+        self.connectionAuthenticated = connectionAuthenticated
     }
 
     /// Whether APNs would answer 200.
