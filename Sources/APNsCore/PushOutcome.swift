@@ -1,5 +1,3 @@
-import APNsCore
-
 /// How the mock answers one push: APNs' status, reason and ids, and what happens to the
 /// connection afterwards.
 public struct PushOutcome: Sendable, Hashable {
