@@ -40,7 +40,9 @@ source scripts/bench-common.sh
 prepare_pushes
 mock_binary=.build/release/apns-mock
 bare=$(swift build -c release --show-bin-path)/transport-bench-server
-[ -x "$mock_binary" ] && [ -x "$bare" ] || swift build -c release --product apns-mock --product transport-bench-server >&2
+# One product per call: given several --product flags, SwiftPM builds only the last.
+[ -x "$mock_binary" ] || swift build -c release --product apns-mock >&2
+[ -x "$bare" ] || swift build -c release --product transport-bench-server >&2
 log_levels=no; "$mock_binary" --help 2>&1 | grep -q -- '--log-level' && log_levels=yes
 
 push() { # URL N : N pushes, every one answered 2xx

@@ -40,7 +40,9 @@ hz=$(getconf CLK_TCK)
 
 mock_binary=.build/release/apns-mock
 bare=$(swift build -c release --show-bin-path)/transport-bench-server
-[ -x "$mock_binary" ] && [ -x "$bare" ] || swift build -c release --product apns-mock --product transport-bench-server >&2
+# One product per call: given several --product flags, SwiftPM builds only the last.
+[ -x "$mock_binary" ] || swift build -c release --product apns-mock >&2
+[ -x "$bare" ] || swift build -c release --product transport-bench-server >&2
 fsync=no; "$mock_binary" --help 2>&1 | grep -q -- '--capture-fsync' && fsync=yes
 
 declare -A pid url sent
