@@ -1,8 +1,12 @@
 import APNsCapture
 import HTTPTransport
 import StrictJSON
+import Synchronization
 
 /// A typed client for apns-mock's control API (docs/control-api.md), over h2c.
+///
+/// It keeps one connection, and opens a new one for the next call once that is lost or the
+/// mock sent GOAWAY, so a caller may simply try a call again.
 ///
 /// ```swift
 /// let control = try MockControlClient(baseURL: mock.controlURL)
@@ -11,7 +15,9 @@ import StrictJSON
 /// ```
 public final class MockControlClient: Sendable {
     private let base: ControlBaseURL
-    private let http: HTTP2Client
+    private let configuration: HTTP2ClientConfiguration
+    /// The connection in use; nil once closed.
+    private let connection: Mutex<HTTP2Client?>
     /// How much longer than a wait's own timeout its request may take before it is given up.
     static let waitSlack = Duration.seconds(10)
     /// How deep the control API's JSON may nest.
@@ -25,15 +31,47 @@ public final class MockControlClient: Sendable {
         base = try ControlBaseURL(baseURL)
         var configuration = HTTP2ClientConfiguration(host: base.host, port: base.port)
         configuration.requestTimeout = .seconds(30)
+        self.configuration = configuration
         do {
-            http = try HTTP2Client(configuration: configuration)
+            connection = Mutex(try HTTP2Client(configuration: configuration))
         } catch {
             throw MockControlError(.cannotConnect, request: baseURL, "\(error)")
         }
     }
 
-    /// Closes the connection.
-    public func close() async { await http.close() }
+    /// Closes the connection; later calls fail with `cannotConnect`.
+    public func close() async {
+        let client = connection.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        await client?.close()
+    }
+
+    /// The connection to send on: a new one when the last was lost or is going away.
+    private func usableConnection(for request: String) async throws(MockControlError) -> HTTP2Client {
+        let current = try connection.withLock { (current) throws(MockControlError) in
+            guard let current else { throw MockControlError(.cannotConnect, request: request, "the client was closed") }
+            return current
+        }
+        guard current.state == .goingAway || current.state == .closed else { return current }
+        let fresh: HTTP2Client
+        do {
+            fresh = try HTTP2Client(configuration: configuration)
+        } catch {
+            throw MockControlError(.cannotConnect, request: request, "\(error)")
+        }
+        // Another call may have replaced it meanwhile, or closed the client: that one wins.
+        let (chosen, unused) = connection.withLock { slot -> (HTTP2Client?, HTTP2Client?) in
+            guard let existing = slot else { return (nil, fresh) }
+            guard existing === current else { return (existing, fresh) }
+            slot = fresh
+            return (fresh, current)
+        }
+        await unused?.close()
+        guard let chosen else { throw MockControlError(.cannotConnect, request: request, "the client was closed") }
+        return chosen
+    }
 
     /// The captured pushes matching `filter`, oldest first; `limit` keeps the newest ones.
     public func pushes(matching filter: CaptureFilter = CaptureFilter(), limit: Int? = nil) async throws(MockControlError) -> [CaptureRecord] {
@@ -119,6 +157,7 @@ public final class MockControlClient: Sendable {
         let request = "\(method) \(base.basePath)\(path)"
         var headers: HTTPHeaders = [:]
         if !body.isEmpty { headers.add(name: "content-type", value: "application/json") }
+        let http = try await usableConnection(for: request)
         let response: HTTPClientResponse
         do {
             response = try await http.send(HTTPClientRequest(

@@ -158,3 +158,23 @@ struct MockControlClientTests {
         #expect(hostile.description.hasSuffix("\" (cut short)"))
     }
 }
+
+extension MockControlClientTests {
+    /// A lost connection fails the call it cut, and the next call connects again.
+    @Test func aCallAfterALostConnectionConnectsAgain() async throws {
+        let first = try Self.startMock()
+        let control = try MockControlClient(baseURL: first.controlURL)
+        #expect(try await control.pushes().isEmpty)
+        let url = first.controlURL
+        first.stop()
+        await #expect(throws: MockControlError.self) { _ = try await control.pushes() }
+        let port = Int(url.split(separator: ":").last ?? "") ?? 0
+        let second = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) {
+            $0.server.tlsEnabled = false
+            $0.server.controlPort = port
+        }
+        defer { second.stop() }
+        #expect(try await control.pushes().isEmpty)
+        await control.close()
+    }
+}
