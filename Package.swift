@@ -141,7 +141,7 @@ let package = Package(
         // Judges any gateway (ours, a Cloudflare Worker) through the mock's control API.
         .target(
             name: "GatewayConformance",
-            dependencies: ["HermesContract", "APNsCore", "APNsCapture", "StrictJSON", "JWTVerify", "PushRules"]
+            dependencies: ["HermesContract", "APNsCore", "APNsCapture", "MockAPNsControl", "StrictJSON", "JWTVerify", "PushRules"]
         ),
         .executableTarget(
             name: "gateway-conformance",
