@@ -74,6 +74,9 @@ public final class MockControlClient: Sendable {
     }
 
     /// The captured pushes matching `filter`, oldest first; `limit` keeps the newest ones.
+    ///
+    /// - Throws: ``MockControlError``; `malformedAnswer` also when a record does not decode,
+    ///   a record of a newer format version included.
     public func pushes(matching filter: CaptureFilter = CaptureFilter(), limit: Int? = nil) async throws(MockControlError) -> [CaptureRecord] {
         var parameters = PushQuery.parameters(for: filter)
         if let limit { parameters.append("limit=\(limit)") }
