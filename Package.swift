@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "APNsCore", targets: ["APNsCore"]),
         .library(name: "APNsCapture", targets: ["APNsCapture"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .library(name: "MockAPNsControl", targets: ["MockAPNsControl"]),
         .library(name: "HermesContract", targets: ["HermesContract"]),
         .library(name: "HermesApp", targets: ["HermesApp"]),
         .library(name: "HermesAgent", targets: ["HermesAgent"]),
@@ -110,6 +111,11 @@ let package = Package(
             resources: [.copy("TestCertificates")],
             swiftSettings: hotPathSettings
         ),
+        // A typed client for the mock's control API, for tests and tools that drive a mock.
+        .target(
+            name: "MockAPNsControl",
+            dependencies: ["APNsCapture", "HTTPTransport", "StrictJSON", "APNsCore"]
+        ),
         .executableTarget(
             name: "apns-mock",
             dependencies: ["MockAPNs", "CLISupport"]
@@ -135,7 +141,7 @@ let package = Package(
         // Judges any gateway (ours, a Cloudflare Worker) through the mock's control API.
         .target(
             name: "GatewayConformance",
-            dependencies: ["HermesContract", "APNsCore", "APNsCapture", "StrictJSON", "JWTVerify", "PushRules"]
+            dependencies: ["HermesContract", "APNsCore", "APNsCapture", "MockAPNsControl", "StrictJSON", "JWTVerify", "PushRules"]
         ),
         .executableTarget(
             name: "gateway-conformance",
@@ -208,6 +214,10 @@ let package = Package(
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
+        ),
+        .testTarget(
+            name: "MockAPNsControlTests",
+            dependencies: ["MockAPNsControl", "MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
         ),
         .testTarget(
             name: "APNsClientTests",

@@ -30,10 +30,11 @@ public struct GatewayConformanceSuite: Sendable {
     public let configuration: ConformanceConfiguration
     private let http = ConformanceHTTP()
     private var sender: PluginSender { PluginSender(configuration: configuration, http: http) }
-    private var mock: MockControl { MockControl(baseURL: configuration.mockControlURL, http: http) }
+    private let mock: MockControl
 
     public init(configuration: ConformanceConfiguration) {
         self.configuration = configuration
+        mock = MockControl(baseURL: configuration.mockControlURL)
     }
 
     /// The checks' titles, by number.
@@ -82,6 +83,7 @@ public struct GatewayConformanceSuite: Sendable {
                 seconds: started.duration(to: .now).conformanceSeconds))
         }
         http.invalidate()
+        await mock.close()
         return results
     }
 

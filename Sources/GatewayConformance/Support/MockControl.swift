@@ -1,67 +1,78 @@
+import APNsCapture
+import APNsCore
+import MockAPNsControl
 import StrictJSON
 
-/// The apns-mock control API calls the checks need (docs/control-api.md).
+/// The apns-mock control API calls the checks need (docs/control-api.md), on
+/// ``MockControlClient``.
 struct MockControl: Sendable {
-    let baseURL: String
-    let http: ConformanceHTTP
+    /// The client, or why the configured URL cannot make one (reported by the first check).
+    private let client: Result<MockControlClient, MockControlError>
 
-    /// A GET to the control API, tried twice: these reads are idempotent, and one transport
-    /// hiccup between the suite and the mock says nothing about the gateway under test.
-    private func get(_ url: String) async throws -> ConformanceHTTP.Answer {
+    init(baseURL: String) {
         do {
-            return try await http.send("GET", url)
+            client = .success(try MockControlClient(baseURL: baseURL))
         } catch {
-            return try await http.send("GET", url)
+            client = .failure(error)
         }
+    }
+
+    func close() async {
+        if case .success(let client) = client { await client.close() }
+    }
+
+    /// A read of the control API, tried twice: these reads are idempotent, and one transport
+    /// hiccup between the suite and the mock says nothing about the gateway under test.
+    private func read<T>(_ call: (MockControlClient) async throws(MockControlError) -> T) async throws(MockControlError) -> T {
+        let client = try client.get()
+        do {
+            return try await call(client)
+        } catch {
+            return try await call(client)
+        }
+    }
+
+    private static func filter(_ deviceToken: String) throws -> CaptureFilter {
+        guard let token = DeviceToken(deviceToken) else {
+            throw ConformanceHTTP.Failure(description: "not a device token: \(deviceToken)")
+        }
+        return CaptureFilter(deviceToken: token)
     }
 
     /// Every captured push to `deviceToken` so far.
     func pushes(to deviceToken: String) async throws -> [CapturedPush] {
-        let answer = try await get("\(baseURL)/pushes?device_token=\(deviceToken)")
-        guard answer.status == 200 else { throw ConformanceHTTP.Failure(description: "GET /pushes answered \(answer.status)") }
-        return try CapturedPush.list(from: answer.body)
+        let filter = try Self.filter(deviceToken)
+        return try await read { client throws(MockControlError) in try await client.pushes(matching: filter) }.map(CapturedPush.init)
     }
 
     /// Waits until `count` pushes to `deviceToken` were captured, or `timeout` passes;
     /// returns what was captured either way.
     func waitForPushes(to deviceToken: String, count: Int, timeout: Duration) async throws -> [CapturedPush] {
-        let answer = try await get("\(baseURL)/pushes/wait?device_token=\(deviceToken)&count=\(count)&timeout=\(timeout.conformanceSeconds)")
-        guard answer.status == 200 || answer.status == 408 else {
-            throw ConformanceHTTP.Failure(description: "GET /pushes/wait answered \(answer.status)")
-        }
-        return try CapturedPush.list(from: answer.body)
+        let filter = try Self.filter(deviceToken)
+        return try await read { client throws(MockControlError) in
+            try await client.waitForPushes(matching: filter, count: count, timeout: timeout)
+        }.records.map(CapturedPush.init)
     }
 
     /// Adds a fault rule that fires only for `deviceToken`.
     func addFault(id: String, deviceToken: String, count: Int? = nil, action: JSONValue) async throws {
-        var members: [(key: String, value: JSONValue)] = [("id", .string(id)), ("match", .object(["device_token": .string(deviceToken)]))]
-        if let count { members.append(("count", .integer(Int64(count)))) }
-        members.append(("action", action))
-        var body: [UInt8] = []
-        JSONWriter.writeObject(members, into: &body)
-        let answer = try await http.send("POST", "\(baseURL)/faults", json: body)
-        guard answer.status == 201 else {
-            throw ConformanceHTTP.Failure(description: "POST /faults answered \(answer.status): \(answer.text)")
-        }
+        var rule: [String: JSONValue] = ["id": .string(id), "match": .object(["device_token": .string(deviceToken)]), "action": action]
+        if let count { rule["count"] = .integer(Int64(count)) }
+        try await client.get().addFault(.object(rule))
     }
 
     /// How often the fault rule `id` has fired, from `GET /faults`: a rule fires as its push
     /// arrives, so this tells whether a push reached the mock even while its answer is held.
     func firings(ofFault id: String) async throws -> Int {
-        let answer = try await get("\(baseURL)/faults")
-        guard answer.status == 200 else { throw ConformanceHTTP.Failure(description: "GET /faults answered \(answer.status)") }
-        guard case .array(let rules)? = try? JSONParser.parse(answer.body, maximumDepth: 16) else {
-            throw ConformanceHTTP.Failure(description: "GET /faults answered no list of rules: \(answer.text)")
+        let faults = try await read { client throws(MockControlError) in try await client.faults() }
+        guard let fault = faults.first(where: { $0.id == id }) else {
+            throw ConformanceHTTP.Failure(description: "GET /faults does not list rule \(id) with its firings")
         }
-        for case .object(let rule) in rules where rule["id"]?.stringValue == id {
-            guard case .integer(let fired)? = rule["fired"] else { break }
-            return Int(clamping: fired)
-        }
-        throw ConformanceHTTP.Failure(description: "GET /faults does not list rule \(id) with its firings")
+        return fault.fired
     }
 
     func removeFault(id: String) async {
-        _ = try? await http.send("DELETE", "\(baseURL)/faults/\(id)")
+        _ = try? await client.get().removeFault(id: id)
     }
 
     /// A `delay` fault action: the mock holds its answer back this long.
