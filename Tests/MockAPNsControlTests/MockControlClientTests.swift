@@ -169,10 +169,17 @@ extension MockControlClientTests {
         first.stop()
         await #expect(throws: MockControlError.self) { _ = try await control.pushes() }
         let port = Int(url.split(separator: ":").last ?? "") ?? 0
-        let second = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) {
-            $0.server.tlsEnabled = false
-            $0.server.controlPort = port
+        // The freed port may be taken a moment by a parallel test's connection or listener:
+        // try again for a while rather than fail on a clash that says nothing of the client.
+        var restarted: MockAPNsServer?
+        for _ in 0..<100 where restarted == nil {
+            restarted = try? MockAPNsServer.startForTesting(certsDirectory: Self.certs) {
+                $0.server.tlsEnabled = false
+                $0.server.controlPort = port
+            }
+            if restarted == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
+        let second = try #require(restarted, "port \(port) stayed taken")
         defer { second.stop() }
         #expect(try await control.pushes().isEmpty)
         await control.close()
