@@ -50,7 +50,7 @@ public final class MockAPNsServer: Sendable {
     /// Starts the listeners described by `configuration`.
     ///
     /// - Parameters:
-    ///   - observers: extra observers of every answered push (the capture is always one).
+    ///   - observers: observers of every answered push, besides the server's own capture.
     ///   - now: the clock for provider tokens; tests inject one.
     ///   - handlerFactory: chooses what decides each push. It is called once, here, with
     ///     the built-in factory (the configuration's registry and validation settings,
