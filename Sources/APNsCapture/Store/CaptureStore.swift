@@ -4,10 +4,11 @@ import Synchronization
 /// The record of every push the mock receives: a bounded in-memory ring that tests query
 /// and wait on, and optionally a JSON Lines file that `push-inspect` reads.
 ///
-/// The server calls ``record(_:)`` once per request from its event-loop threads. It
-/// encodes the file line outside the lock, then under one short lock assigns the sequence
-/// number, stores the record, queues the line and checks the waiters; nothing in it
-/// touches the disk.
+/// The server records once per request from its event-loop threads, with an
+/// acknowledgement when there is a file, so that its answer waits for the line and the
+/// loop never does. Recording encodes the line outside the lock, then under one short lock
+/// assigns the sequence number, stores the record, queues the line and checks the waiters;
+/// nothing in it touches the disk.
 ///
 /// ```swift
 /// let capture = try CaptureStore(filePath: "pushes.jsonl")
@@ -46,7 +47,9 @@ public final class CaptureStore: Sendable {
         self.init(capacity: capacity, fileWriter: try CaptureFileWriter(path: filePath, truncating: truncating))
     }
 
-    /// Records one request and returns its sequence number. Cheap: it never waits for the disk.
+    /// Records one request and returns its sequence number. It never touches the disk, but
+    /// with a file more than `maximumPendingBytes` behind it waits for the writer (see
+    /// ``CaptureFileWriter``), so call it from a thread that may block, not an event loop.
     ///
     /// Encodes the line outside the lock, then under one short lock assigns the sequence
     /// number, queues the line for the file, keeps it in the ring and offers it to waiters.
