@@ -151,6 +151,12 @@ final class Acceptor: Selectable, @unchecked Sendable {
                 socket.close()
                 continue
             }
+            if let sources = context.sources, let peer, !sources.admit(ClientSource(peer)) {
+                counters.rejectedConnections.wrappingAdd(1, ordering: .relaxed)
+                counters.rejectedSourceConnections.wrappingAdd(1, ordering: .relaxed)
+                socket.close()
+                continue
+            }
             counters.openConnections.wrappingAdd(1, ordering: .relaxed)
             counters.acceptedConnections.wrappingAdd(1, ordering: .relaxed)
             let id = context.nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -185,7 +191,7 @@ extension ServerConnection {
                 tls = try TLSConnection(context: tlsContext, fd: socket.fd)
             } catch {
                 socket.close()
-                context.counters.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                context.connectionEnded(from: peer)
                 return
             }
         }
@@ -193,7 +199,7 @@ extension ServerConnection {
         let connection = ServerConnection(id: id, stream: stream, context: context, remoteAddress: peer)
         if context.isShuttingDown.load(ordering: .acquiring) {
             socket.close()
-            context.counters.openConnections.wrappingSubtract(1, ordering: .relaxed)
+            context.connectionEnded(from: peer)
             return
         }
         connection.start()

@@ -8,6 +8,11 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var tls: TLSConfiguration?
     /// Connections beyond this are closed at once after accept.
     public var maxConnections: Int
+    /// Connections one client may hold open at once, counted by ``ClientSource`` (its IPv4
+    /// address, or its IPv6 /64); one more is closed at once after accept, as beyond
+    /// ``maxConnections``, and counted in `TransportMetrics.rejectedSourceConnections`. nil
+    /// (the default): no limit per client. Behind a proxy every client has the proxy's address.
+    public var maxConnectionsPerSource: Int?
     /// SETTINGS_MAX_CONCURRENT_STREAMS sent at connection start.
     public var maxConcurrentStreams: Int
     /// Largest header list (RFC 9113 size: name + value + 32 per field) accepted: 431 above it
@@ -78,6 +83,7 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
         self.port = port
         self.tls = tls
         maxConnections = Self.defaultMaxConnections
+        maxConnectionsPerSource = nil
         maxConcurrentStreams = Self.defaultMaxConcurrentStreams
         maxHeaderListSize = Self.defaultMaxHeaderListSize
         maxBodySize = Self.defaultMaxBodySize

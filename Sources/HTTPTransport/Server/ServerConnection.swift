@@ -150,7 +150,7 @@ final class ServerConnection: ByteStreamDelegate {
             context.handler.connectionClosed(connection)
         }
         session = nil
-        context.counters.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        context.connectionEnded(from: remoteAddress)
         context.registry(for: stream.eventLoop)?.connections[ObjectIdentifier(self)] = nil
     }
 }

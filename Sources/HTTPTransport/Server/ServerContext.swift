@@ -8,12 +8,15 @@ final class ServerContext: Sendable {
     let counters = TransportCounters()
     let isShuttingDown = Atomic<Bool>(false)
     let nextConnectionID = Atomic<UInt64>(1)
+    /// Open connections per client, when `maxConnectionsPerSource` is set.
+    let sources: SourceConnectionTable?
     /// Open connections per loop, so shutdown can reach each on its own thread.
     let registries: [ObjectIdentifier: ConnectionRegistry]
 
     init(configuration: HTTPServerConfiguration, handler: any HTTPServerHandler, group: EventLoopGroup) throws(TransportError) {
         self.configuration = configuration
         self.handler = handler
+        sources = configuration.maxConnectionsPerSource.map(SourceConnectionTable.init(limit:))
         tlsContext = try configuration.tls.map { (tls) throws(TransportError) in
             var tls = tls
             if !configuration.acceptsHTTP1 { tls.applicationProtocols.removeAll { $0 != "h2" } }
@@ -25,6 +28,12 @@ final class ServerContext: Sendable {
     }
 
     func registry(for loop: EventLoop) -> ConnectionRegistry? { registries[ObjectIdentifier(loop)] }
+
+    /// Forgets a connection the listener admitted, from whichever loop it ended on.
+    func connectionEnded(from peer: SocketAddress?) {
+        counters.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        if let sources, let peer { sources.release(ClientSource(peer)) }
+    }
 }
 
 /// The server connections living on one loop. Touched only on that loop.

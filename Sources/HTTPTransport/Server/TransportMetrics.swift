@@ -8,8 +8,12 @@ public struct TransportMetrics: Sendable, Hashable {
     public var openStreams: Int
     /// Connections accepted since start.
     public var acceptedConnections: Int
-    /// Connections closed at once because `maxConnections` was reached.
+    /// Connections closed at once because `maxConnections` was reached (or the server was
+    /// shutting down), or `maxConnectionsPerSource` was.
     public var rejectedConnections: Int
+    /// Of ``rejectedConnections``, those closed because their client already held
+    /// `maxConnectionsPerSource`.
+    public var rejectedSourceConnections: Int
     /// Complete requests handed to the handler since start.
     public var requests: Int
     /// Requests answered 408 since start, because they had not arrived whole within
@@ -17,11 +21,12 @@ public struct TransportMetrics: Sendable, Hashable {
     public var timedOutRequests: Int
 
     public init(openConnections: Int, openStreams: Int, acceptedConnections: Int, rejectedConnections: Int, requests: Int,
-                timedOutRequests: Int = 0) {
+                timedOutRequests: Int = 0, rejectedSourceConnections: Int = 0) {
         self.openConnections = openConnections
         self.openStreams = openStreams
         self.acceptedConnections = acceptedConnections
         self.rejectedConnections = rejectedConnections
+        self.rejectedSourceConnections = rejectedSourceConnections
         self.requests = requests
         self.timedOutRequests = timedOutRequests
     }
@@ -33,6 +38,7 @@ final class TransportCounters: Sendable {
     let openStreams = Atomic<Int>(0)
     let acceptedConnections = Atomic<Int>(0)
     let rejectedConnections = Atomic<Int>(0)
+    let rejectedSourceConnections = Atomic<Int>(0)
     let requests = Atomic<Int>(0)
     let timedOutRequests = Atomic<Int>(0)
 
@@ -43,6 +49,7 @@ final class TransportCounters: Sendable {
             acceptedConnections: acceptedConnections.load(ordering: .relaxed),
             rejectedConnections: rejectedConnections.load(ordering: .relaxed),
             requests: requests.load(ordering: .relaxed),
-            timedOutRequests: timedOutRequests.load(ordering: .relaxed))
+            timedOutRequests: timedOutRequests.load(ordering: .relaxed),
+            rejectedSourceConnections: rejectedSourceConnections.load(ordering: .relaxed))
     }
 }
