@@ -6,7 +6,7 @@ extension GatewayConfiguration {
     static let fileKeys: Set<String> = [
         "host", "port", "tls_cert", "tls_key", "topic", "auth_key", "apns_production", "apns_sandbox", "apns_ca",
         "auth_modes", "rate_limits", "apns_attempts", "apns_timeout_ms", "max_body_bytes", "threads", "max_connections",
-        "max_concurrent_streams", "request_read_timeout_seconds",
+        "max_connections_per_source", "max_concurrent_streams", "request_read_timeout_seconds",
     ]
 
     /// Reads a JSON configuration file over `base`: keys present replace `base`'s values.
@@ -83,10 +83,11 @@ extension GatewayConfiguration {
         case nil: break
         case .object(let limits)?:
             let limitsReader = ConfigReader(members: limits, path: "rate_limits.")
-            try limitsReader.rejectUnknown(["per_device", "total", "register"])
+            try limitsReader.rejectUnknown(["per_device", "total", "register", "per_source"])
             if let limit = try limitsReader.rateLimit("per_device") { configuration.perDeviceRateLimit = limit }
             if let limit = try limitsReader.rateLimit("total") { configuration.totalRateLimit = limit }
             if let limit = try limitsReader.rateLimit("register") { configuration.registerRateLimit = limit }
+            if let limit = try limitsReader.rateLimit("per_source") { configuration.perSourceRateLimit = limit }
         case let other?: throw GatewayConfigurationError("\"rate_limits\": expected an object, found \(other.typeName)")
         }
         if let attempts = try reader.integer("apns_attempts", in: 1...maximumAPNsAttempts) { configuration.apnsAttempts = attempts }
@@ -94,6 +95,9 @@ extension GatewayConfiguration {
         if let size = try reader.integer("max_body_bytes", in: 256...65_536) { configuration.maximumBodySize = size }
         if let threads = try reader.integer("threads", in: 1...maximumEventLoopThreads) { configuration.eventLoopThreads = threads }
         if let count = try reader.integer("max_connections", in: maxConnectionsRange) { configuration.maxConnections = count }
+        if let count = try reader.integer("max_connections_per_source", in: maxConnectionsRange) {
+            configuration.maxConnectionsPerSource = count
+        }
         if let count = try reader.integer("max_concurrent_streams", in: maxConcurrentStreamsRange) {
             configuration.maxConcurrentStreams = count
         }

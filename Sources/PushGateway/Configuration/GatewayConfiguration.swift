@@ -40,6 +40,10 @@ public struct GatewayConfiguration: Sendable, Hashable {
     /// For `/register`, which is open to anyone: a budget of its own, so registrations never
     /// use up the pushes'.
     public var registerRateLimit: GatewayRateLimit
+    /// Each client's requests, `/push` and `/register` together, counted by its address
+    /// (`ClientSource`: IPv4, or IPv6 /64) before anything else is checked: one busy or
+    /// hostile source cannot use up ``totalRateLimit`` or ``registerRateLimit`` for the others.
+    public var perSourceRateLimit: GatewayRateLimit
     /// How many times one push is tried against APNs (5xx, 429 and lost connections only).
     public var apnsAttempts: Int
     /// The longest the APNs leg of one push may take, every attempt and backoff included
@@ -55,6 +59,11 @@ public struct GatewayConfiguration: Sendable, Hashable {
     /// Open client connections at most (1 to 100,000, default 1,000); the listener closes
     /// any beyond it at once after accepting it.
     public var maxConnections: Int
+    /// Client connections one source (`ClientSource`) may hold open at once (1 to 100,000,
+    /// default 100): beyond it the listener closes the connection at once after accepting
+    /// it, so one source cannot hold all of ``maxConnections``. Behind a proxy every client
+    /// has the proxy's address: raise it to ``maxConnections`` there.
+    public var maxConnectionsPerSource: Int
     /// SETTINGS_MAX_CONCURRENT_STREAMS of each HTTP/2 client connection (1 to 1,000, default
     /// 100): a plugin sends a push at a time, and with ``maxConnections`` and
     /// ``maximumBodySize`` it bounds what clients can make the gateway hold.
@@ -87,6 +96,7 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public static let maximumEventLoopThreads = 64
     public static let defaultMaxConnections = 1_000
     public static let maxConnectionsRange = 1...100_000
+    public static let defaultMaxConnectionsPerSource = 100
     public static let defaultMaxConcurrentStreams = 100
     public static let maxConcurrentStreamsRange = 1...1_000
     public static let defaultRequestReadTimeout = Duration.seconds(10)
@@ -106,11 +116,13 @@ public struct GatewayConfiguration: Sendable, Hashable {
         perDeviceRateLimit = .defaultPerDevice
         totalRateLimit = .defaultTotal
         registerRateLimit = .defaultRegister
+        perSourceRateLimit = .defaultPerSource
         apnsAttempts = Self.defaultAPNsAttempts
         apnsTimeout = Self.defaultAPNsTimeout
         maximumBodySize = HermesPushRequest.maximumBodySize
         eventLoopThreads = Self.defaultEventLoopThreads
         maxConnections = Self.defaultMaxConnections
+        maxConnectionsPerSource = Self.defaultMaxConnectionsPerSource
         maxConcurrentStreams = Self.defaultMaxConcurrentStreams
         requestReadTimeout = Self.defaultRequestReadTimeout
     }
@@ -154,6 +166,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
         }
         guard Self.maxConnectionsRange.contains(maxConnections) else {
             throw GatewayConfigurationError("max connections: expected 1 to 100000, got \(maxConnections)")
+        }
+        guard Self.maxConnectionsRange.contains(maxConnectionsPerSource) else {
+            throw GatewayConfigurationError("max connections per source: expected 1 to 100000, got \(maxConnectionsPerSource)")
         }
         guard Self.maxConcurrentStreamsRange.contains(maxConcurrentStreams) else {
             throw GatewayConfigurationError("max concurrent streams: expected 1 to 1000, got \(maxConcurrentStreams)")

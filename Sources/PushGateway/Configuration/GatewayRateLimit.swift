@@ -21,4 +21,7 @@ public struct GatewayRateLimit: Sendable, Hashable {
     /// For `/register`, apart from the pushes: as much as ``defaultTotal``, because after the
     /// capability key is rotated every push is refused once and followed by a registration.
     public static let defaultRegister = GatewayRateLimit(burst: 2_000, perSecond: 1_000)
+    /// For each client address, `/push` and `/register` together: half of ``defaultTotal``,
+    /// so a client that floods leaves at least half of the gateway's rate to the others.
+    public static let defaultPerSource = GatewayRateLimit(burst: 1_000, perSecond: 500)
 }

@@ -4,7 +4,8 @@ import HermesContract
 import Synchronization
 
 /// The gateway's counters, rendered for Prometheus at `/metrics`: requests by endpoint and
-/// outcome, APNs answers by reason, and latency histograms of `/push` and of its APNs leg.
+/// outcome, 429s by the limit that refused them, connections refused at accept, APNs
+/// answers by reason, and latency histograms of `/push` and of its APNs leg.
 public final class GatewayMetrics: Sendable {
     /// Upper bounds of the latency histograms' buckets, in seconds.
     public static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -21,6 +22,7 @@ public final class GatewayMetrics: Sendable {
 
     private struct Counts {
         var requests: [RequestKey: Int] = [:]
+        var rateLimited: [GatewayRateLimiter.Refusal: Int] = [:]
         var accepted = 0
         var unreachable = 0
         /// By APNs reason wire value.
@@ -46,8 +48,26 @@ public final class GatewayMetrics: Sendable {
     }
 
     private let counts = Mutex(Counts())
+    /// The listener's counters, once it runs: connections refused at accept are counted there.
+    private let transport = Mutex<(@Sendable () -> TransportMetrics?)?>(nil)
 
     public init() {}
+
+    /// Reads the listener's connection counters from `metrics` for each `/metrics`; nil
+    /// from it (the listener gone) shows nothing.
+    func attachTransport(_ metrics: @escaping @Sendable () -> TransportMetrics?) {
+        transport.withLock { $0 = metrics }
+    }
+
+    /// Counts one request refused 429 by the gateway's own `limit`.
+    func recordRateLimited(_ limit: GatewayRateLimiter.Refusal) {
+        counts.withLock { $0.rateLimited[limit, default: 0] += 1 }
+    }
+
+    /// Requests refused so far by `limit`.
+    public func rateLimited(by limit: GatewayRateLimiter.Refusal) -> Int {
+        counts.withLock { $0.rateLimited[limit, default: 0] }
+    }
 
     /// Counts one answered request to `route` (nil: no such endpoint); `code` nil is ok.
     func recordRequest(_ route: GatewayRoute?, code: HermesGatewayErrorCode?) {
@@ -79,6 +99,17 @@ public final class GatewayMetrics: Sendable {
         text += "# TYPE push_gateway_requests_total counter\n"
         for (key, count) in snapshot.requests.sorted(by: { ($0.key.endpoint, $0.key.outcome) < ($1.key.endpoint, $1.key.outcome) }) {
             text += "push_gateway_requests_total{endpoint=\"\(key.endpoint)\",outcome=\"\(key.outcome)\"} \(count)\n"
+        }
+        text += "# HELP push_gateway_rate_limited_total Requests refused 429 by the gateway, by the limit that refused them.\n"
+        text += "# TYPE push_gateway_rate_limited_total counter\n"
+        for (limit, count) in snapshot.rateLimited.sorted(by: { $0.key.name < $1.key.name }) {
+            text += "push_gateway_rate_limited_total{limit=\"\(limit.name)\"} \(count)\n"
+        }
+        if let listener = transport.withLock({ $0 })?() {
+            text += "# HELP push_gateway_connections_refused_total Connections closed at accept: over max_connections (or shutting down), or over max_connections_per_source.\n"
+            text += "# TYPE push_gateway_connections_refused_total counter\n"
+            text += "push_gateway_connections_refused_total{limit=\"source\"} \(listener.rejectedSourceConnections)\n"
+            text += "push_gateway_connections_refused_total{limit=\"total\"} \(listener.rejectedConnections - listener.rejectedSourceConnections)\n"
         }
         text += "# HELP push_gateway_apns_responses_total Final APNs answers, by reason (empty when accepted).\n"
         text += "# TYPE push_gateway_apns_responses_total counter\n"

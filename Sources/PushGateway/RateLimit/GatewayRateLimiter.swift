@@ -1,12 +1,17 @@
+import HTTPTransport
 import Synchronization
 
-/// Token buckets per device token and for the whole gateway's pushes, and one for `/register`.
+/// Token buckets per client address, per device token and for the whole gateway's pushes,
+/// and one for `/register`.
 ///
-/// A push takes one token from its device's bucket and one from the total bucket; if
-/// either is empty it is refused with 429 and takes nothing. A registration takes one from
-/// the register bucket only: `/register` is open to anyone, so however many registrations
-/// arrive, they never use up the budget of authorized pushes. Buckets of idle devices are
-/// forgotten when the table grows past ``maximumTrackedDevices``, so memory stays bounded.
+/// Every request first takes a token from its client's bucket (``admit(source:)``), before
+/// it is parsed or authorized, so one address that floods, signed or not, is refused on its
+/// own and leaves the shared buckets to the others. A push then takes one token from its
+/// device's bucket and one from the total bucket; if either is empty it is refused with 429
+/// and takes nothing. A registration takes one from the register bucket only: `/register`
+/// is open to anyone, so however many registrations arrive, they never use up the budget of
+/// authorized pushes. Buckets of idle devices and sources are forgotten when a table grows
+/// past ``maximumTrackedKeys``, so memory stays bounded.
 public final class GatewayRateLimiter: Sendable {
     /// Which limit refused a request.
     public enum Refusal: Sendable, Hashable {
@@ -16,10 +21,22 @@ public final class GatewayRateLimiter: Sendable {
         case total
         /// `/register` has used its own budget.
         case register
+        /// The request's client address has used its budget.
+        case source
+
+        /// The name in logs (`gateway.limit`) and in `/metrics`.
+        public var name: String {
+            switch self {
+            case .device: "device"
+            case .total: "total"
+            case .register: "register"
+            case .source: "source"
+            }
+        }
     }
 
-    /// Device buckets kept before idle ones are dropped.
-    public static let maximumTrackedDevices = 100_000
+    /// Device buckets, and source buckets, kept before idle ones are dropped.
+    public static let maximumTrackedKeys = 100_000
 
     private struct Bucket {
         var tokens: Double
@@ -28,6 +45,7 @@ public final class GatewayRateLimiter: Sendable {
 
     private struct State {
         var devices: [String: Bucket] = [:]
+        var sources: [ClientSource: Bucket] = [:]
         var total: Bucket
         var register: Bucket
     }
@@ -35,6 +53,7 @@ public final class GatewayRateLimiter: Sendable {
     private let perDevice: GatewayRateLimit
     private let total: GatewayRateLimit
     private let register: GatewayRateLimit
+    private let perSource: GatewayRateLimit
     private let now: @Sendable () -> Double
     private let state: Mutex<State>
 
@@ -42,16 +61,38 @@ public final class GatewayRateLimiter: Sendable {
     ///   - perDevice: each device token's pushes.
     ///   - total: all pushes.
     ///   - register: all `/register` calls, apart from the pushes.
+    ///   - perSource: each client address's requests, of both endpoints.
     ///   - now: a monotonic clock in seconds; tests inject one.
     public init(perDevice: GatewayRateLimit, total: GatewayRateLimit, register: GatewayRateLimit,
+                perSource: GatewayRateLimit = .defaultPerSource,
                 now: @escaping @Sendable () -> Double = GatewayRateLimiter.monotonicSeconds) {
         self.perDevice = perDevice
         self.total = total
         self.register = register
+        self.perSource = perSource
         self.now = now
         let start = now()
         state = Mutex(State(total: Bucket(tokens: Double(total.burst), updated: start),
                             register: Bucket(tokens: Double(register.burst), updated: start)))
+    }
+
+    /// Takes a token from `source`'s bucket; nil when admitted, else ``Refusal/source``.
+    public func admit(source: ClientSource) -> Refusal? {
+        let time = now()
+        return state.withLock { state in
+            var bucket = state.sources[source].map { Self.refilled($0, limit: perSource, at: time) }
+                ?? Bucket(tokens: Double(perSource.burst), updated: time)
+            guard bucket.tokens >= 1 else {
+                state.sources[source] = bucket
+                return .source
+            }
+            bucket.tokens -= 1
+            if state.sources.count >= Self.maximumTrackedKeys, state.sources[source] == nil {
+                Self.forgetIdle(&state.sources, limit: perSource, at: time)
+            }
+            state.sources[source] = bucket
+            return nil
+        }
     }
 
     /// Takes a token for `device` (lowercase hex) and one from the total; nil when admitted.
@@ -69,7 +110,7 @@ public final class GatewayRateLimiter: Sendable {
             guard totalBucket.tokens >= 1 else { return .total }
             deviceBucket.tokens -= 1
             totalBucket.tokens -= 1
-            if state.devices.count >= Self.maximumTrackedDevices, state.devices[device] == nil {
+            if state.devices.count >= Self.maximumTrackedKeys, state.devices[device] == nil {
                 Self.forgetIdle(&state.devices, limit: perDevice, at: time)
             }
             state.devices[device] = deviceBucket
@@ -96,6 +137,7 @@ public final class GatewayRateLimiter: Sendable {
         case .device: perDevice.perSecond
         case .total: total.perSecond
         case .register: register.perSecond
+        case .source: perSource.perSecond
         }
         return max(1, Int((1 / rate).rounded(.up)))
     }
@@ -106,12 +148,13 @@ public final class GatewayRateLimiter: Sendable {
     }
 
     /// Drops buckets that have refilled completely: forgetting them changes nothing. If
-    /// every device is busy, the oldest half goes (a flood of authorized devices, not a bypass).
-    private static func forgetIdle(_ devices: inout [String: Bucket], limit: GatewayRateLimit, at time: Double) {
-        devices = devices.filter { refilled($0.value, limit: limit, at: time).tokens < Double(limit.burst) }
-        if devices.count >= maximumTrackedDevices {
-            let cutoff = devices.values.map(\.updated).sorted()[devices.count / 2]
-            devices = devices.filter { $0.value.updated > cutoff }
+    /// every key is busy, the oldest half goes (a flood of authorized devices or of addresses,
+    /// not a bypass: a forgotten bucket starts full, as a new one would).
+    private static func forgetIdle<Key: Hashable>(_ buckets: inout [Key: Bucket], limit: GatewayRateLimit, at time: Double) {
+        buckets = buckets.filter { refilled($0.value, limit: limit, at: time).tokens < Double(limit.burst) }
+        if buckets.count >= maximumTrackedKeys {
+            let cutoff = buckets.values.map(\.updated).sorted()[buckets.count / 2]
+            buckets = buckets.filter { $0.value.updated > cutoff }
         }
     }
 

@@ -32,6 +32,12 @@ struct GatewayHandler: HTTPServerHandler {
             respond(responder, route: route, outcome)
             return
         }
+        if route == .push || route == .register, let peer = request.connection.remoteAddress,
+           let limited = limiter.admit(source: ClientSource(peer)) {
+            rateLimited(responder, route, by: limited, message: "too many requests from your address; try later",
+                        metadata: ["gateway.source": ClientSource(peer).description])
+            return
+        }
         switch route {
         case .push: push(request, responder: responder)
         case .register: register(request, responder: responder)
@@ -94,11 +100,9 @@ struct GatewayHandler: HTTPServerHandler {
             return
         }
         if let limited = limiter.admit(device: token.hex) {
-            var limitMetadata = metadata
-            limitMetadata["gateway.limit"] = limited == .device ? "device" : "total"
-            refuse(responder, .push, code: .rateLimited, message: limited == .device
-                       ? "too many pushes to this device; try later" : "the gateway is at its push rate limit; try later",
-                   metadata: limitMetadata, retryAfter: limiter.retryAfterSeconds(for: limited))
+            rateLimited(responder, .push, by: limited, message: limited == .device
+                            ? "too many pushes to this device; try later" : "the gateway is at its push rate limit; try later",
+                        metadata: metadata)
             return
         }
         let apnsRequest = GatewayAPNsRequest(
@@ -154,8 +158,8 @@ struct GatewayHandler: HTTPServerHandler {
         // Its own budget, never the pushes': anyone may call /register, and authorized
         // pushes must not be refused because strangers registered.
         if let limited = limiter.admitRegistration() {
-            refuse(responder, .register, code: .rateLimited, message: "the gateway is at its /register rate limit; try later",
-                   metadata: ["push.device": token.masked, "gateway.limit": "register"], retryAfter: limiter.retryAfterSeconds(for: limited))
+            rateLimited(responder, .register, by: limited, message: "the gateway is at its /register rate limit; try later",
+                        metadata: ["push.device": token.masked])
             return
         }
         guard let capability = try? issuer.capability(for: token) else {
@@ -180,6 +184,16 @@ struct GatewayHandler: HTTPServerHandler {
         fields["gateway.outcome"] = code.rawValue
         logger.info("request refused", metadata: fields)
         respond(responder, route: route, outcome)
+    }
+
+    /// A 429 with `retry-after`, logged with the limit that refused it and counted by it.
+    private func rateLimited(_ responder: HTTPResponder, _ route: GatewayRoute, by limit: GatewayRateLimiter.Refusal,
+                             message: String, metadata: [String: String]) {
+        var fields = metadata
+        fields["gateway.limit"] = limit.name
+        metrics.recordRateLimited(limit)
+        refuse(responder, route, code: .rateLimited, message: message, metadata: fields,
+               retryAfter: limiter.retryAfterSeconds(for: limit))
     }
 
     private func respond(_ responder: HTTPResponder, route: GatewayRoute?, _ outcome: GatewayOutcome) {

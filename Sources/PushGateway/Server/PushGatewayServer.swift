@@ -50,7 +50,9 @@ public final class PushGatewayServer: Sendable {
         metrics = GatewayMetrics()
         let handler = GatewayHandler(
             authorizer: PushAuthorizer(modes: configuration.authModes, secrets: secrets),
-            limiter: GatewayRateLimiter(perDevice: configuration.perDeviceRateLimit, total: configuration.totalRateLimit, register: configuration.registerRateLimit, now: rateClock),
+            limiter: GatewayRateLimiter(perDevice: configuration.perDeviceRateLimit, total: configuration.totalRateLimit,
+                                        register: configuration.registerRateLimit, perSource: configuration.perSourceRateLimit,
+                                        now: rateClock),
             delivery: delivery, metrics: metrics, logger: logger, topic: configuration.topic,
             maximumBodySize: configuration.maximumBodySize, ids: APNsIDGenerator(),
             wallClock: wallClock)
@@ -59,6 +61,7 @@ public final class PushGatewayServer: Sendable {
         // transport's defaults (10,000 connections of 1,000 streams each), so a client
         // cannot make it hold much (docs/push-gateway.md, Security).
         listener.maxConnections = configuration.maxConnections
+        listener.maxConnectionsPerSource = configuration.maxConnectionsPerSource
         listener.maxConcurrentStreams = configuration.maxConcurrentStreams
         listener.maxBodySize = configuration.maximumBodySize
         listener.maxHeaderListSize = Self.maxHeaderListSize
@@ -74,6 +77,7 @@ public final class PushGatewayServer: Sendable {
             throw PushGatewayError(context: "listener on \(configuration.host):\(configuration.port)", underlying: "\(error)")
         }
         url = "\(listener.tls == nil ? "http" : "https")://\(server.localAddress)"
+        metrics.attachTransport { [weak server] in server?.metrics }
     }
 
     /// Stops accepting, lets requests in flight finish (up to `gracePeriod`), then closes
