@@ -38,6 +38,51 @@ struct ServerLimitsTests {
         second.close()
     }
 
+    /// A client address past `maxConnectionsPerSource` is refused on its own; other addresses
+    /// are still served, and the closed connection gives its source a place back.
+    @Test func connectionsBeyondOneSourcesLimitAreClosedAndCountedApart() async throws {
+        let server = try TestServer(handler: RecordingHandler()) {
+            $0.maxConnections = 10
+            $0.maxConnectionsPerSource = 2
+        }
+        defer { server.shutdown() }
+        func open(from source: String) throws -> RawClient {
+            let client = try RawClient(port: server.port, source: source)
+            client.send(H2Frame.clientStart)
+            return client
+        }
+
+        let first = try open(from: "127.0.0.1")
+        let second = try open(from: "127.0.0.1")
+        #expect(await eventually { server.metrics.openConnections == 2 })
+        let (bytes, closed) = try open(from: "127.0.0.1").readUntilClose(timeout: .seconds(3))
+        #expect(closed && bytes.isEmpty)
+        let other = try open(from: "127.0.0.2")
+        #expect(!other.read { H2Frame.parse($0).contains { $0.type == H2Frame.typeSettings } }.isEmpty, "another source is served")
+        #expect(await eventually { server.metrics.rejectedSourceConnections == 1 })
+        #expect(server.metrics.rejectedConnections == 1 && server.metrics.openConnections == 3)
+
+        first.close()
+        #expect(await eventually { server.metrics.openConnections == 2 })
+        let again = try open(from: "127.0.0.1")
+        #expect(!again.read { H2Frame.parse($0).contains { $0.type == H2Frame.typeSettings } }.isEmpty)
+        #expect(server.metrics.rejectedSourceConnections == 1)
+        for client in [second, other, again] { client.close() }
+    }
+
+    /// Clients are counted by IPv4 address, or by IPv6 /64 (a host can pick any address in its
+    /// /64); an IPv4-mapped IPv6 address is its IPv4 host.
+    @Test func clientSourcesAreIPv4AddressesOrIPv6Prefixes() throws {
+        func source(_ host: String, _ port: Int = 1) throws -> ClientSource { ClientSource(try SocketAddress(host: host, port: port)) }
+        #expect(try source("203.0.113.7", 1) == source("203.0.113.7", 2))
+        #expect(try source("203.0.113.7") != source("203.0.113.8"))
+        #expect(try source("203.0.113.7").description == "203.0.113.7")
+        #expect(try source("2001:db8:0:1::1") == source("2001:db8:0:1:ffff::2"))
+        #expect(try source("2001:db8:0:1::1") != source("2001:db8:0:2::1"))
+        #expect(try source("2001:db8:0:1::1").description == "2001:db8:0:1::/64")
+        #expect(try source("::ffff:203.0.113.7") == source("203.0.113.7"))
+    }
+
     /// The first SETTINGS carries the configured values, in identifier order, with a frame
     /// size HTTP/2 cannot carry brought into range (nghttp2 would drop the whole frame), and
     /// the connection's window is opened to its own size, not one derived from the streams'.

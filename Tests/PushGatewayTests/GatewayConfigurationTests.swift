@@ -15,8 +15,8 @@ import Testing
          "auth_key":{"key_id":"ABC123DEFG","team_id":"TEAM000001","path":"/keys/AuthKey.p8"},
          "apns_production":"https://127.0.0.1:2197","apns_sandbox":"http://127.0.0.1:2198","apns_ca":"ca.pem",
          "auth_modes":["capability"],"rate_limits":{"per_device":{"burst":3,"per_second":0.25},"total":{"burst":50,"per_second":20},
-                       "register":{"burst":7,"per_second":2}},
-         "apns_attempts":4,"apns_timeout_ms":2500,"max_body_bytes":2048,"threads":2,"max_connections":50,"max_concurrent_streams":8,
+                       "register":{"burst":7,"per_second":2},"per_source":{"burst":9,"per_second":4}},
+         "apns_attempts":4,"apns_timeout_ms":2500,"max_body_bytes":2048,"threads":2,"max_connections":50,"max_connections_per_source":5,"max_concurrent_streams":8,
          "request_read_timeout_seconds":3}
         """#
         let configuration = try GatewayConfiguration.decode(Array(json.utf8), base: GatewayConfiguration(topic: ""))
@@ -30,10 +30,12 @@ import Testing
         #expect(configuration.perDeviceRateLimit == GatewayRateLimit(burst: 3, perSecond: 0.25))
         #expect(configuration.totalRateLimit == GatewayRateLimit(burst: 50, perSecond: 20))
         #expect(configuration.registerRateLimit == GatewayRateLimit(burst: 7, perSecond: 2))
+        #expect(configuration.perSourceRateLimit == GatewayRateLimit(burst: 9, perSecond: 4))
         #expect(configuration.apnsAttempts == 4 && configuration.maximumBodySize == 2048)
         #expect(configuration.apnsTimeout == .milliseconds(2500))
         #expect(configuration.eventLoopThreads == 2)
         #expect(configuration.maxConnections == 50 && configuration.maxConcurrentStreams == 8)
+        #expect(configuration.maxConnectionsPerSource == 5)
         #expect(configuration.requestReadTimeout == .seconds(3))
     }
 
@@ -47,6 +49,9 @@ import Testing
         #expect(configuration.eventLoopThreads == ProcessInfo.processInfo.activeProcessorCount)
         // A gateway's limits, far below the transport's 10,000 connections of 1,000 streams.
         #expect(configuration.maxConnections == 1_000 && configuration.maxConcurrentStreams == 100)
+        // One client address may use a tenth of the connections and half the push rate.
+        #expect(configuration.maxConnectionsPerSource == 100)
+        #expect(configuration.perSourceRateLimit == GatewayRateLimit(burst: 1_000, perSecond: 500))
         #expect(configuration.requestReadTimeout == .seconds(10))
     }
 
@@ -63,6 +68,8 @@ import Testing
         (#"{"threads":0}"#, "\"threads\""),
         (#"{"apns_timeout_ms":99}"#, "\"apns_timeout_ms\": expected an integer from 100 to 60000"),
         (#"{"max_connections":0}"#, "\"max_connections\": expected an integer from 1 to 100000"),
+        (#"{"max_connections_per_source":0}"#, "\"max_connections_per_source\": expected an integer from 1 to 100000"),
+        (#"{"rate_limits":{"per_source":{"burst":1,"per_second":0}}}"#, "rate_limits.per_source"),
         (#"{"max_concurrent_streams":1001}"#, "\"max_concurrent_streams\": expected an integer from 1 to 1000"),
         (#"{"request_read_timeout_seconds":0}"#, "\"request_read_timeout_seconds\": expected an integer from 1 to 300"),
         ("[1]", "top level must be a JSON object"),

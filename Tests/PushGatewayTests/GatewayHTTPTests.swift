@@ -374,6 +374,49 @@ struct GatewayHTTPTests {
         #expect(delivery.requests.count == 4)
     }
 
+    /// One address that floods is refused on its own budget, before the shared buckets, so a
+    /// client at another address still gets its pushes through.
+    @Test func aSourceThatFloodsIsRefusedAloneAndOthersKeepTheirBudget() async throws {
+        let delivery = FakeDelivery()
+        let clock = ManualClock()
+        let log = LogSink.memory()
+        var configuration = GatewayFixture.configuration()
+        configuration.perSourceRateLimit = GatewayRateLimit(burst: 3, perSecond: 0.1)
+        let gateway = try GatewayFixture.start(configuration, delivery: delivery, log: log, rateClock: { clock.seconds })
+        let client = try GatewayFixture.client(for: gateway.url)
+        let tokens = (0..<4).map { String(repeating: String(format: "%02x", 0x10 + $0), count: 32) }
+        for token in tokens.prefix(3) {
+            let response = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(token: token).encodedBody()))
+            #expect(response.status == 200, "\(response.text)")
+        }
+        let limited = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(token: tokens[3]).encodedBody()))
+        #expect(limited.status == 429 && limited.errorCode == "rate_limited", "\(limited.text)")
+        #expect(limited.headers["retry-after"] == "10")
+        let registration = try await client.send(
+            GatewayFixture.post("/register", HermesRegistration.requestBody(deviceToken: GatewayFixture.deviceToken)))
+        #expect(registration.status == 429, "/register shares the source's budget")
+
+        // Another address on loopback is another source, with a full bucket of its own.
+        let body = String(decoding: try GatewayFixture.pushRequest(token: tokens[3]).encodedBody(), as: UTF8.self)
+        let other = try await onThread {
+            try ChildProcess.run("curl", ["-sS", "--http1.1", "--interface", "127.0.0.2", "--max-time", "10", "-o", "/dev/null",
+                                          "-w", "%{http_code}", "-H", "content-type: application/json", "--data-binary", body,
+                                          "\(gateway.url)/push"])
+        }
+        #expect(other.stdout == "200", "\(other.stdout) \(other.stderr)")
+        clock.advance(by: 10)
+        let refilled = try await client.send(GatewayFixture.post("/push", try GatewayFixture.pushRequest(token: tokens[3]).encodedBody()))
+        #expect(refilled.status == 200, "the source's bucket refills at its own rate")
+        let metrics = try await client.send(HTTPClientRequest(path: "/metrics"))
+        await client.close()
+        await gateway.shutdown()
+
+        #expect(delivery.requests.count == 5)
+        #expect(gateway.metrics.rateLimited(by: .source) == 2)
+        #expect(metrics.text.contains(#"push_gateway_rate_limited_total{limit="source"} 2"#), "\(metrics.text)")
+        #expect(log.recorded.contains { $0.contains("gateway.limit=source") && $0.contains("gateway.source=127.0.0.1") })
+    }
+
     @Test func registrationsHaveTheirOwnBudgetAndNeverUseUpThePushes() async throws {
         let delivery = FakeDelivery()
         let clock = ManualClock()
@@ -667,5 +710,59 @@ struct GatewayHTTP1Tests {
         await gateway.shutdown()
 
         #expect(result.stdout.hasSuffix(#"{"streams": 7, "served": true, "refused": true}"# + "\n"), "\(result.stdout) \(result.stderr)")
+    }
+
+    /// One address cannot hold every connection: past `max_connections_per_source` its next
+    /// one is closed at accept, while another address is still served, and /metrics says why.
+    @Test func oneSourceCannotHoldEveryConnection() async throws {
+        var configuration = GatewayFixture.configuration()
+        configuration.maxConnections = 10
+        configuration.maxConnectionsPerSource = 2
+        let gateway = try GatewayFixture.start(configuration, delivery: FakeDelivery())
+        let port = try #require(gateway.url.split(separator: ":").last.flatMap { Int($0) })
+        let script = #"""
+        import json, socket, sys, time
+        port = int(sys.argv[1])
+        def served(source):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            try:
+                return s, s.recv(65536).startswith(b"HTTP/1.1 200")
+            except (ConnectionResetError, socket.timeout):
+                return s, False
+        held = [served("127.0.0.1") for _ in range(2)]
+        third = served("127.0.0.1")
+        other = served("127.0.0.2")
+        held[0][0].close()
+        # The server forgets a connection once it has seen it close; until then a new one
+        # from the same address is refused too, and counted.
+        retries, again = 0, False
+        while retries < 50:
+            s, again = served("127.0.0.1")
+            if again:
+                break
+            s.close()
+            retries += 1
+            time.sleep(0.1)
+        m = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.3", 0))
+        m.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        metrics = b""
+        while chunk := m.recv(65536):
+            metrics += chunk
+        print(json.dumps({"held": [ok for _, ok in held], "third": third[1], "other": other[1], "again": again,
+                          "retries": retries, "metrics": metrics.decode()}))
+        """#
+        let result = try await onThread { try ChildProcess.run("python3", ["-c", script, String(port)], timeout: 60) }
+        await gateway.shutdown()
+
+        struct Outcome: Decodable { var held: [Bool]; var third, other, again: Bool; var retries: Int; var metrics: String }
+        let line = try #require(result.stdout.split(separator: "\n").last, "\(result.stderr)")
+        let outcome = try JSONDecoder().decode(Outcome.self, from: Data(line.utf8))
+        #expect(outcome.held == [true, true] && !outcome.third, "a third connection from one source is refused")
+        #expect(outcome.other, "another source is still served")
+        #expect(outcome.again, "a closed connection gives its source a place back")
+        let refused = #"push_gateway_connections_refused_total{limit="source"} \#(1 + outcome.retries)"#
+        #expect(outcome.metrics.contains(refused), "\(outcome.metrics)")
+        #expect(outcome.metrics.contains(#"push_gateway_connections_refused_total{limit="total"} 0"#), "\(outcome.metrics)")
     }
 }

@@ -11,7 +11,9 @@ final class RawClient {
     ///
     /// - Parameter receiveBufferSize: SO_RCVBUF, set before connecting so the TCP window is
     ///   small from the start: what the client does not read then stays in the server's send queue.
-    init(host: String = "127.0.0.1", port: Int, receiveBufferSize: Int32? = nil) throws {
+    /// - Parameter source: the local address to connect from (any of 127.0.0.0/8 on loopback),
+    ///   so one test can play several clients.
+    init(host: String = "127.0.0.1", port: Int, receiveBufferSize: Int32? = nil, source: String? = nil) throws {
         let address = try SocketAddress(host: host, port: port)
         fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ProcessRunnerError(description: "socket: errno \(errno)") }
@@ -19,6 +21,15 @@ final class RawClient {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         if var size = receiveBufferSize {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            let local = try SocketAddress(host: source, port: 0)
+            guard local.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
+                let code = errno
+                Glibc.close(fd)
+                isOpen = false
+                throw ProcessRunnerError(description: "bind to \(local): errno \(code)")
+            }
         }
         let result = address.withSockAddr { connect(fd, $0, $1) }
         guard result == 0 else {
