@@ -22,7 +22,8 @@ public struct APNsNotification: Sendable, Hashable {
     ///
     /// - Important: each push type needs its own suffix, such as `.voip`; see `APNsPushType.topicSuffix`.
     public var topic: String?
-    /// `apns-priority`; nil omits it (APNs then uses 10).
+    /// `apns-priority`; nil sends 5 for a background push, which Apple requires of them, and
+    /// omits the header otherwise (APNs then uses 10), as APNSwift does.
     public var priority: APNsPriority?
     /// `apns-expiration`; nil omits it (APNs then stores the push for a while).
     public var expiration: APNsExpiration?
@@ -39,7 +40,7 @@ public struct APNsNotification: Sendable, Hashable {
     ///   - deviceToken: hex digits.
     ///   - pushType: `apns-push-type`; `.alert` by default.
     ///   - topic: `apns-topic`, such as the bundle ID.
-    ///   - priority: `apns-priority`, or nil to omit.
+    ///   - priority: `apns-priority`, or nil for the push type's (``priority``).
     ///   - expiration: `apns-expiration`, or nil to omit.
     ///   - collapseID: `apns-collapse-id`, or nil to omit.
     ///   - apnsID: `apns-id`, or nil for a generated one.
@@ -81,6 +82,11 @@ public struct APNsNotification: Sendable, Hashable {
         }
         self.init(deviceToken: deviceToken, pushType: pushType, topic: topic, priority: priority, expiration: expiration,
                   collapseID: collapseID, apnsID: apnsID, payload: bytes)
+    }
+
+    /// The `apns-priority` sent: ``priority``, or the push type's when it is nil.
+    var priorityToSend: APNsPriority? {
+        priority ?? (pushType == .background ? .consideringDevicePower : nil)
     }
 
     /// Checks what the client needs to build the request; the rest is left to APNs.

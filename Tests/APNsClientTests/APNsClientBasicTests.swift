@@ -41,4 +41,24 @@ struct APNsClientBasicTests {
         #expect(record.teamID == ClientFixtures.teamID)
         #expect(record.payload == ClientFixtures.alert)
     }
+
+    /// A background push sent without a priority goes at 5, which Apple requires (the mock
+    /// answers 400 `BadPriority` at 10, the default of an omitted header); other types omit it.
+    @Test func aPushWithoutAPriorityTakesItsTypesPriority() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
+        let silent: [UInt8] = Array(#"{"aps":{"content-available":1}}"#.utf8)
+        let background = APNsNotification(deviceToken: ClientFixtures.deviceToken, pushType: .background, topic: ClientFixtures.topic,
+                                          payload: silent)
+        let backgroundAnswer = try await client.send(background, environment: .sandbox)
+        let alertAnswer = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        await client.shutdown()
+
+        #expect(backgroundAnswer.status == 200)
+        #expect(mock.capture.records(matching: CaptureFilter(apnsID: backgroundAnswer.apnsID)).first?.priority == .consideringDevicePower)
+        #expect(alertAnswer.status == 200)
+        let alert = try #require(mock.capture.records(matching: CaptureFilter(apnsID: alertAnswer.apnsID)).first)
+        #expect(alert.headers["apns-priority"] == nil, "omitted: APNs uses 10")
+    }
 }
