@@ -15,7 +15,8 @@ release: setup
 	swift build -c release
 
 # Start apns-mock on its built-in defaults (TLS on 127.0.0.1:2197, certs/ material).
-run: release
+run: setup
+	swift build -c release --product apns-mock
 	.build/release/apns-mock
 
 # One test target at a time (each runs its own tests in parallel): the whole suite at once

@@ -225,7 +225,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLISupportTests",
-            dependencies: ["CLISupport"]
+            dependencies: ["CLISupport", "PushTestSupport"]
         ),
         .testTarget(
             name: "APNsCoreTests",

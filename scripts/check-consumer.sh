@@ -9,12 +9,15 @@
 # are missing, or if the example stops working.
 #
 # The package under test is this checkout's tracked and new files, committed to a scratch
-# repository and tagged 1.0.0; the consumer resolves it from a file:// URL (no network).
+# repository and tagged with the suite's version (CLISupport's SuiteVersion); the consumer
+# resolves it from a file:// URL (no network).
 #
 # Usage: scripts/check-consumer.sh   (KEEP=1 keeps the scratch folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/CLISupport/SuiteVersion.swift)
+[ -n "$version" ] || { echo "check-consumer: no version in Sources/CLISupport/SuiteVersion.swift" >&2; exit 1; }
 scratch=$(mktemp -d /tmp/apns-mock-consumer.XXXXXX)
 [ "${KEEP:-0}" = 1 ] && echo "scratch folder: $scratch" || trap 'rm -rf "$scratch"' EXIT
 
@@ -25,7 +28,7 @@ git ls-files -z --cached --others --exclude-standard | tar -C "$root" --null -T 
     cd "$scratch/swift-apns-mock"
     git init -q && git add -A
     git -c user.name=check -c user.email=check@localhost commit -qm "package under test"
-    git tag 1.0.0
+    git tag "$version"
 )
 
 mkdir -p "$scratch/consumer/Sources/PushFeature" "$scratch/consumer/Tests/PushFeatureTests"
@@ -35,7 +38,7 @@ import PackageDescription
 
 let package = Package(
     name: "consumer",
-    dependencies: [.package(url: "file://$scratch/swift-apns-mock", from: "1.0.0")],
+    dependencies: [.package(url: "file://$scratch/swift-apns-mock", from: "$version")],
     targets: [
         .target(name: "PushFeature"),
         .testTarget(name: "PushFeatureTests", dependencies: [
@@ -86,6 +89,6 @@ import Testing
 EOF
 
 cd "$scratch/consumer"
-echo "== a package depending on swift-apns-mock 1.0.0 (file://$scratch/swift-apns-mock)"
+echo "== a package depending on swift-apns-mock $version (file://$scratch/swift-apns-mock)"
 swift build --build-tests > build.log 2>&1 || { tail -n 30 build.log >&2; echo "the consumer package did not build" >&2; exit 1; }
 swift test --skip-build 2>&1 | tail -n 5

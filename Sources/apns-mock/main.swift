@@ -5,7 +5,7 @@ import Synchronization
 
 // Before any thread starts: a SIGTERM sent as soon as the banner appears must stop the mock.
 TerminationSignals.hold()
-let version = "0.2.0"
+let version = SuiteVersion.current
 let parser = CommandLineParser(
     command: "apns-mock",
     overview: "A mock of Apple Push Notification service (APNs) for tests and CI.",

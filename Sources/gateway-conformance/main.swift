@@ -3,7 +3,7 @@ import Foundation
 import GatewayConformance
 import HermesContract
 
-let version = "0.1.0"
+let version = SuiteVersion.current
 let secretVariable = "HERMES_PUSH_HMAC_SECRET"
 let checkRange = "\(GatewayConformanceSuite.numbers.lowerBound)-\(GatewayConformanceSuite.numbers.upperBound)"
 let parser = CommandLineParser(

@@ -5,7 +5,7 @@ import HermesApp
 
 // hermes-device: a virtual iPhone running the Hermes app's push logic against apns-mock.
 
-let version = "0.1.0"
+let version = SuiteVersion.current
 let parser = CommandLineParser(
     command: "hermes-device",
     overview: "A virtual device: waits for the pushes apns-mock accepted for one device token and prints what the Hermes app would do with each.",

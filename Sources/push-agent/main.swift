@@ -5,7 +5,7 @@ import HermesContract
 
 // push-agent: drives the agent side of Hermes push from a shell (docs/hermes.md).
 
-let version = "0.1.0"
+let version = SuiteVersion.current
 let overview = "The Hermes push plugin's logic from a shell: register devices, fire hook events, send test pushes."
 let topUsage = "push-agent <register|unregister|devices|fire|test> [options]"
 

@@ -4,7 +4,7 @@ import PushGateway
 
 // Before any thread starts: a SIGTERM sent as soon as the banner appears must stop the gateway.
 TerminationSignals.hold()
-let version = "0.1.0"
+let version = SuiteVersion.current
 let parser = CommandLineParser(
     command: "push-gateway",
     overview: "The Hermes push gateway: POST /push and /register (docs/push-gateway.md), forwarded to APNs.",

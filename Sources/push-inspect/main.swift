@@ -1,7 +1,7 @@
 import CLISupport
 import Foundation
 
-let version = "0.1.0"
+let version = SuiteVersion.current
 let terminal = Terminal()
 let commands = ["check", "show", "stats"]
 
