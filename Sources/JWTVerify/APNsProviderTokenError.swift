@@ -12,8 +12,9 @@ public enum APNsProviderTokenError: Error, Sendable, Hashable, CaseIterable {
     /// `iss` is not the key's team, a claim is missing, `iat` is too far in the future, or
     /// a topic-specific key is used for another topic. The detail says which.
     case invalidProviderToken(detail: String)
-    /// 403: `iat` is more than one hour old.
-    case expiredProviderToken
+    /// 403: `iat` is older than the token lifetime (one hour at APNs): the token's age and
+    /// that lifetime, in whole seconds, so the message can say by how much.
+    case expiredProviderToken(ageSeconds: Int, lifetimeSeconds: Int)
     /// 429: a different token on the same connection less than 20 minutes after the
     /// previous one took effect.
     case tooManyProviderTokenUpdates
@@ -23,9 +24,10 @@ public enum APNsProviderTokenError: Error, Sendable, Hashable, CaseIterable {
     /// 403: the key is scoped to the other environment.
     case badEnvironmentKeyIdInToken
 
-    /// One value per case, with an empty detail for ``invalidProviderToken(detail:)``.
+    /// One value per case, with an empty detail for ``invalidProviderToken(detail:)`` and an
+    /// hour and a second for ``expiredProviderToken(ageSeconds:lifetimeSeconds:)``.
     public static let allCases: [APNsProviderTokenError] = [
-        .missingProviderToken, .invalidProviderToken(detail: ""), .expiredProviderToken,
+        .missingProviderToken, .invalidProviderToken(detail: ""), .expiredProviderToken(ageSeconds: 3_601, lifetimeSeconds: 3_600),
         .tooManyProviderTokenUpdates, .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken,
     ]
 
@@ -56,8 +58,8 @@ public enum APNsProviderTokenError: Error, Sendable, Hashable, CaseIterable {
             "no provider token: send 'authorization: bearer <jwt>'"
         case .invalidProviderToken(let detail):
             "invalid provider token: \(detail)"
-        case .expiredProviderToken:
-            "the token's iat is more than one hour old; mint a new token"
+        case let .expiredProviderToken(age, lifetime):
+            "token iat is \(Self.grouped(age)) s old; APNs accepts up to \(Self.grouped(lifetime)) s: mint a new token"
         case .tooManyProviderTokenUpdates:
             "the new token was minted less than 20 minutes after the one it replaces on this connection, which took effect less than 20 minutes ago; reuse tokens for 20-60 minutes"
         case .unrelatedKeyIdInToken:
@@ -65,6 +67,19 @@ public enum APNsProviderTokenError: Error, Sendable, Hashable, CaseIterable {
         case .badEnvironmentKeyIdInToken:
             "the key is not enabled for this connection's environment"
         }
+    }
+}
+
+extension APNsProviderTokenError {
+    /// `3724` as `3,724`: ages are read by people, in logs and captures.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return value < 0 ? "-" + grouped : grouped
     }
 }
 

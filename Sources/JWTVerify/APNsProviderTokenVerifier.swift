@@ -174,7 +174,9 @@ public final class APNsProviderTokenVerifier: Sendable {
 
         let currentTime = now().timeIntervalSince1970
         let age = currentTime - record.issuedAt
-        if age > configuration.tokenLifetime { throw .expiredProviderToken }
+        if age > configuration.tokenLifetime {
+            throw .expiredProviderToken(ageSeconds: Int(age.rounded(.down)), lifetimeSeconds: Int(configuration.tokenLifetime.rounded(.down)))
+        }
         var futureBy: Double?
         // `iat` counts whole seconds and the default clock is coarse (it may trail the
         // signer's by a few milliseconds), so a token minted this very second is not "from
