@@ -21,6 +21,12 @@ public struct PushOutcome: Sendable, Hashable {
     /// For 410: when the token became invalid, in milliseconds since 1970.
     public var timestamp: Int64?
     public var connectionAction: ConnectionAction
+    /// Why the mock answered so, in one sentence for people ("topic com.example.wrong is not
+    /// served; …"); nil when accepted. Never part of APNs' body, which holds only the reason.
+    public var explanation: String?
+    /// Whether a fault rule chose this answer, not the push's own merits: a test's injected
+    /// 503 is not the sender's failure.
+    public var isInjected: Bool
 
     /// An accepted push.
     public static func accepted(apnsID: String, uniqueID: String?) -> PushOutcome {
@@ -28,13 +34,15 @@ public struct PushOutcome: Sendable, Hashable {
     }
 
     public init(status: Int, reason: APNsReason?, apnsID: String, uniqueID: String?, timestamp: Int64?,
-                connectionAction: ConnectionAction) {
+                connectionAction: ConnectionAction, explanation: String? = nil, isInjected: Bool = false) {
         self.status = status
         self.reason = reason
         self.apnsID = apnsID
         self.uniqueID = uniqueID
         self.timestamp = timestamp
         self.connectionAction = connectionAction
+        self.explanation = explanation
+        self.isInjected = isInjected
     }
 
     /// Whether APNs counts this as accepted.

@@ -20,7 +20,11 @@ struct PushLogObserver: PushObserver {
             if let topic = details.topic { line.field("push.topic", topic) }
             if let type = details.pushType { line.field("push.type", type.rawValue) }
             if let reason = outcome.reason { line.field("push.reason", reason.wireValue) }
-            if !details.lintWarnings.isEmpty { line.field("push.lints", details.lintWarnings.count) }
+            if let explanation = outcome.explanation { line.field("push.explanation", explanation) }
+            if outcome.isInjected { line.field("push.injected", "true") }
+            if !details.lintWarnings.isEmpty {
+                line.field("push.lints", details.lintWarnings.map(\.code).joined(separator: ","))
+            }
             if !faults.isEmpty { line.field("push.faults", faults.count) }
         }
     }

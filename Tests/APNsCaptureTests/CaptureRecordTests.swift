@@ -27,6 +27,25 @@ import Testing
         }
     }
 
+    /// The mock's sentence of why, and whether a fault rule chose the answer, are kept after
+    /// the reason; neither is written when absent.
+    @Test func anExplanationAndAnInjectedAnswerRoundTrip() throws {
+        var record = CaptureFixtures.fullRecord(accepted: false)
+        record.sequence = 3
+        record.outcome.explanation = "fault rule outage answered 503 \"ServiceUnavailable\"\n\u{202E}"
+        record.outcome.isInjected = true
+        let line = CaptureRecordEncoder.line(record)
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.contains(#","explanation":"fault rule outage answered 503 \"ServiceUnavailable\"\n"#), "\(text)")
+        #expect(text.contains(#","injected":true"#), "\(text)")
+        #expect(try CaptureRecordDecoder.decode(Array(line.dropLast())) == record)
+
+        record.outcome.explanation = nil
+        record.outcome.isInjected = false
+        let plain = String(decoding: CaptureRecordEncoder.line(record), as: UTF8.self)
+        #expect(!plain.contains("explanation") && !plain.contains("injected"))
+    }
+
     @Test func aPayloadSpreadOverLinesStaysOnOneCaptureLineAndKeepsItsBytes() throws {
         let body = Array("{\n  \"aps\" : {\"alert\":\"two  spaces \\\" and\\\\ \\n\"},\r\n\t\"n\": [1 , 2]\n}\n".utf8)
         var record = CaptureFixtures.minimalRecord(body: body)

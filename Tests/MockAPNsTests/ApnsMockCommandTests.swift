@@ -169,6 +169,28 @@ struct ApnsMockCommandTests {
         #expect(!log.contains("push accepted"), "\(log)")
     }
 
+    /// The line per push says why a push was rejected, and names the lint codes that fired.
+    @Test func theLogLineSaysWhyAndNamesTheLints() async throws {
+        let log = try await onThread { () throws -> [String] in
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0"])
+            guard let sandbox = mock.urls["sandbox"] else { _ = mock.stop(); return ["no URLs in the banner"] }
+            let token = try Self.pyjwtToken()
+            for topic in ["com.example.wrong", "com.example.app"] {
+                _ = try Self.run("curl", ["-s", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(token)",
+                                          "-H", "apns-topic: \(topic)", "-d", #"{"aps":{"alert":"hi"}}"#,
+                                          "\(sandbox)/3/device/\(Self.device)"])
+            }
+            _ = mock.stop()
+            return mock.takeLog()
+        }
+        let rejected = try #require(log.first { $0.contains(" push rejected") }, "\(log)")
+        #expect(rejected.contains(#"push.explanation="topic com.example.wrong is not served; the mock serves com.example.app and its push-type topics""#),
+                "\(rejected)")
+        let accepted = try #require(log.first { $0.contains(" push accepted") }, "\(log)")
+        #expect(accepted.contains("push.lints=header.push-type-missing"), "curl sends no apns-push-type: \(accepted)")
+        #expect(!accepted.contains("push.explanation"))
+    }
+
     @Test func curlAndH2loadWithAPyJWTTokenAreAnsweredAndEveryPushIsCapturedOnce() async throws {
         let seen = try await onThread { try Self.curlAndH2load() }
         #expect(seen.urls["CA"] == "\(Self.certs)/ca.pem")

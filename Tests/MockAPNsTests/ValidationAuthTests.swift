@@ -262,6 +262,6 @@ import Testing
         let result = validator.validate(ValidationFixtures.request(token: old), auth: &auth)
         #expect(result.verdict == .rejected(reason: .expiredProviderToken, timestamp: nil, isFatal: true))
         #expect(result.outcome(apnsID: "a", uniqueID: "u") == .rejected(
-            .expiredProviderToken, apnsID: "a", uniqueID: "u", connectionAction: .goAway))
+            .expiredProviderToken, apnsID: "a", uniqueID: "u", connectionAction: .goAway, explanation: result.message))
     }
 }

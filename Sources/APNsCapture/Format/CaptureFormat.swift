@@ -35,6 +35,8 @@ enum CaptureFormat {
         static let payload: StaticString = "payload"
         static let status: StaticString = "status"
         static let reason: StaticString = "reason"
+        static let explanation: StaticString = "explanation"
+        static let injected: StaticString = "injected"
         static let apnsID: StaticString = "apns_id"
         static let uniqueID: StaticString = "unique_id"
         static let timestamp: StaticString = "timestamp"

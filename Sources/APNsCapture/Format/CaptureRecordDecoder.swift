@@ -78,7 +78,8 @@ enum CaptureRecordDecoder {
             status: try fields.int(Key.status), reason: try fields.optionalString(Key.reason).map(APNsReason.init(wireValue:)),
             apnsID: try fields.string(Key.apnsID), uniqueID: try fields.optionalString(Key.uniqueID),
             timestamp: try fields.optionalInteger(Key.timestamp),
-            connectionAction: try decodeConnectionAction(fields.optionalString(Key.connectionAction)))
+            connectionAction: try decodeConnectionAction(fields.optionalString(Key.connectionAction)),
+            explanation: try fields.optionalString(Key.explanation), isInjected: try fields.optionalBool(Key.injected) ?? false)
         return CaptureRecord(
             sequence: sequence, receivedAtMicroseconds: time, environment: environment,
             connectionID: try fields.unsigned(Key.connection), method: try fields.string(Key.method),
@@ -253,6 +254,12 @@ enum CaptureRecordDecoder {
         func unsigned(_ key: StaticString) throws(CaptureDecodingError) -> UInt64 {
             guard let number = UInt64(exactly: try integer(key)) else { throw CaptureDecodingError("\"\(key)\" must not be negative") }
             return number
+        }
+
+        func optionalBool(_ key: StaticString) throws(CaptureDecodingError) -> Bool? {
+            guard let value = optionalValue(key) else { return nil }
+            guard case .bool(let flag) = value else { throw CaptureDecodingError("\"\(key)\" must be a boolean") }
+            return flag
         }
 
         func bool(_ key: StaticString) throws(CaptureDecodingError) -> Bool {

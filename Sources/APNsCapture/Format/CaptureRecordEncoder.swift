@@ -113,6 +113,11 @@ enum CaptureRecordEncoder {
         let outcome = record.outcome
         writeMember(Key.status, integer: outcome.status, into: &output)
         if let reason = outcome.reason { writeMember(Key.reason, string: reason.wireValue, into: &output) }
+        if let explanation = outcome.explanation { writeMember(Key.explanation, string: explanation, into: &output) }
+        if outcome.isInjected {
+            writeKey(Key.injected, separator: UInt8(ascii: ","), into: &output)
+            output.append("true")
+        }
         writeMember(Key.apnsID, string: outcome.apnsID, into: &output)
         if let uniqueID = outcome.uniqueID { writeMember(Key.uniqueID, string: uniqueID, into: &output) }
         if let timestamp = outcome.timestamp { writeMember(Key.timestamp, integer: timestamp, into: &output) }

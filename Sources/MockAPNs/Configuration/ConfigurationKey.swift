@@ -46,10 +46,12 @@ enum ServerSettingsKey {
     static let captureFile = "capture_file"
     static let captureRingSize = "capture_ring_size"
     static let captureFsync = "capture_fsync"
+    static let explanationHeader = "explanation_header"
     static let all = [
         host, productionPort, sandboxPort, controlPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
         dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,
         idleTimeoutSeconds, requestReadTimeoutSeconds, captureFile, captureRingSize, captureFsync,
+        explanationHeader,
     ]
 }
 

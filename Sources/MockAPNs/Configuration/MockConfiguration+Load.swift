@@ -121,6 +121,7 @@ extension MockConfiguration {
             ServerSettingsKey.maxHeaderListSize: .integer(Int64(settings.maxHeaderListSize)),
             ServerSettingsKey.captureRingSize: .integer(Int64(settings.captureRingSize)),
             ServerSettingsKey.captureFsync: .bool(settings.captureSyncsEachBatch),
+            ServerSettingsKey.explanationHeader: .bool(settings.explanationHeader),
         ]
         for (key, timeout) in [(ServerSettingsKey.idleTimeoutSeconds, settings.idleTimeout),
                                (ServerSettingsKey.requestReadTimeoutSeconds, settings.requestReadTimeout)] {
@@ -179,6 +180,7 @@ extension MockConfiguration {
             settings.captureRingSize = Int(value)
         }
         if let value = try object.bool(ServerSettingsKey.captureFsync) { settings.captureSyncsEachBatch = value }
+        if let value = try object.bool(ServerSettingsKey.explanationHeader) { settings.explanationHeader = value }
         return settings
     }
 

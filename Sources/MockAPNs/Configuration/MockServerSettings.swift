@@ -60,6 +60,10 @@ public struct MockServerSettings: Sendable, Hashable {
     /// Capture bytes that may wait for the disk before a connection that adds more stops
     /// reading until its lines are written: what bounds memory when the disk is slow.
     public var captureMaximumPendingBytes = CaptureFileWriter.defaultMaximumPendingBytes
+    /// Whether a rejection's answer also carries the mock's sentence of why, as the header
+    /// ``APNsEndpoint/explanationHeaderName``, for clients whose test output shows headers
+    /// but not the capture. Off by default: APNs sends no such header.
+    public var explanationHeader = false
 
     /// `127.0.0.1`: reachable from the machine only, the safe choice for a test tool.
     public static let defaultHost = "127.0.0.1"

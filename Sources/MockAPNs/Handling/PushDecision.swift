@@ -17,8 +17,9 @@ public struct PushDecision: Sendable, Hashable {
     /// capture records it for every push, accepted or rejected.
     public var details: PushDetails
     public var verdict: Verdict
-    /// Why the push was rejected, for logs and the capture; nil when accepted. Never sent
-    /// on the wire, where only the reason goes.
+    /// Why the push was rejected, in one sentence: the outcome's `explanation`, which the
+    /// capture, the log line and push-inspect show; nil when accepted. Never in APNs' body,
+    /// where only the reason goes.
     public var message: String?
     /// Whether the connection counts as authenticated once this push is answered, which
     /// lifts its limit of one concurrent stream to the configured one (as APNs does after
@@ -54,7 +55,7 @@ public struct PushDecision: Sendable, Hashable {
         case .rejected(let reason, let timestamp, let isFatal):
             return .rejected(
                 reason, apnsID: apnsID, uniqueID: uniqueID, timestamp: timestamp,
-                connectionAction: isFatal ? .goAway : .none)
+                connectionAction: isFatal ? .goAway : .none, explanation: message)
         }
     }
 }

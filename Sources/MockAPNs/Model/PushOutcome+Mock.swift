@@ -6,9 +6,9 @@ extension PushOutcome {
     /// another reason APNs does not define).
     public static func rejected(
         _ reason: APNsReason, apnsID: String, uniqueID: String?, timestamp: Int64? = nil,
-        connectionAction: ConnectionAction = .none
+        connectionAction: ConnectionAction = .none, explanation: String? = nil
     ) -> PushOutcome {
         PushOutcome(status: reason.mockStatus, reason: reason, apnsID: apnsID, uniqueID: uniqueID,
-                    timestamp: timestamp, connectionAction: connectionAction)
+                    timestamp: timestamp, connectionAction: connectionAction, explanation: explanation)
     }
 }

@@ -13,12 +13,19 @@ import JWTVerify
 /// is in the file (`write(2)` returned), and 500 `InternalServerError` if it could not be
 /// written, so no answer claims a capture that did not happen.
 final class APNsEndpoint: HTTPServerHandler {
+    /// The header that carries a rejection's explanation when `MockServerSettings.explanationHeader`
+    /// is on; not an `apns-` name, which is Apple's to define.
+    static let explanationHeaderName = "x-apns-mock-explanation"
+
     let environment: APNsEnvironment
     let services: MockServices
+    /// Whether answers carry ``explanationHeaderName``.
+    let explainsInHeader: Bool
 
-    init(environment: APNsEnvironment, services: MockServices) {
+    init(environment: APNsEnvironment, services: MockServices, explainsInHeader: Bool = false) {
         self.environment = environment
         self.services = services
+        self.explainsInHeader = explainsInHeader
     }
 
     func connectionOpened(_ connection: HTTPConnection) {
@@ -104,7 +111,9 @@ final class APNsEndpoint: HTTPServerHandler {
                 if case .written = result {
                     answer()
                 } else {
-                    responder.respond(Self.response(for: .rejected(.internalServerError, apnsID: apnsID, uniqueID: uniqueID)))
+                    responder.respond(self.response(for: .rejected(
+                        .internalServerError, apnsID: apnsID, uniqueID: uniqueID,
+                        explanation: "the push could not be written to the capture file, so the mock does not claim it")))
                 }
                 box.state.unacknowledgedLines -= 1
                 if box.state.readingPaused, box.state.unacknowledgedLines == 0 {
@@ -123,9 +132,12 @@ final class APNsEndpoint: HTTPServerHandler {
     /// the connection does after it (a fault's GOAWAY included, so the capture says so).
     ///
     /// A stream reset or a closed connection has no HTTP answer; its outcome has status 0.
+    /// An answer a fault rule chose is marked injected and names the rules, so that neither a
+    /// person nor push-inspect takes it for the sender's failure.
     static func outcome(of validation: PushDecision, faults: FaultDecision, apnsID: String, uniqueID: String?) -> PushOutcome {
         if faults.connectionAction == .close {
-            return PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .close)
+            return PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .close,
+                               explanation: injectedExplanation(faults, "closed the connection", instead: validation), isInjected: true)
         }
         var outcome: PushOutcome
         switch faults.response {
@@ -133,12 +145,23 @@ final class APNsEndpoint: HTTPServerHandler {
             outcome = validation.outcome(apnsID: apnsID, uniqueID: uniqueID)
         case let .status(status, reason, timestamp):
             outcome = PushOutcome(status: status, reason: reason, apnsID: apnsID, uniqueID: uniqueID, timestamp: timestamp,
-                                  connectionAction: .none)
+                                  connectionAction: .none,
+                                  explanation: injectedExplanation(faults, "answered \(status) \(reason.wireValue)", instead: validation),
+                                  isInjected: true)
         case .resetStream:
-            outcome = PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .none)
+            outcome = PushOutcome(status: 0, reason: nil, apnsID: apnsID, uniqueID: uniqueID, timestamp: nil, connectionAction: .none,
+                                  explanation: injectedExplanation(faults, "reset the stream", instead: validation), isInjected: true)
         }
         if case .goAway = faults.connectionAction { outcome.connectionAction = .goAway }
         return outcome
+    }
+
+    /// "fault rule outage answered 503 ServiceUnavailable in place of the mock's own answer, 200".
+    private static func injectedExplanation(_ faults: FaultDecision, _ what: String, instead validation: PushDecision) -> String {
+        let rules = faults.firedRules.map(\.id)
+        let who = rules.count == 1 ? "fault rule \(rules[0])" : "fault rules \(rules.joined(separator: ", "))"
+        let own = validation.reason.map { "\(validation.status) \($0.wireValue)" } ?? "200"
+        return "\(who) \(what) in place of the mock's own answer, \(own)"
     }
 
     /// Sends the answer (after any fault delay) and applies connection actions in APNs' order:
@@ -179,9 +202,9 @@ final class APNsEndpoint: HTTPServerHandler {
         if case let .resetStream(errorCode) = faults.response {
             responder.reset(errorCode: errorCode)
         } else if faults.delay > .zero {
-            responder.respond(Self.response(for: outcome), after: faults.delay)
+            responder.respond(response(for: outcome), after: faults.delay)
         } else {
-            responder.respond(Self.response(for: outcome))
+            responder.respond(response(for: outcome))
         }
     }
 
@@ -226,7 +249,7 @@ final class APNsEndpoint: HTTPServerHandler {
                 .requestTimeout, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
                 uniqueID: environment == .sandbox ? services.ids.next() : nil)
             services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
-            return Self.response(for: outcome)
+            return response(for: outcome)
         default:
             return rejection.defaultResponse
         }
@@ -251,8 +274,8 @@ final class APNsEndpoint: HTTPServerHandler {
             connection.setMaxConcurrentStreams(limit)
         }
         record(CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: []), box: box,
-               responder: responder, connection: connection) {
-            responder.respond(Self.response(for: outcome))
+               responder: responder, connection: connection) { [self] in
+            responder.respond(response(for: outcome))
             if outcome.connectionAction == .goAway, let reason = outcome.reason {
                 Self.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes, after: .zero, on: connection)
             }
@@ -270,16 +293,35 @@ final class APNsEndpoint: HTTPServerHandler {
     }
 
     /// The HTTP response APNs sends for `outcome`.
-    static func response(for outcome: PushOutcome) -> HTTPResponse {
+    func response(for outcome: PushOutcome) -> HTTPResponse {
         // Room for every header an answer can have, in the one allocation of its field list.
         var headers = HTTPHeaders()
-        headers.reserveCapacity(3)
+        headers.reserveCapacity(4)
         headers.add(name: APNsHeaderName.id, value: outcome.apnsID)
         if let uniqueID = outcome.uniqueID { headers.add(name: APNsHeaderName.uniqueID, value: uniqueID) }
         guard let reason = outcome.reason else { return HTTPResponse(status: outcome.status, headers: headers) }
         headers.add(name: APNsHeaderName.contentType, value: "application/json")
+        if explainsInHeader, let explanation = outcome.explanation {
+            headers.add(name: Self.explanationHeaderName, value: Self.headerValue(explanation))
+        }
         return HTTPResponse(
             status: outcome.status, headers: headers,
             body: APNsErrorResponse(reason: reason, timestamp: outcome.timestamp).jsonBytes)
+    }
+
+    /// `text` as a header value: printable ASCII as it is, anything else (and `\`) as
+    /// `\u{…}`, so a topic or token the sender chose can neither break the header nor
+    /// reorder what a terminal shows.
+    static func headerValue(_ text: String) -> String {
+        var value = ""
+        value.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if (0x20...0x7E).contains(scalar.value), scalar != "\\" {
+                value.unicodeScalars.append(scalar)
+            } else {
+                value += "\\u{" + String(scalar.value, radix: 16) + "}"
+            }
+        }
+        return value
     }
 }

@@ -133,9 +133,12 @@ public final class MockAPNsServer: Sendable {
         }
         do {
             production = try start("production", port: settings.productionPort,
-                                   handler: APNsEndpoint(environment: .production, services: services), configuration: listener)
+                                   handler: APNsEndpoint(environment: .production, services: services,
+                                                         explainsInHeader: settings.explanationHeader),
+                                   configuration: listener)
             sandbox = try start("sandbox", port: settings.sandboxPort,
-                                handler: APNsEndpoint(environment: .sandbox, services: services), configuration: listener)
+                                handler: APNsEndpoint(environment: .sandbox, services: services, explainsInHeader: settings.explanationHeader),
+                                configuration: listener)
             var controlListener = HTTPServerConfiguration(host: settings.host, port: 0)
             controlListener.maxBodySize = 4 * 1024 * 1024
             let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services)

@@ -427,7 +427,7 @@ public struct PushValidator: Sendable {
         }
         let bundleID = try requireBundleID(topicBundleID, of: topic, pushType: pushType)
         guard registry.bundleIDs.contains(bundleID) else {
-            throw PushRejection(.topicDisallowed, "no registered app has bundle ID \(bundleID)")
+            throw PushRejection(.topicDisallowed, "topic \(topic) is not served; " + Self.servedApps(registry.bundleIDs))
         }
         // Only after the registry was replaced (a new validator) can the apps differ from
         // the ones the connection was bound to: one comparison of references otherwise.
@@ -436,6 +436,17 @@ public struct PushValidator: Sendable {
                 + "team's apps, on its first authenticated push; APNs serves it on a new connection")
         }
         return bundleID
+    }
+
+    /// "the mock serves com.example.app and its push-type topics", naming at most three apps.
+    static func servedApps(_ bundleIDs: Set<String>) -> String {
+        let sorted = bundleIDs.sorted()
+        switch sorted.count {
+        case 0: return "the mock serves no app: register one (docs/configuration.md)"
+        case 1: return "the mock serves \(sorted[0]) and its push-type topics"
+        case 2...3: return "the mock serves \(sorted.joined(separator: ", ")) and their push-type topics"
+        default: return "the mock serves \(sorted.prefix(3).joined(separator: ", ")) and \(sorted.count - 3) more, with their push-type topics"
+        }
     }
 
     /// `bundleID` (the topic's, without the push type's suffix), or why the topic has none.
