@@ -160,7 +160,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "push-inspect",
-            dependencies: ["PushRules", "APNsCapture", "CLISupport", "HTTPTransport", "StrictJSON", "APNsCore"]
+            dependencies: ["PushRules", "APNsCapture", "MockAPNsControl", "CLISupport", "StrictJSON", "APNsCore"]
         ),
         .executableTarget(
             name: "client-bench",
@@ -217,7 +217,8 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsControlTests",
-            dependencies: ["MockAPNsControl", "MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON"]
+            dependencies: ["MockAPNsControl", "MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON",
+                           "PushTestSupport"]
         ),
         .testTarget(
             name: "APNsClientTests",

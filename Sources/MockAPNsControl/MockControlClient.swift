@@ -27,15 +27,22 @@ public final class MockControlClient: Sendable {
     /// connects on the first call.
     ///
     /// - Throws: ``MockControlError`` of kind `invalidBaseURL` for any other URL.
-    public init(baseURL: String) throws(MockControlError) {
-        base = try ControlBaseURL(baseURL)
+    public convenience init(baseURL: String) throws(MockControlError) {
+        try self.init(baseURL: try ControlBaseURL(baseURL))
+    }
+
+    /// Creates a client for the control API at `baseURL`; it connects on the first call.
+    ///
+    /// - Throws: ``MockControlError`` of kind `cannotConnect` when no connection can be set up.
+    public init(baseURL: ControlBaseURL) throws(MockControlError) {
+        base = baseURL
         var configuration = HTTP2ClientConfiguration(host: base.host, port: base.port)
         configuration.requestTimeout = .seconds(30)
         self.configuration = configuration
         do {
             connection = Mutex(try HTTP2Client(configuration: configuration))
         } catch {
-            throw MockControlError(.cannotConnect, request: baseURL, "\(error)")
+            throw MockControlError(.cannotConnect, request: base.description, url: base.description, "\(error)")
         }
     }
 
@@ -49,9 +56,9 @@ public final class MockControlClient: Sendable {
     }
 
     /// The connection to send on: a new one when the last was lost or is going away.
-    private func usableConnection(for request: String) async throws(MockControlError) -> HTTP2Client {
+    private func usableConnection(for request: String, url: String) async throws(MockControlError) -> HTTP2Client {
         let current = try connection.withLock { (current) throws(MockControlError) in
-            guard let current else { throw MockControlError(.cannotConnect, request: request, "the client was closed") }
+            guard let current else { throw MockControlError(.cannotConnect, request: request, url: url, "the client was closed") }
             return current
         }
         guard current.state == .goingAway || current.state == .closed else { return current }
@@ -59,7 +66,7 @@ public final class MockControlClient: Sendable {
         do {
             fresh = try HTTP2Client(configuration: configuration)
         } catch {
-            throw MockControlError(.cannotConnect, request: request, "\(error)")
+            throw MockControlError(.cannotConnect, request: request, url: url, "\(error)")
         }
         // Another call may have replaced it meanwhile, or closed the client: that one wins.
         let (chosen, unused) = connection.withLock { slot -> (HTTP2Client?, HTTP2Client?) in
@@ -69,31 +76,62 @@ public final class MockControlClient: Sendable {
             return (fresh, current)
         }
         await unused?.close()
-        guard let chosen else { throw MockControlError(.cannotConnect, request: request, "the client was closed") }
+        guard let chosen else { throw MockControlError(.cannotConnect, request: request, url: url, "the client was closed") }
         return chosen
     }
 
     /// The captured pushes matching `filter`, oldest first; `limit` keeps the newest ones.
     ///
     /// - Throws: ``MockControlError``; `malformedAnswer` also when a record does not decode,
-    ///   a record of a newer format version included.
+    ///   a record of a newer format version included (``pushListing(matching:limit:timeout:cancellable:)``
+    ///   tells them apart).
     public func pushes(matching filter: CaptureFilter = CaptureFilter(), limit: Int? = nil) async throws(MockControlError) -> [CaptureRecord] {
+        try records(of: try await pushListing(matching: filter, limit: limit))
+    }
+
+    /// The captured pushes matching `filter`, oldest first, each decoded or with why it did
+    /// not decode; `limit` keeps the newest ones.
+    ///
+    /// - Parameters:
+    ///   - timeout: how long the request may take; nil for the client's 30 s.
+    ///   - cancellable: false sends the request even when the calling task is cancelled, and
+    ///     bounds it by `timeout` alone: for a last read after the caller was cancelled, such
+    ///     as the pushes that arrived before Ctrl-C ended a wait.
+    /// - Throws: ``MockControlError``; `malformedAnswer` when the body is not `{"pushes":[…]}`.
+    public func pushListing(
+        matching filter: CaptureFilter = CaptureFilter(), limit: Int? = nil, timeout: Duration? = nil, cancellable: Bool = true
+    ) async throws(MockControlError) -> PushListing {
         var parameters = PushQuery.parameters(for: filter)
         if let limit { parameters.append("limit=\(limit)") }
-        let answer = try await send("GET", PushQuery.path("/pushes", parameters), expecting: [200])
-        return try records(of: answer)
+        let answer = try await send("GET", PushQuery.path("/pushes", parameters), expecting: [200], timeout: timeout,
+                                    cancellable: cancellable)
+        return try listing(of: answer)
     }
 
     /// Waits until `count` pushes matching `filter` were captured since the last clear, or
     /// `timeout` passes (the control API allows at most 600 s); returns what there is either way.
+    ///
+    /// - Throws: ``MockControlError``; `malformedAnswer` also when a record does not decode.
     public func waitForPushes(
         matching filter: CaptureFilter = CaptureFilter(), count: Int = 1, timeout: Duration
     ) async throws(MockControlError) -> PushWaitResult {
+        let listing = try await waitListing(matching: filter, count: count, timeout: timeout)
+        return PushWaitResult(records: try records(of: listing), satisfied: listing.satisfied)
+    }
+
+    /// Waits as ``waitForPushes(matching:count:timeout:)`` does, and returns each record
+    /// decoded or with why it did not decode; ``PushListing/satisfied`` is false when the
+    /// wait timed out.
+    ///
+    /// - Throws: ``MockControlError``; `malformedAnswer` when the body is not `{"pushes":[…]}`.
+    public func waitListing(
+        matching filter: CaptureFilter = CaptureFilter(), count: Int = 1, timeout: Duration
+    ) async throws(MockControlError) -> PushListing {
         var parameters = ["count=\(count)", "timeout=\(Self.seconds(timeout))"]
         parameters += PushQuery.parameters(for: filter)
         let answer = try await send("GET", PushQuery.path("/pushes/wait", parameters), expecting: [200, 408],
                                     timeout: timeout + Self.waitSlack)
-        return PushWaitResult(records: try records(of: answer), satisfied: answer.response.status == 200)
+        return try listing(of: answer)
     }
 
     /// Clears the in-memory capture (the capture file is not touched).
@@ -151,46 +189,60 @@ public final class MockControlClient: Sendable {
     /// An answer and the request it answered, for error messages.
     struct Answer {
         let request: String
+        let url: String
         let response: HTTPClientResponse
     }
 
     private func send(
-        _ method: String, _ path: String, body: [UInt8] = [], expecting statuses: Set<Int>, timeout: Duration? = nil
+        _ method: String, _ path: String, body: [UInt8] = [], expecting statuses: Set<Int>, timeout: Duration? = nil,
+        cancellable: Bool = true
     ) async throws(MockControlError) -> Answer {
-        let request = "\(method) \(base.basePath)\(path)"
+        let request = "\(method) \(base.basePath)\(path)", url = base.url(of: path)
         var headers: HTTPHeaders = [:]
         if !body.isEmpty { headers.add(name: "content-type", value: "application/json") }
-        let http = try await usableConnection(for: request)
+        let http = try await usableConnection(for: request, url: url)
+        let message = HTTPClientRequest(method: method, path: base.basePath + path, headers: headers, body: body, timeout: timeout)
         let response: HTTPClientResponse
         do {
-            response = try await http.send(HTTPClientRequest(
-                method: method, path: base.basePath + path, headers: headers, body: body, timeout: timeout))
+            if cancellable {
+                response = try await http.send(message)
+            } else {
+                // The callback form: the async one fails at once in a cancelled task.
+                response = try await withCheckedContinuation { continuation in
+                    http.send(message) { continuation.resume(returning: $0) }
+                }.get()
+            }
         } catch {
-            throw MockControlError(.cannotConnect, request: request, "\(error)")
+            throw MockControlError(.cannotConnect, request: request, url: url, "\(error)")
         }
         guard statuses.contains(response.status) else {
             var message: String?
             if case .object(let members)? = try? JSONParser.parse(response.body, maximumDepth: Self.maximumDepth) {
                 message = members["error"]?.stringValue
             }
-            throw MockControlError(.answered(status: response.status, error: message), request: request,
-                                   message == nil ? Self.bodyExcerpt(response.body) : "")
+            throw MockControlError(.answered(status: response.status, error: message), request: request, url: url,
+                                   body: response.body, message == nil ? MockControlError.quoted(body: response.body) : "")
         }
-        return Answer(request: request, response: response)
+        return Answer(request: request, url: url, response: response)
     }
 
-    private func records(of answer: Answer) throws(MockControlError) -> [CaptureRecord] {
-        let results: [Result<CaptureRecord, CaptureDecodingError>]
+    private func listing(of answer: Answer) throws(MockControlError) -> PushListing {
         do {
-            results = try CaptureRecord.decodeRecords(inArrayMember: "pushes", of: answer.response.body)
+            return PushListing(
+                results: try CaptureRecord.decodeRecords(inArrayMember: "pushes", of: answer.response.body),
+                satisfied: answer.response.status == 200, url: answer.url, request: answer.request)
         } catch {
             throw malformed(answer, "not {\"pushes\":[…]}: \(error)")
         }
+    }
+
+    private func records(of listing: PushListing) throws(MockControlError) -> [CaptureRecord] {
         var records: [CaptureRecord] = []
-        for (index, result) in results.enumerated() {
+        for (index, result) in listing.results.enumerated() {
             switch result {
             case .success(let record): records.append(record)
-            case .failure(let failure): throw malformed(answer, "record \(index + 1): \(failure)")
+            case .failure(let failure):
+                throw MockControlError(.malformedAnswer, request: listing.request, url: listing.url, "record \(index + 1): \(failure)")
             }
         }
         return records
@@ -198,17 +250,13 @@ public final class MockControlClient: Sendable {
 
     private func array(of answer: Answer) throws(MockControlError) -> [JSONValue] {
         guard case .array(let elements)? = try? JSONParser.parse(answer.response.body, maximumDepth: Self.maximumDepth) else {
-            throw malformed(answer, "not a JSON array: \(Self.bodyExcerpt(answer.response.body))")
+            throw malformed(answer, "not a JSON array: \(MockControlError.quoted(body: answer.response.body))")
         }
         return elements
     }
 
     private func malformed(_ answer: Answer, _ detail: String) -> MockControlError {
-        MockControlError(.malformedAnswer, request: answer.request, detail)
-    }
-
-    private static func bodyExcerpt(_ body: [UInt8]) -> String {
-        MockControlError.quoted(String(decoding: body.prefix(MockControlError.shownCharacters * 4), as: UTF8.self))
+        MockControlError(.malformedAnswer, request: answer.request, url: answer.url, body: answer.response.body, detail)
     }
 
     /// Seconds as the control API reads them, with up to millisecond precision.

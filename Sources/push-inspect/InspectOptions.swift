@@ -47,7 +47,7 @@ enum InspectOptions {
             pushType: arguments.value("push-type"), topic: arguments.value("topic"),
             priority: try arguments.integer("priority", in: 0...100), expiration: expiration,
             collapseID: arguments.value("collapse-id"))
-        let from = try arguments.value("from").map { (url) throws(CommandLineError) in try ControlEndpoint(url) }
+        let from = try arguments.value("from").map { (url) throws(CommandLineError) in try ControlEndpoint.parse(url) }
         var files = arguments.positional
         if from != nil, !files.isEmpty { throw CommandLineError("give files or --from, not both") }
         if from == nil, arguments.value("wait") != nil { throw CommandLineError("--wait needs --from") }

@@ -1,17 +1,16 @@
 import CLISupport
 import Foundation
-import HTTPTransport
+import MockAPNsControl
 import Synchronization
 import APNsCapture
 import PushRules
-import StrictJSON
 
 /// Every push the command line names, one at a time, in constant memory for capture files:
 /// capture files (followed with `--follow`), a live mock's control API (`--from`), or bare
 /// payloads and `.apns` files.
 struct PushFeed {
     var files: [String]
-    var from: ControlEndpoint?
+    var from: ControlBaseURL?
     var wait: Int?
     var timeout: Int
     var follow: Bool
@@ -137,38 +136,35 @@ struct PushFeed {
         addSkipped(skipped)
     }
 
-    /// How much of an unexpected answer's body an error shows.
-    static let shownBodyBytes = 512
-
     /// How long the read of what has arrived may take after Ctrl-C ended a `--wait`.
     static let afterInterruptTimeout = Duration.seconds(5)
 
-    private mutating func readControlAPI(_ endpoint: ControlEndpoint, _ body: (PushInput) -> Void) async {
-        let url = endpoint.url
-        var path = endpoint.basePath + "/pushes"
-        if let wait { path += "/wait?count=\(wait)&timeout=\(timeout)" }
-        let client: HTTP2Client
+    private mutating func readControlAPI(_ base: ControlBaseURL, _ body: (PushInput) -> Void) async {
+        let url = base.description
+        let control: MockControlClient
         do {
-            var configuration = HTTP2ClientConfiguration(host: endpoint.host, port: endpoint.port)
-            configuration.requestTimeout = .seconds(timeout + 10)
-            client = try HTTP2Client(configuration: configuration)
+            control = try MockControlClient(baseURL: base)
         } catch {
-            inputError("\(url): \(error)")
+            inputError("\(url): \(error.detail)")
             return
         }
-        var response: HTTPClientResponse
+        let listing: PushListing
         var waitInterrupted = false
         do {
-            response = try await client.send(HTTPClientRequest(path: path))
+            if let wait {
+                listing = try await control.waitListing(count: wait, timeout: .seconds(timeout))
+            } else {
+                listing = try await control.pushListing(timeout: .seconds(timeout + 10))
+            }
         } catch {
             // A cancelled request fails too, but Ctrl-C says nothing of the control API.
             guard Task.isCancelled else {
-                await client.close()
-                inputError("\(url): cannot reach the control API: \(error)")
+                await control.close()
+                inputError(Self.message(error))
                 return
             }
             guard let wait else {
-                await client.close()
+                await control.close()
                 interrupted = true
                 inputError("\(url): interrupted (Ctrl-C) before the control API answered; nothing was checked")
                 return
@@ -177,41 +173,20 @@ struct PushFeed {
             // what has arrived is checked, and the wait is reported short. That read has a
             // timeout of its own, so it cannot hang where a cancellation does not reach.
             Interruption.readingInput.store(false, ordering: .relaxed)
-            let everything = HTTPClientRequest(path: endpoint.basePath + "/pushes", timeout: Self.afterInterruptTimeout)
-            let result = await withCheckedContinuation { continuation in
-                // The callback form: the task is cancelled, and the async form would fail at once.
-                client.send(everything) { continuation.resume(returning: $0) }
-            }
-            switch result {
-            case .success(let answer):
-                response = answer
+            do {
+                listing = try await control.pushListing(timeout: Self.afterInterruptTimeout, cancellable: false)
                 waitInterrupted = true
-                path = everything.path
-            case .failure(let failure):
-                await client.close()
+            } catch {
+                await control.close()
                 interrupted = true
                 inputError("\(url): interrupted (Ctrl-C) while waiting for \(wait) pushes, and the pushes that had arrived "
-                    + "could not be read: \(failure)")
+                    + "could not be read: \(error.kind == .cannotConnect ? error.detail : Self.message(error))")
                 return
             }
         }
-        await client.close()
-        guard response.status == 200 || (wait != nil && response.status == 408) else {
-            // Quoted and escaped, and cut short: whatever answers there (a proxy, another
-            // server) decides these bytes, and they must not act on the terminal.
-            let body = String(decoding: response.body.prefix(Self.shownBodyBytes), as: UTF8.self)
-            inputError("\(endpoint.url(of: path)): the control API answered \(response.status): "
-                + JSONWriter.quoted(body, escaping: .terminalSafe) + (response.body.count > Self.shownBodyBytes ? " (cut short)" : ""))
-            return
-        }
-        let records: [Result<CaptureRecord, CaptureDecodingError>]
-        do {
-            records = try CaptureRecord.decodeRecords(inArrayMember: "pushes", of: response.body)
-        } catch {
-            inputError("\(endpoint.url(of: path)): the answer is not {\"pushes\":[…]}: \(error)")
-            return
-        }
-        if response.status == 408 {
+        await control.close()
+        let records = listing.results
+        if !listing.satisfied {
             waitShortfall = "\(url): only \(records.count) of \(wait ?? 0) pushes arrived within \(timeout) s"
         } else if waitInterrupted, let wait, records.count < wait {
             waitShortfall = "\(url): interrupted (Ctrl-C) when only \(records.count) of \(wait) pushes had arrived"
@@ -229,62 +204,21 @@ struct PushFeed {
             }
         }
     }
-}
 
-/// `http://host:port[/prefix]`, the control API's base URL (a prefix is kept, for a proxy).
-struct ControlEndpoint {
-    var url: String
-    var host: String
-    var port: Int
-    var basePath: String
-    /// `host:port` as given, brackets included.
-    var authority: String
-
-    /// The URL of `path`, which starts with ``basePath``: the base URL's own prefix is
-    /// already in `path`, so it is not added twice.
-    func url(of path: String) -> String { "http://\(authority)\(path)" }
-
-    /// The control API's paths push-inspect adds to the base URL itself.
-    static let endpointPaths = ["/pushes", "/pushes/wait"]
-
-    /// Parses `--from`'s value.
-    ///
-    /// - Throws: `CommandLineError` (a usage error) for anything but `http://HOST:PORT` with an
-    ///   optional prefix, and for a URL that names an endpoint (`…/pushes`) or has a query.
-    init(_ url: String) throws(CommandLineError) {
-        let expected = "--from takes the control API's base URL, such as http://127.0.0.1:2199"
-        guard url.hasPrefix("http://") else { throw CommandLineError("\(expected): got '\(url)'") }
-        self.url = url
-        var rest = url.dropFirst("http://".count)
-        var basePath = ""
-        if let slash = rest.firstIndex(of: "/") {
-            basePath = String(rest[slash...])
-            while basePath.hasSuffix("/") { basePath.removeLast() }
-            rest = rest[..<slash]
+    /// An error of the control API for a person, naming the URL the request went to.
+    private static func message(_ error: MockControlError) -> String {
+        switch error.kind {
+        case .cannotConnect:
+            return "\(error.url): cannot reach the control API: \(error.detail)"
+        case .answered(let status, _):
+            // The whole body, quoted and escaped, and cut short: whatever answers there (a
+            // proxy, another server) decides these bytes, and they must not act on the terminal.
+            return "\(error.url): the control API answered \(status): \(error.quotedBody)"
+        case .malformedAnswer:
+            return "\(error.url): the answer is \(error.detail)"
+        case .invalidBaseURL:
+            return "\(error.url): \(error.detail)"
         }
-        if let named = Self.endpointPaths.first(where: { basePath.hasSuffix($0) }) {
-            throw CommandLineError("\(expected), not an endpoint: got '\(url)'; drop '\(named)'")
-        }
-        if url.contains("?") || url.contains("#") {
-            throw CommandLineError("\(expected), without a query: got '\(url)'")
-        }
-        let host: Substring, portText: Substring
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            host = rest[rest.index(after: rest.startIndex)..<close]
-            portText = rest[close...].dropFirst(2)
-        } else if let colon = rest.lastIndex(of: ":") {
-            host = rest[..<colon]
-            portText = rest[rest.index(after: colon)...]
-        } else {
-            throw CommandLineError("\(expected): got '\(url)' (no port)")
-        }
-        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else {
-            throw CommandLineError("\(expected): got '\(url)'")
-        }
-        self.host = String(host)
-        self.port = port
-        self.basePath = basePath
-        self.authority = String(rest)
     }
 }
 

@@ -123,6 +123,22 @@ struct PushInspectLiveMockTests {
         #expect(result.stderr.count < 1000, "\(result.stderr.count) characters")
     }
 
+    /// Each record of the control API's answer is judged on its own, as a capture file's
+    /// lines are: a damaged one is an input error, one of a newer version a warning, and the
+    /// good ones are checked.
+    @Test func eachRecordOfTheAnswerIsJudgedOnItsOwn() async throws {
+        let good = P.captureLine(seq: 1, headers: [("apns-topic", "com.example.app"), ("apns-push-type", "alert")],
+                                 payload: #"{"aps":{"alert":"x"}}"#)
+        let body = #"{"count":3,"pushes":["# + [good, #"{"v":99,"seq":2}"#, #"{"v":2,"seq":0}"#].joined(separator: ",") + "]}"
+        let server = try RecordingHTTPServer { _, _ in HTTPResponse(status: 200, text: body, contentType: "application/json") }
+        defer { server.stop() }
+        let result = try await P.run(["check", "--from", server.baseURL])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("checked 1 push: 1 passed, 0 failed; 1 input error"), "\(result.stdout)")
+        #expect(result.stderr.contains("warning: \(server.baseURL): record 2 of the answer skipped: unsupported-version: "), "\(result.stderr)")
+        #expect(result.stderr.contains("error: \(server.baseURL): record 3 of the answer: "), "\(result.stderr)")
+    }
+
     /// Ctrl-C ends `--wait` as its timeout would, only sooner: the pushes that arrived are
     /// checked and the wait is reported short, rather than 'cannot reach the control API'
     /// over nothing checked.
