@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packaging check: a separate package depends on this one the way a team would, by a
-# version tag, and its test embeds the mock (README "In your Swift tests"): it starts
+# version tag, and its test embeds the mock (docs/embedding.md): it starts
 # MockAPNsServer.startForTesting() with the bundled test material, sends a push with
 # APNsClient and waits for its capture.
 #
