@@ -28,4 +28,13 @@ struct PushLogObserver: PushObserver {
             if !faults.isEmpty { line.field("push.faults", faults.count) }
         }
     }
+
+    func http1RequestRefused(environment: APNsEnvironment, connectionID: UInt64, method: String, path: String) {
+        logger.log(level: .info, "HTTP/1.x request refused: APNs speaks HTTP/2 only") { line in
+            line.field("push.env", environment.rawValue)
+            line.field("push.connection", connectionID)
+            line.field("http.method", method)
+            line.field("http.path", path)
+        }
+    }
 }

@@ -33,6 +33,26 @@ client.report()
         #expect(request.authority == request.headers["host"])
     }
 
+    /// An HTTP/2-only server (as APNs) answers an HTTP/1.1 request in HTTP/1.1: 505, through
+    /// the handler, and closes; over TLS (no ALPN agreed) and over cleartext alike. An HTTP/2
+    /// client is served as before.
+    @Test(arguments: [true, false])
+    func anHTTP2OnlyServerAnswersHTTP1With505(tls: Bool) async throws {
+        let handler = RecordingHandler()
+        let server = try TestServer(tls: tls, handler: handler) { $0.acceptsHTTP1 = false }
+        defer { server.shutdown() }
+
+        let tlsArguments = tls ? ["--cacert", TestCertificates.ca] : []
+        let http1 = try await Curl.request(tlsArguments + ["--http1.1", "-d", "{}", server.url("/3/device/ab")])
+        let http2 = try await Curl.request(tlsArguments + [tls ? "--http2" : "--http2-prior-knowledge", server.url("/h2")])
+
+        #expect(http1.status == 505, "\(http1.result.stdout) \(http1.result.stderr)")
+        #expect(http1.version == "1.1")
+        #expect(http1.body == "this server speaks HTTP/2 only\n")
+        #expect(http2.status == 200 && http2.version == "2")
+        #expect(handler.requests.map(\.path) == ["/h2"], "the HTTP/1.1 request never reached the handler")
+    }
+
     @Test func offeringOnlyHTTP1SelectsHTTP1() async throws {
         let handler = RecordingHandler()
         let server = try TestServer(tls: true, handler: handler)

@@ -169,7 +169,8 @@ struct ApnsMockCommandTests {
         #expect(!log.contains("push accepted"), "\(log)")
     }
 
-    /// The line per push says why a push was rejected, and names the lint codes that fired.
+    /// The line per push says why a push was rejected, and names the lint codes that fired;
+    /// an HTTP/1.1 request is logged as refused.
     @Test func theLogLineSaysWhyAndNamesTheLints() async throws {
         let log = try await onThread { () throws -> [String] in
             let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0"])
@@ -180,9 +181,12 @@ struct ApnsMockCommandTests {
                                           "-H", "apns-topic: \(topic)", "-d", #"{"aps":{"alert":"hi"}}"#,
                                           "\(sandbox)/3/device/\(Self.device)"])
             }
+            _ = try Self.run("curl", ["-s", "--http1.1", "--cacert", "\(Self.certs)/ca.pem", "-d", "{}", "\(sandbox)/3/device/\(Self.device)"])
             _ = mock.stop()
             return mock.takeLog()
         }
+        let http1 = try #require(log.first { $0.contains("HTTP/1.x request refused: APNs speaks HTTP/2 only") }, "\(log)")
+        #expect(http1.contains("http.method=POST") && http1.contains("push.env=sandbox"), "\(http1)")
         let rejected = try #require(log.first { $0.contains(" push rejected") }, "\(log)")
         #expect(rejected.contains(#"push.explanation="topic com.example.wrong is not served; the mock serves com.example.app and its push-type topics""#),
                 "\(rejected)")

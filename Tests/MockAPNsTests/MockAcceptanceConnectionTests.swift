@@ -246,28 +246,6 @@ print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
         #expect(try await Acceptance.freshPushStatus(mock) == 200, "the rule fired once")
     }
 
-    /// APNs speaks HTTP/2 only: curl's HTTP/1.1 request, over TLS (where ALPN offers only
-    /// `h2`) and on h2c, gets HTTP/2 frames back, never an HTTP/1.1 answer, and no push is
-    /// taken; HTTP/2 on the same listener is served.
-    @Test(arguments: [true, false])
-    func http1IsNotServedOnTheAPNsListeners(tls: Bool) async throws {
-        let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) { $0.server.tlsEnabled = tls }
-        defer { mock.stop() }
-        let token = try Acceptance.providerToken()
-        let url = "\(mock.sandboxURL)/3/device/\(Acceptance.deviceToken)"
-        let common = ["-sS", "-i", "--max-time", "10", "-H", "authorization: bearer \(token)", "-H", "apns-topic: com.example.app",
-                      "-d", #"{"aps":{"alert":"hi"}}"#] + (mock.trustRootsPath.map { ["--cacert", $0] } ?? [])
-        let http1 = try await SpawnedProcess.runDetached("curl", common + ["--http1.1", url])
-        #expect(http1.status != 0, "\(http1.stdout)")
-        #expect(http1.stderr.contains("HTTP/0.9"), "the answer is HTTP/2 frames, not HTTP/1.1: \(http1.stderr)")
-        #expect(!http1.stdout.contains("HTTP/1.1"), "\(http1.stdout)")
-        #expect(mock.capture.count == 0)
-
-        let http2 = try await SpawnedProcess.runDetached("curl", common + [tls ? "--http2" : "--http2-prior-knowledge", url])
-        #expect(http2.stdout.hasPrefix("HTTP/2 200"), "\(http2.stdout) \(http2.stderr)")
-        #expect(mock.capture.count == 1)
-    }
-
     @Test func aCloseConnectionRuleClosesWithoutAnAnswerOrGOAWAY() async throws {
         let mock = try Self.h2cMock(faults: [FaultRule(id: "cut", count: 1, action: .closeConnection)])
         defer { mock.stop() }

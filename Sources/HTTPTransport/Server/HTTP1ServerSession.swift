@@ -180,6 +180,10 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
 
     fileprivate func headersComplete() -> Int32 {
         commitHeader()
+        guard context.configuration.acceptsHTTP1 else {
+            reject(HTTPRequestRejection(.http2Only, message: "this server speaks HTTP/2 only"))
+            return -1
+        }
         // http-parser takes any single digits as a version; only HTTP/1.0 and HTTP/1.1 are spoken here.
         guard parser.pointee.http_major == 1, parser.pointee.http_minor <= 1 else {
             reject(HTTPRequestRejection(.versionNotSupported, message: "only HTTP/1.0 and HTTP/1.1 are served"))

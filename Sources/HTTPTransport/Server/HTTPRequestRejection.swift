@@ -30,6 +30,10 @@ public struct HTTPRequestRejection: Sendable, Hashable, CustomStringConvertible 
         public static let headerListTooLarge = Kind(name: "headerListTooLarge", status: 431)
         /// 505: an HTTP/1.x version other than 1.0 and 1.1.
         public static let versionNotSupported = Kind(name: "versionNotSupported", status: 505)
+        /// 505: an HTTP/1.x request to a listener that speaks HTTP/2 only
+        /// (`HTTPServerConfiguration.acceptsHTTP1` false), answered in HTTP/1.1 so that the
+        /// client can read why, then closed.
+        public static let http2Only = Kind(name: "http2Only", status: 505)
 
         public var description: String { name }
     }

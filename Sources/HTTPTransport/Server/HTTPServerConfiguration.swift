@@ -57,9 +57,9 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// 16,384-16,777,215; nil announces nothing, which means the protocol's 16,384.
     public var maxFrameSize: Int?
     /// Whether HTTP/1.1 is served beside HTTP/2. When false the server speaks HTTP/2 only,
-    /// as APNs does: TLS offers only `h2` in ALPN, and a connection that does not open with
-    /// the HTTP/2 preface is refused by the HTTP/2 session (GOAWAY `PROTOCOL_ERROR`, then
-    /// close), never answered in HTTP/1.1.
+    /// as APNs does: TLS offers only `h2` in ALPN, and an HTTP/1.x request (on a connection
+    /// that negotiated no ALPN) is answered 505 in HTTP/1.1, through the handler's
+    /// `rejectedRequestResponse` with ``HTTPRequestRejection/Kind/http2Only``, then closed.
     public var acceptsHTTP1: Bool
 
     public static let defaultMaxConnections = 10_000

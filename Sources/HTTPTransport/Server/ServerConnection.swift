@@ -44,9 +44,9 @@ final class ServerConnection: ByteStreamDelegate {
         switch applicationProtocol {
         case "h2": startSession(.http2)
         case "http/1.1": startSession(.http1_1)
-        // An HTTP/2-only server needs no sniffing: whatever comes is HTTP/2's to refuse.
-        case _ where !context.configuration.acceptsHTTP1: startSession(.http2)
-        default: break  // No ALPN: tell HTTP/2 from HTTP/1.1 by the first bytes.
+        // No ALPN: tell HTTP/2 from HTTP/1.1 by the first bytes. An HTTP/2-only server sniffs
+        // too, so that an HTTP/1.x client is told in its own protocol (`http2Only`).
+        default: break
         }
     }
 

@@ -21,6 +21,8 @@ public final class PushMetrics: Sendable {
         var latency = LatencyHistogram(bounds: PushMetrics.latencyBuckets)
         var openConnections = 0
         var acceptedConnections = 0
+        /// [environment]: HTTP/1.x requests answered 505.
+        var http1Requests = PushMetrics.environments.map { _ in 0 }
     }
 
     private let counts = Mutex(Counts())
@@ -40,6 +42,17 @@ public final class PushMetrics: Sendable {
             counts.outcomes[row][column] += 1
             counts.latency.record(latency)
         }
+    }
+
+    /// Counts one HTTP/1.x request refused on an APNs listener.
+    public func recordHTTP1Request(environment: APNsEnvironment) {
+        let row = Self.environments.firstIndex(of: environment) ?? 0
+        counts.withLock { $0.http1Requests[row] += 1 }
+    }
+
+    /// HTTP/1.x requests refused so far, over both environments.
+    public var http1Requests: Int {
+        counts.withLock { $0.http1Requests.reduce(0, +) }
     }
 
     public func connectionOpened() {
@@ -82,6 +95,11 @@ public final class PushMetrics: Sendable {
             if row[Self.reasons.count + 2] > 0 {
                 text += "apns_mock_pushes_total{\(labels),outcome=\"rejected\",reason=\"\"} \(row[Self.reasons.count + 2])\n"
             }
+        }
+        text += "# HELP apns_mock_http1_requests_total HTTP/1.x requests answered 505: APNs speaks HTTP/2 only.\n"
+        text += "# TYPE apns_mock_http1_requests_total counter\n"
+        for (environmentIndex, environment) in Self.environments.enumerated() {
+            text += "apns_mock_http1_requests_total{environment=\"\(environment.rawValue)\"} \(snapshot.http1Requests[environmentIndex])\n"
         }
         text += "# HELP apns_mock_connections_open Connections open now on the APNs listeners.\n"
         text += "# TYPE apns_mock_connections_open gauge\n"

@@ -16,6 +16,9 @@ final class APNsEndpoint: HTTPServerHandler {
     /// The header that carries a rejection's explanation when `MockServerSettings.explanationHeader`
     /// is on; not an `apns-` name, which is Apple's to define.
     static let explanationHeaderName = "x-apns-mock-explanation"
+    /// The body of the 505 an HTTP/1.x request gets.
+    static let http2OnlyMessage = "APNs speaks HTTP/2 only, and so does this mock: send the request over HTTP/2 "
+        + "(curl --http2 over TLS, --http2-prior-knowledge without TLS)\n"
 
     let environment: APNsEnvironment
     let services: MockServices
@@ -239,11 +242,19 @@ final class APNsEndpoint: HTTPServerHandler {
     /// The answer to a refusal that is not a push: a push not read whole within the
     /// listener's request read timeout is 408 (`RequestTimeout`, the mock's own reason), and
     /// the transport then sends GOAWAY. It never arrived, so it is not validated or captured;
-    /// the metrics count it. Malformed HTTP/1.1 and unsupported versions cannot reach an
-    /// HTTP/2-only listener (nghttp2 refuses bad frames itself); should one come, the
-    /// transport's answer stands.
+    /// the metrics count it. An HTTP/1.x request is answered 505 in HTTP/1.1 with a sentence
+    /// saying APNs speaks HTTP/2 only (the transport then closes), counted and told to the
+    /// observers; it is not a push, so it is not captured. Anything else the transport
+    /// refuses keeps the transport's answer.
     func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
         switch rejection.kind {
+        case .http2Only:
+            services.metrics.recordHTTP1Request(environment: environment)
+            for observer in services.observers {
+                observer.http1RequestRefused(environment: environment, connectionID: request.connection.id,
+                                             method: request.method, path: request.path)
+            }
+            return HTTPResponse(status: rejection.status, text: Self.http2OnlyMessage)
         case .requestTimeout:
             let outcome = PushOutcome.rejected(
                 .requestTimeout, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),

@@ -6,3 +6,7 @@ import APNsCore
 
 /// How the mock answered one push: APNsCore's ``APNsCore/PushOutcome``, named here too.
 public typealias PushOutcome = APNsCore.PushOutcome
+
+/// Production or sandbox: APNsCore's ``APNsCore/APNsEnvironment``, named here too, since
+/// observers and requests carry it.
+public typealias APNsEnvironment = APNsCore.APNsEnvironment

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Hears about every answered push; cannot change the answer.
 ///
 /// The CLI's log line is one. The server's own capture is not an observer: with a capture
@@ -10,4 +12,14 @@ public protocol PushObserver: Sendable {
     /// - Parameters:
     ///   - faults: descriptions of the fault rules that fired for this push, if any.
     func pushAnswered(_ request: PushRequest, details: PushDetails, outcome: PushOutcome, faults: [String])
+
+    /// Called on the connection's event loop for an HTTP/1.x request to an APNs listener,
+    /// which is answered 505 (APNs speaks HTTP/2 only) and is not a push. `method` and `path`
+    /// are the client's, unchecked.
+    func http1RequestRefused(environment: APNsEnvironment, connectionID: UInt64, method: String, path: String)
+}
+
+extension PushObserver {
+    /// Hears nothing of HTTP/1.x requests.
+    public func http1RequestRefused(environment: APNsEnvironment, connectionID: UInt64, method: String, path: String) {}
 }
