@@ -30,6 +30,14 @@ if ! python3 -c "import jwt, cryptography, h2" 2>/dev/null; then
     python3 -c "import jwt, cryptography, h2"
 fi
 
+# Real Python APNs clients whose snippets docs/clients.md shows and ClientSnippetTests runs.
+if ! python3 -c "import aioapns, kalyke, apns2" 2>/dev/null; then
+    echo "setup: installing aioapns, kalyke-apns and apns2-up for python3"
+    python3 -m pip install -q aioapns kalyke-apns apns2-up 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages aioapns kalyke-apns apns2-up
+    python3 -c "import aioapns, kalyke, apns2"
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: the Swift 6 toolchain is not on PATH; install it (https://swift.org) and run again" >&2
     exit 1
