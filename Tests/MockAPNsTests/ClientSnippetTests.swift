@@ -66,8 +66,10 @@ struct ClientSnippetTests {
     func theDocShowsTheSnippetFileWhole(_ snippet: Snippet) throws {
         let doc = try String(contentsOfFile: Self.doc, encoding: .utf8)
         let file = try String(contentsOfFile: Self.root + "/" + snippet.file, encoding: .utf8)
-        #expect(doc.contains("```python\n" + file + "```\n"), "docs/clients.md does not show \(snippet.file) as it is")
-        #expect(doc.contains("python3 \(snippet.file)"), "docs/clients.md does not say how to run \(snippet.file)")
+        // Booleans first: a failed expectation on `doc.contains` would print the whole page.
+        let shown = doc.contains("```python\n" + file + "```\n"), run = doc.contains("python3 \(snippet.file)")
+        #expect(shown, "docs/clients.md does not show \(snippet.file) as it is")
+        #expect(run, "docs/clients.md does not say how to run \(snippet.file)")
     }
 
     /// The names the doc says the test certificate covers are openssl's reading of it.
@@ -79,7 +81,8 @@ struct ClientSnippetTests {
         #expect(names.contains("DNS:api.push.apple.com") && names.contains("DNS:api.sandbox.push.apple.com")
                 && names.contains("DNS:api.development.push.apple.com"), "\(names)")
         let doc = try String(contentsOfFile: Self.doc, encoding: .utf8)
-        #expect(doc.contains(names), "docs/clients.md does not quote openssl's list: \(names)")
+        let quoted = doc.contains(names)
+        #expect(quoted, "docs/clients.md does not quote openssl's list: \(names)")
     }
 
     /// A client that keeps Apple's host names, resolved to the mock (curl's `--resolve`, as a
