@@ -30,6 +30,16 @@ if ! python3 -c "import jwt, cryptography, h2" 2>/dev/null; then
     python3 -c "import jwt, cryptography, h2"
 fi
 
+# Real Python APNs clients whose snippets docs/clients.md shows and ClientSnippetTests runs.
+# The module apns2 must come from apns2-up: PyPI's older "apns2" installs the same name.
+clients_check='import aioapns, kalyke, apns2, importlib.metadata as m; m.version("apns2-up")'
+if ! python3 -c "$clients_check" 2>/dev/null; then
+    echo "setup: installing aioapns, kalyke-apns and apns2-up for python3"
+    python3 -m pip install -q aioapns kalyke-apns apns2-up 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages aioapns kalyke-apns apns2-up
+    python3 -c "$clients_check"
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: the Swift 6 toolchain is not on PATH; install it (https://swift.org) and run again" >&2
     exit 1
