@@ -167,11 +167,12 @@ final class APNsEndpoint: HTTPServerHandler {
     /// control frames go before data), or ahead of an answer held back by a delay rule.
     private static func sendGoAway(errorCode: HTTP2ErrorCode, debugData: [UInt8], after delay: Duration, on connection: HTTPConnection) {
         let send: @Sendable () -> Void = { connection.sendGoAway(errorCode: errorCode, debugData: debugData) }
+        // Refused only once the mock has stopped its loops, which closed the connection.
         if delay > .zero {
             // The delayed answer is scheduled first; hop once more so it is surely written before.
-            connection.eventLoop.scheduleTask(after: delay) { connection.eventLoop.execute(send) }
+            try? connection.eventLoop.scheduleTask(after: delay) { try? connection.eventLoop.execute(send) }
         } else {
-            connection.eventLoop.execute(send)
+            try? connection.eventLoop.execute(send)
         }
     }
 
