@@ -48,10 +48,12 @@ final class APNsEndpoint: HTTPServerHandler {
 
         let validation = box.state.handler.handle(push)
         let faults = services.faults.evaluate(validation.details, at: push.receivedAt)
-        let outcome = Self.outcome(
+        var decided = Self.outcome(
             of: validation, faults: faults,
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
+        chargeErrorBudget(&decided, state: &box.state)
+        let outcome = decided
 
         // A reset stream or closed connection is a fault, not an APNs answer: the limit stays.
         if outcome.status != 0, let limit = services.streamPolicy.newLimit(
@@ -70,6 +72,14 @@ final class APNsEndpoint: HTTPServerHandler {
         services.metrics.recordPush(
             environment: environment, reason: outcome.reason, answered: outcome.status != 0,
             latency: started.duration(to: .now) + faults.delay)
+    }
+
+    /// Charges a rejection to the connection's error budget; the one that uses it up ends
+    /// the connection with GOAWAY and its own reason, as a fatal reason does.
+    private func chargeErrorBudget(_ outcome: inout PushOutcome, state: inout EndpointConnectionState) {
+        guard outcome.connectionAction == .none, outcome.reason != nil,
+              services.errorBudget.charge(outcome.status, state: &state.errors) else { return }
+        outcome.connectionAction = .goAway
     }
 
     /// The connection's handler and stream-limit state, made on first use.
@@ -217,20 +227,26 @@ final class APNsEndpoint: HTTPServerHandler {
     /// The answer to a refusal that is not a push: a push not read whole within the
     /// listener's request read timeout is 408 (`RequestTimeout`, the mock's own reason), and
     /// the transport then sends GOAWAY. It never arrived, so it is not validated or captured;
-    /// the metrics count it. Malformed HTTP/1.1 and unsupported versions cannot reach an
-    /// HTTP/2-only listener (nghttp2 refuses bad frames itself); should one come, the
-    /// transport's answer stands.
+    /// the metrics count it. A push still unanswered when the mock's shutdown grace period
+    /// ends (held by a `delay` rule, or still arriving) is 503 `Shutdown`, as APNs answers
+    /// when it shuts down; the metrics and the capture keep what was decided for it, if
+    /// anything. Malformed HTTP/1.1 and unsupported versions cannot reach an HTTP/2-only
+    /// listener (nghttp2 refuses bad frames itself); should one come, the transport's answer
+    /// stands.
     func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
+        let reason: APNsReason
         switch rejection.kind {
-        case .requestTimeout:
-            let outcome = PushOutcome.rejected(
-                .requestTimeout, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
-                uniqueID: environment == .sandbox ? services.ids.next() : nil)
-            services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
-            return Self.response(for: outcome)
-        default:
-            return rejection.defaultResponse
+        case .requestTimeout: reason = .requestTimeout
+        case .shuttingDown: reason = .shutdown
+        default: return rejection.defaultResponse
         }
+        let outcome = PushOutcome.rejected(
+            reason, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
+            uniqueID: environment == .sandbox ? services.ids.next() : nil)
+        if reason == .requestTimeout {
+            services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
+        }
+        return Self.response(for: outcome)
     }
 
     /// What the transport read of a push it stopped reading: everything but the body.
@@ -244,9 +260,11 @@ final class APNsEndpoint: HTTPServerHandler {
     private func answerUnread(_ push: PushRequest, on connection: HTTPConnection, responder: HTTPResponder) {
         let box = state(of: connection)
         let validation = box.state.handler.handle(push)
-        let outcome = validation.outcome(
+        var decided = validation.outcome(
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
+        chargeErrorBudget(&decided, state: &box.state)
+        let outcome = decided
         if let limit = services.streamPolicy.newLimit(
             after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {
             connection.setMaxConcurrentStreams(limit)
