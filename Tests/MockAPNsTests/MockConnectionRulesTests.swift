@@ -106,4 +106,38 @@ print(json.dumps({"frames": frame_log(frames), "closed_at": c.closed_at}))
         #expect(report.index("RstStreamFrame", stream: 1) == nil)
         #expect(report.closed_at != nil)
     }
+
+    /// `max_connections` per listener: the connection past it is closed at once, counted,
+    /// and a new one is served once another has closed.
+    @Test func theConnectionPastMaxConnectionsIsRefusedCleanly() async throws {
+        let mock = try Self.h2cMock { $0.server.maxConnections = 2 }
+        defer { mock.stop() }
+        func client() throws -> HTTP2Client {
+            try Acceptance.client(for: mock.productionURL, trust: nil)
+        }
+        let first = try client(), second = try client(), third = try client()
+        try await first.connect()
+        try await second.connect()
+        #expect(await pollUntil { mock.transportMetrics.openConnections == 2 })
+        let refused = await outcomeOfConnect(third)
+        #expect(refused != nil, "the third connection was served")
+        #expect(mock.transportMetrics.rejectedConnections == 1)
+        await first.close()
+        #expect(await pollUntil { mock.transportMetrics.openConnections == 1 })
+        let fourth = try client()
+        let response = try await fourth.send(Acceptance.push(token: try Acceptance.providerToken()))
+        #expect(response.status == 200)
+        for client in [second, third, fourth] { await client.close() }
+    }
+
+    private func outcomeOfConnect(_ client: HTTP2Client) async -> HTTPClientError? {
+        do {
+            try await client.connect()
+            // Closed right after accept: the connect may complete before the close is seen.
+            _ = try await client.ping()
+            return nil
+        } catch {
+            return error
+        }
+    }
 }
