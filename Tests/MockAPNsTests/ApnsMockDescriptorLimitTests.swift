@@ -44,9 +44,13 @@ struct ApnsMockDescriptorLimitTests {
     }
 
     @Test func atTheDescriptorLimitTheMockPausesInsteadOfSpinningAndRecovers() async throws {
+        // Descriptors the test process left open without close-on-exec (other tests' sockets)
+        // would count against the child's limit: bash closes them before the exec.
+        let launch = "for fd in $(ls /proc/$$/fd); do [ \"$fd\" -gt 2 ] && eval \"exec $fd>&-\"; done; "
+            + "ulimit -n \(Self.descriptorLimit) && exec \"$0\" \"$@\""
         let process = try BackgroundProcess(
-            "/bin/sh",
-            ["-c", "ulimit -n \(Self.descriptorLimit) && exec \"$0\" \"$@\"", ApnsMockCommandTests.executable.path,
+            "/bin/bash",
+            ["-c", launch, ApnsMockCommandTests.executable.path,
              "--no-tls", "--port", "0", "--sandbox-port", "0", "--control-port", "0", "--log-level", "warning",
              // The held connections must not be closed by the preface limit during the test.
              "--connection-preface-timeout", "600"],
@@ -75,15 +79,22 @@ struct ApnsMockDescriptorLimitTests {
         held = []
         // New clients are served once descriptors free up: the control API answers, and
         // reports the pauses.
-        var metrics = ""
+        var metrics = "", lastAttempt = ""
         let served = await pollUntil(timeout: .seconds(30)) {
-            let result = try? await onThread {
-                try ChildProcess.run("curl", ["-sS", "--max-time", "5", "http://127.0.0.1:\(control)/metrics"], timeout: 10)
+            do {
+                let result = try await onThread {
+                    try ChildProcess.run("curl", ["-sS", "--max-time", "5", "http://127.0.0.1:\(control)/metrics"], timeout: 10)
+                }
+                metrics = result.stdout
+                lastAttempt = "curl exited \(result.status): \(result.stderr)"
+                return result.status == 0 && metrics.contains("apns_mock_accept_pauses_total")
+            } catch {
+                lastAttempt = "curl did not run: \(error)"
+                return false
             }
-            metrics = result?.stdout ?? ""
-            return result?.status == 0 && metrics.contains("apns_mock_accept_pauses_total")
         }
-        #expect(served, "the control API was not served after the connections closed")
+        let log = String(process.standardError.suffix(2000))
+        #expect(served, "the control API was not served after the connections closed: \(lastAttempt); apns-mock's log: \(log)")
         let pauses = metrics.split(separator: "\n").first { $0.hasPrefix("apns_mock_accept_pauses_total ") }
             .flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
         #expect(pauses > 0, "\(metrics)")
