@@ -18,7 +18,8 @@ final class APNsIdlePinger: Sendable {
     }
 
     func start() {
-        loop.scheduleTask(after: period) { [self] in
+        // Refused once the client's group has stopped: there is nothing left to ping.
+        try? loop.scheduleTask(after: period) { [self] in
             guard !isStopped.load(ordering: .acquiring) else { return }
             for pool in pools { pool.pingIdleConnections(idleFor: interval) }
             start()

@@ -31,6 +31,18 @@ public struct ParsedArguments: Sendable {
         return number
     }
 
+    /// The value of `--name` as a number of seconds in `range`, such as `30` or `0.5`, to the
+    /// millisecond; nil when absent.
+    ///
+    /// - Throws: `CommandLineError` naming the option and the range when it is not one.
+    public func seconds(_ name: String, in range: ClosedRange<Double>) throws(CommandLineError) -> Duration? {
+        guard let text = value(name) else { return nil }
+        guard let number = Double(text), number.isFinite, range.contains(number) else {
+            throw CommandLineError("--\(name) expects a number of seconds from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return .milliseconds(Int64((number * 1000).rounded()))
+    }
+
     /// The value of `--name` as a log level (`trace` … `critical`), or nil when absent.
     ///
     /// - Throws: `CommandLineError` naming the option and the levels when it is not one.

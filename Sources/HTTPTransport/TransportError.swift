@@ -18,6 +18,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case protocolViolation(String)
     /// The server or connection is shutting down and takes no new work.
     case shuttingDown
+    /// The event loop (named) has stopped, because its `EventLoopGroup` was shut down: it
+    /// runs no more tasks, and what lived on it was closed.
+    case eventLoopStopped(String)
 
     public var description: String {
         switch self {
@@ -34,6 +37,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             return "protocol violation: \(message)"
         case .shuttingDown:
             return "shutting down: no new connections or requests are accepted"
+        case let .eventLoopStopped(name):
+            return "event loop \(name) has stopped (its EventLoopGroup was shut down): "
+                + "keep the group running until every server and client on it has shut down or closed"
         }
     }
 }

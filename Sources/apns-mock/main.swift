@@ -10,7 +10,9 @@ let parser = CommandLineParser(
     command: "apns-mock",
     overview: "A mock of Apple Push Notification service (APNs) for tests and CI.",
     usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--no-tls] "
-        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] [--log-level LEVEL]",
+        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] "
+        + "[--max-connections N] [--connection-preface-timeout S] [--request-headers-timeout S] [--request-read-timeout S] "
+        + "[--connection-error-budget N] [--log-level LEVEL]",
     options: [
         .value("config", "FILE", help: "Read the JSON configuration file (docs/configuration.md)."),
         .value("host", "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv4 and IPv6)."),
@@ -23,6 +25,13 @@ let parser = CommandLineParser(
         .value("auth-key", "KEY_ID:TEAM_ID:PATH", help: "Trust a provider key (.p8 or public-key PEM).", repeatable: true),
         .value("topic", "BUNDLE_ID", help: "Serve an app (its push-type topics too).", repeatable: true),
         .value("capture", "FILE", help: "Append every push to FILE as JSON Lines (docs/capture-format.md); each push is answered once its line is written."),
+        .value("max-connections", "N", help: "Connections each APNs listener holds at once; the next is closed at once (default 10000)."),
+        .value("connection-preface-timeout", "SECONDS",
+               help: "A new connection's HTTP/2 preface and SETTINGS must come within this of the TLS handshake (default 10)."),
+        .value("request-headers-timeout", "SECONDS", help: "A push's headers must arrive within this of its HEADERS frame, or 408 (default 10)."),
+        .value("request-read-timeout", "SECONDS", help: "A whole push, body included, must arrive within this, or 408 (default 30)."),
+        .value("connection-error-budget", "N",
+               help: "End a connection with GOAWAY after N rejected pushes (410 does not count), as APNs does; default off."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default: a line per push), notice, warning, error or critical."),
         .flag("capture-fsync", help: "With --capture: fdatasync each batch of lines before answering (survives power loss)."),
     ])
@@ -78,6 +87,17 @@ do {
     for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
     if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
     if arguments.has("capture-fsync") { configuration.server.captureSyncsEachBatch = true }
+    if let count = try arguments.integer("max-connections", in: 1...Int(Int32.max)) { configuration.server.maxConnections = count }
+    let timeouts: [(String, WritableKeyPath<MockServerSettings, Duration>)] = [
+        ("connection-preface-timeout", \.connectionPrefaceTimeout), ("request-headers-timeout", \.requestHeadersTimeout),
+        ("request-read-timeout", \.requestReadTimeout),
+    ]
+    for (flag, field) in timeouts {
+        if let timeout = try arguments.seconds(flag, in: MockServerSettings.timeoutSeconds) { configuration.server[keyPath: field] = timeout }
+    }
+    if let budget = try arguments.integer("connection-error-budget", in: 1...Int(Int32.max)) {
+        configuration.server.connectionErrorBudget = budget
+    }
     if let level = try arguments.logLevel() { logLevel = level }
     if configuration.server.captureSyncsEachBatch, configuration.server.captureFilePath == nil {
         throw CommandLineError("--capture-fsync syncs the capture file, and there is none: add --capture FILE")

@@ -348,7 +348,7 @@ while True:
     /// whether it succeeded and whether its completion ran on `loop`.
     static func send(_ client: APNsClient, count: Int, from loop: EventLoop) async throws -> [(ok: Bool, sameLoop: Bool)] {
         let outcomes = Mutex<[(ok: Bool, sameLoop: Bool)]>([])
-        loop.execute {
+        try loop.execute {
             for _ in 0..<count {
                 client.send(ClientFixtures.notification(), environment: .sandbox) { result in
                     let ok = if case .success = result { true } else { false }

@@ -41,7 +41,7 @@ struct EventLoopDeferredFlushTests {
         let loop = group.loops[0]
         let log = Log()
         let first = Flusher("flush a", log: log), second = Flusher("flush b", log: log)
-        loop.execute {
+        try loop.execute {
             loop.flushAtEndOfIteration(first)
             log.append("task")
             loop.flushAtEndOfIteration(second)
@@ -60,7 +60,7 @@ struct EventLoopDeferredFlushTests {
         first.then = { loop.flushAtEndOfIteration(later) }
         // Nothing else happens on this loop: a flush left for the next iteration would wait
         // for an event that never comes.
-        loop.execute { loop.flushAtEndOfIteration(first) }
+        try loop.execute { loop.flushAtEndOfIteration(first) }
         #expect(try await log.waitFor(2) == ["answer", "pipelined answer"])
     }
 }

@@ -12,7 +12,7 @@ import Testing
             let before = loop.inEventLoop
             // Resumed from the other loop's thread, as an upstream answer would be.
             let resumedOnOther = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                other.execute { continuation.resume(returning: other.inEventLoop) }
+                try? other.execute { continuation.resume(returning: other.inEventLoop) }
             }
             return [before, resumedOnOther, loop.inEventLoop, !other.inEventLoop]
         }.value

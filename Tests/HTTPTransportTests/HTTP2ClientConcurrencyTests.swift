@@ -20,7 +20,7 @@ import Testing
                 request.connection.setMaxConcurrentStreams(1)
             }
             recorder.begin()
-            request.connection.eventLoop.scheduleTask(after: .milliseconds(1)) {
+            try? request.connection.eventLoop.scheduleTask(after: .milliseconds(1)) {
                 recorder.end()
                 responder.respond(HTTPResponse(status: 200, body: request.body))
             }

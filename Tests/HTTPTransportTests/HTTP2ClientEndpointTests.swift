@@ -26,7 +26,7 @@ import Testing
         #expect(endpoint.literalAddress == nil)
         let (answer, returnedFirst) = await withCheckedContinuation {
             (done: CheckedContinuation<(Result<SocketAddress, TransportError>, Bool), Never>) in
-            loop.execute {
+            try? loop.execute {
                 let returned = Atomic<Bool>(false)
                 endpoint.resolve(on: loop) { result in
                     // Answered on the loop, after resolve(on:) gave the loop back.

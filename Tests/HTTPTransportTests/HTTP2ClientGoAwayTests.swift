@@ -14,7 +14,7 @@ import Testing
                 responder.respond(HTTPResponse(status: 200, text: "slow"), after: .milliseconds(300))
             case "/goaway":
                 let connection = request.connection
-                connection.eventLoop.scheduleTask(after: goAwayDelay) {
+                try? connection.eventLoop.scheduleTask(after: goAwayDelay) {
                     connection.sendGoAway(debugData: shutdownReason)
                     responder.respond(HTTPResponse(status: 200, text: "goaway"))
                 }

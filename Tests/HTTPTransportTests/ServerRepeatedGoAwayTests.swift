@@ -31,7 +31,7 @@ struct ServerRepeatedGoAwayTests {
             let held = DispatchSemaphore(value: 0)
             let sent = DispatchSemaphore(value: 0)
             let finished = DispatchSemaphore(value: 0)
-            connection.eventLoop.execute {
+            try? connection.eventLoop.execute {
                 held.signal()
                 _ = sent.wait(timeout: .now() + 30)
                 // The stream is answered: the first GOAWAY ends the session and the close begins.

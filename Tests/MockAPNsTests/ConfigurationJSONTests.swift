@@ -144,6 +144,17 @@ import Testing
         #expect(server.idleTimeout == .milliseconds(1500) && server.requestReadTimeout == .milliseconds(2250))
     }
 
+    /// The connection limits and the error budget survive the server section's JSON.
+    @Test func connectionLimitsRoundTripThroughTheServerJSON() throws {
+        var configuration = try MockConfiguration.load(path: Fixtures.example)
+        configuration.server.connectionPrefaceTimeout = .milliseconds(750)
+        configuration.server.requestHeadersTimeout = .seconds(4)
+        configuration.server.maxConnections = 12
+        configuration.server.connectionErrorBudget = 3
+        let server = try MockConfiguration.decode(try reparse(["server": configuration.serverJSON]), baseDirectory: nil).server
+        #expect(server == configuration.server)
+    }
+
     @Test func parseErrorsGiveLineAndColumn() {
         #expect(throws: ConfigurationError(.invalidJSON, path: "", "")) { try ConfigurationJSON.parse(Array("{\n\"a\": tru }".utf8)) }
         do {

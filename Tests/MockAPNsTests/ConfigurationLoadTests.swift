@@ -63,6 +63,8 @@ enum ConfigurationFixtures {
         #expect(server.headerTableSize == 4096 && server.initialWindowSize == 65_535)
         #expect(server.maxFrameSize == 16_384 && server.maxHeaderListSize == 8000)
         #expect(server.requestReadTimeout == .seconds(30))
+        #expect(server.requestHeadersTimeout == .seconds(10) && server.connectionPrefaceTimeout == .seconds(10))
+        #expect(server.maxConnections == 10_000 && server.connectionErrorBudget == nil)
         // Relative paths resolve against the file's folder.
         #expect(server.certificatePath == Fixtures.certs + "/server.pem")
         #expect(server.privateKeyPath == Fixtures.certs + "/server.key")
@@ -227,6 +229,11 @@ enum ConfigurationFixtures {
         try expectError(#"{"server":{"idle_timeout_seconds":0}}"#, path: "server.idle_timeout_seconds", "expected a number")
         try expectError(#"{"server":{"request_read_timeout_seconds":0}}"#, path: "server.request_read_timeout_seconds", "expected a number")
         try expectError(#"{"server":{"capture_ring_size":-1}}"#, path: "server.capture_ring_size", "at least 0")
+        try expectError(#"{"server":{"request_headers_timeout_seconds":0}}"#, path: "server.request_headers_timeout_seconds", "expected a number")
+        try expectError(#"{"server":{"connection_preface_timeout_seconds":"5"}}"#, path: "server.connection_preface_timeout_seconds",
+                        "expected a number")
+        try expectError(#"{"server":{"max_connections":0}}"#, path: "server.max_connections", "expected an integer")
+        try expectError(#"{"server":{"connection_error_budget":0}}"#, path: "server.connection_error_budget", "expected an integer")
         try expectError(#"{"server":{"timeout":5}}"#, code: .unknownField, path: "server.timeout", "unknown field")
         try expectError(#"{"apps":"com.example.app"}"#, path: "apps", "expected an array")
         try expectError(#"{"apps":["ok",""]}"#, path: "apps[1]", "expected a bundle ID")

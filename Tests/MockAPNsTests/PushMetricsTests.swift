@@ -1,4 +1,5 @@
 import APNsCore
+import HTTPTransport
 import MockAPNs
 import Testing
 
@@ -28,6 +29,17 @@ import Testing
 }
 
 @Suite struct QueryParametersTests {
+    @Test func rendersWhatTheTransportRefusedOrCutShort() {
+        let text = PushMetrics.transportText(TransportMetrics(
+            openConnections: 1, openStreams: 0, acceptedConnections: 9, rejectedConnections: 3, requests: 5,
+            timedOutRequests: 2, prefaceTimeouts: 4, acceptPauses: 7))
+        for line in ["apns_mock_connections_refused_total 3", "apns_mock_accept_pauses_total 7",
+                     "apns_mock_preface_timeouts_total 4", "apns_mock_request_timeouts_total 2"] {
+            #expect(text.split(separator: "\n").contains(Substring(line)), "\(text)")
+        }
+        #expect(text.contains("# TYPE apns_mock_accept_pauses_total counter\n"))
+    }
+
     @Test func splitsThePathAndDecodesFormEncoding() {
         let (path, query) = QueryParameters.split("/pushes?topic=com.example.app&since=2026-11-30T10%3A00%3A00Z&note=two+words&flag")
         #expect(path == "/pushes")

@@ -30,7 +30,7 @@ struct GatewayEventLoopTests {
             let own = loop.inEventLoop
             onOwnLoop.withLock { $0.append(own) }
             // Answered later from the loop, as an APNs response would be.
-            loop.execute { completion(.accepted(apnsID: request.apnsID)) }
+            try? loop.execute { completion(.accepted(apnsID: request.apnsID)) }
         }
 
         func shutdown() async { group.shutdown() }

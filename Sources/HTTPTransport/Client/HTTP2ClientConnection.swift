@@ -154,7 +154,40 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     }
 
     private func scheduleDrain() {
-        eventLoop.execute { [self] in self.drain() }
+        do {
+            try eventLoop.execute { [self] in self.drain() }
+        } catch {
+            refuseHandedOver()
+        }
+    }
+
+    /// The loop has stopped, so no drain will come: fails what callers handed over and ends
+    /// the client, so that later calls fail at once. What the loop had already taken was
+    /// failed when it stopped (the byte stream's `loopDidStop`, or the name resolution's
+    /// refused completion).
+    private func refuseHandedOver() {
+        let reason = HTTPClientError.eventLoopStopped(eventLoop.name)
+        let (inbox, waiters, closeWaiters, pings) = shared.withLock { shared in
+            // Whoever hands over next tries the loop again, and is refused in turn.
+            shared.drainScheduled = false
+            shared.state = .closed
+            if !shared.closeRequested { shared.terminalError = reason }
+            defer {
+                shared.inbox = []
+                shared.cancellations = []
+                shared.connectWaiters = []
+                shared.closeWaiters = []
+                shared.pingWaiters = []
+            }
+            return (shared.inbox, shared.connectWaiters, shared.closeWaiters, shared.pingWaiters)
+        }
+        for (_, waiter) in inbox {
+            outstanding.wrappingSubtract(1, ordering: .relaxed)
+            waiter.deliver(.failure(reason))
+        }
+        for waiter in waiters { waiter.resume(returning: .failure(reason)) }
+        for waiter in pings { waiter(.failure(reason)) }
+        for waiter in closeWaiters { waiter.resume() }
     }
 
     private func publish(_ update: (inout Shared) -> Void) {
@@ -326,6 +359,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             guard phase == .connecting else { return }
             switch result {
             case let .success(address): connect(to: address)
+            case let .failure(.eventLoopStopped(name)): shutDown(reason: .eventLoopStopped(name))
             case let .failure(error): shutDown(reason: .connectFailed(error))
             }
         }
@@ -484,6 +518,8 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
             case let error?: reason = .connectFailed(error)
             case nil: reason = .connectFailed(.protocolViolation("the server closed the connection during setup"))
             }
+        } else if case let .eventLoopStopped(name)? = error {
+            reason = .eventLoopStopped(name)
         } else {
             reason = .connectionClosed(error)
         }

@@ -59,7 +59,14 @@ public final class HTTP2ClientEndpoint: Sendable {
             } catch {
                 result = .failure(error)
             }
-            loop.execute { completion(result) }
+            do throws(TransportError) {
+                try loop.execute { completion(result) }
+            } catch {
+                // The loop has stopped: once its thread is gone, what lived on it may run
+                // here, and the connection waiting for this address fails.
+                loop.waitUntilExited()
+                completion(.failure(error))
+            }
         }
     }
 

@@ -34,6 +34,10 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case cancelled
     /// `close()` was called on the client.
     case closed
+    /// The client's event loop (named) has stopped because its `EventLoopGroup` was shut down
+    /// while the client was still in use: nothing more can be sent on it. A request already
+    /// sent may or may not have been processed.
+    case eventLoopStopped(String)
 
     /// True when the server certainly did not process the request, so it may be sent again.
     public var isRetryable: Bool {
@@ -79,6 +83,10 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
             return "the HTTP/2 request was cancelled; its stream was reset with CANCEL"
         case .closed:
             return "the HTTP/2 client was closed; create a new client to send more requests"
+        case let .eventLoopStopped(name):
+            return "the HTTP/2 client's event loop \(name) has stopped (its EventLoopGroup was shut down); "
+                + "a request already sent may or may not have been processed. Keep a shared group running "
+                + "until every client on it has closed"
         }
     }
 }

@@ -14,9 +14,15 @@
 /// ```
 ///
 /// Keep such tasks short between awaits: while one runs, the loop serves no other socket.
+/// Once the loop has stopped, its jobs run on the global concurrent executor instead: a
+/// task must never be left suspended for ever because its preferred loop is gone.
 extension EventLoop: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        do {
+            try execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        } catch {
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        }
     }
 }

@@ -9,6 +9,8 @@ protocol Selectable: AnyObject {
     func writeReady()
     /// The peer hung up or an error is pending on the socket.
     func hangupReady()
+    /// The loop stopped with this still registered: close, and fail whatever waits.
+    func loopDidStop()
 }
 
 /// One thread that waits for readiness on many sockets and runs their callbacks.
@@ -20,7 +22,10 @@ public final class EventLoop: @unchecked Sendable {
     // `pendingTasks` (a Mutex) and `threadID` (an Atomic).
     private let selector: any Selector
     private var handlers: [Selectable?] = []
-    private let pendingTasks = Mutex<[@Sendable () -> Void]>([])
+    /// Tasks handed over from any thread, and whether the loop still takes them: `stop()`
+    /// closes it under the same lock, so a task is either taken (and runs, if only in the
+    /// loop's last pass) or refused, never queued and dropped.
+    private let pendingTasks = Mutex<(tasks: [@Sendable () -> Void], isOpen: Bool)>(([], true))
     private let hasPendingTasks = Atomic<Bool>(false)
     private var timers = TimerQueue()
     /// Loop-confined, like `handlers`: flushes waiting for the end of this iteration, and
@@ -63,13 +68,28 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `task` on the loop thread soon. Safe from any thread.
-    public func execute(_ task: @escaping @Sendable () -> Void) {
-        pendingTasks.withLock { $0.append(task) }
+    ///
+    /// - Throws: ``TransportError/eventLoopStopped(_:)`` when the loop has been stopped (its
+    ///   group shut down): the task is not taken and will never run, so a caller that waits
+    ///   for it must fail instead.
+    public func execute(_ task: @escaping @Sendable () -> Void) throws(TransportError) {
+        let taken = pendingTasks.withLock { pending in
+            guard pending.isOpen else { return false }
+            pending.tasks.append(task)
+            return true
+        }
+        guard taken else { throw .eventLoopStopped(name) }
         hasPendingTasks.store(true, ordering: .releasing)
         if !inEventLoop { selector.wakeup() }
     }
 
+    /// False once `stop()` has been called: tasks and timers are refused from then on.
+    public var isRunning: Bool { pendingTasks.withLock { $0.isOpen } }
+
     /// Runs `task` on the loop after `delay`. Call on the loop thread.
+    ///
+    /// A timer still pending when the loop stops never runs: whoever waits on one must also
+    /// hear of the stop (registered handlers get `loopDidStop()`).
     ///
     /// - Returns: a handle whose `cancel()` stops the task if it has not run yet.
     @discardableResult
@@ -78,11 +98,14 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `task` on the loop after `delay`. Safe from any thread.
-    public func scheduleTask(after delay: Duration, _ task: @escaping @Sendable () -> Void) {
+    ///
+    /// - Throws: ``TransportError/eventLoopStopped(_:)`` when the loop has been stopped.
+    public func scheduleTask(after delay: Duration, _ task: @escaping @Sendable () -> Void) throws(TransportError) {
         if inEventLoop {
+            guard isRunning else { throw .eventLoopStopped(name) }
             schedule(after: delay, task)
         } else {
-            execute { [self] in self.schedule(after: delay, task) }
+            try execute { [self] in self.schedule(after: delay, task) }
         }
     }
 
@@ -107,11 +130,19 @@ public final class EventLoop: @unchecked Sendable {
     /// Asks the loop to finish its current iteration and exit; waits for it. Calling it again
     /// (a group shut down twice) returns once the loop has exited, as the first call does.
     func stop() {
+        pendingTasks.withLock { $0.isOpen = false }
         stopRequested.store(true, ordering: .releasing)
         selector.wakeup()
         guard !inEventLoop else { return }
-        // The thread signals once when it exits; each stop passes that on, so a second stop
+        // The thread signals once when it exits; each waiter passes that on, so a second stop
         // does not wait for ever for a signal the first one took.
+        waitUntilExited()
+    }
+
+    /// Waits until the loop's thread has exited after `stop()`. Once it has, what was
+    /// confined to the loop may be touched by the one thread that waited; never call it on
+    /// the loop itself.
+    func waitUntilExited() {
         finished.wait()
         finished.signal()
     }
@@ -134,9 +165,9 @@ public final class EventLoop: @unchecked Sendable {
     private func runPendingTasks() {
         guard hasPendingTasks.load(ordering: .acquiring) else { return }
         hasPendingTasks.store(false, ordering: .releasing)
-        let tasks = pendingTasks.withLock { tasks -> [@Sendable () -> Void] in
-            let taken = tasks
-            tasks.removeAll(keepingCapacity: true)
+        let tasks = pendingTasks.withLock { pending -> [@Sendable () -> Void] in
+            let taken = pending.tasks
+            pending.tasks.removeAll(keepingCapacity: true)
             return taken
         }
         for task in tasks { task() }
@@ -173,6 +204,10 @@ public final class EventLoop: @unchecked Sendable {
             runDeferredFlushes()
         }
         runPendingTasks()
+        runDeferredFlushes()
+        // Whatever is still registered would wait for readiness, or a timer, that never
+        // comes: each handler closes now and fails whoever waits on it.
+        for handler in handlers { handler?.loopDidStop() }
         runDeferredFlushes()
         selector.close()
     }

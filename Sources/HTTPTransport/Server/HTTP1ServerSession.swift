@@ -27,6 +27,8 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
     /// an earlier request was answered, when parsing them began. Nil between requests and
     /// while one is being answered.
     private var readStartedAt: ContinuousClock.Instant?
+    /// The request being read has its request line and headers in.
+    private var headersDone = false
 
     // The request being answered.
     private var awaitingResponse = false
@@ -66,7 +68,11 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
 
     var hasOpenStreams: Bool { inMessage || awaitingResponse }
 
-    var oldestIncompleteRequestStart: ContinuousClock.Instant? { readStartedAt }
+    var nextRequestDeadline: ContinuousClock.Instant? {
+        readStartedAt.map { HTTPRequestRejection.deadline(startedAt: $0, headersComplete: headersDone, context.configuration) }
+    }
+
+    var awaitsClientPreface: Bool { false }
 
     // MARK: Input
 
@@ -86,7 +92,10 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         var offset = 0
         while offset < bytes.count, !rejected {
             // Bytes go to the parser only between answers, so these begin the next request.
-            if readStartedAt == nil { readStartedAt = receivedAt }
+            if readStartedAt == nil {
+                readStartedAt = receivedAt
+                headersDone = false
+            }
             let remaining = UnsafeRawBufferPointer(rebasing: bytes[offset...])
             inParse = true
             let parsed = http_parser_execute(parser, settings, remaining.baseAddress?.assumingMemoryBound(to: CChar.self), remaining.count)
@@ -138,6 +147,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         headerBytes = 0
         lastWasValue = false
         methodRead = false
+        headersDone = false
         inMessage = true
         context.counters.openStreams.wrappingAdd(1, ordering: .relaxed)
         return 0
@@ -180,6 +190,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
 
     fileprivate func headersComplete() -> Int32 {
         commitHeader()
+        headersDone = true
         guard context.configuration.acceptsHTTP1 else {
             reject(HTTPRequestRejection(.http2Only, message: "this server speaks HTTP/2 only"))
             return -1
@@ -386,8 +397,17 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         if !hasOpenStreams { closeConnection() }
     }
 
-    func expireIncompleteRequests(startedBy cutoff: ContinuousClock.Instant) {
-        guard let started = readStartedAt, started <= cutoff, !rejected else { return }
+    func refuseUnansweredRequests() {
+        guard hasOpenStreams, !rejected else { return }
+        if awaitingResponse {
+            awaitingResponse = false
+            context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed)
+        }
+        reject(.shuttingDown)
+    }
+
+    func expireRequests(dueBy now: ContinuousClock.Instant) {
+        guard let deadline = nextRequestDeadline, deadline <= now, !rejected else { return }
         guard inMessage else {
             // Only empty lines came, which RFC 9112 lets a server skip: no request to answer.
             readStartedAt = nil
@@ -395,7 +415,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
             return
         }
         context.counters.timedOutRequests.wrappingAdd(1, ordering: .relaxed)
-        reject(.requestTimeout(context.configuration.requestReadTimeout))
+        reject(HTTPRequestRejection.timedOut(headersComplete: headersDone, context.configuration))
     }
 
     func connectionDidClose() {

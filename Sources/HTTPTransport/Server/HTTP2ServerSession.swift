@@ -24,6 +24,8 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         var headers = HTTPHeaders()
         var headerListSize = 0
         var headersTooLarge = false
+        /// The header block has arrived whole (the HEADERS frame and any CONTINUATION).
+        var headersComplete = false
         var body: [UInt8] = []
         var bodyTooLarge = false
         var dispatched = false
@@ -52,6 +54,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
             headers = HTTPHeaders()
             headerListSize = 0
             headersTooLarge = false
+            headersComplete = false
             body = []
             bodyTooLarge = false
             dispatched = false
@@ -252,31 +255,45 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     var hasOpenStreams: Bool { openStreamCount > 0 }
 
     /// One walk over the open streams, made only by the connection's timer.
-    var oldestIncompleteRequestStart: ContinuousClock.Instant? {
-        var oldest: ContinuousClock.Instant?
+    var nextRequestDeadline: ContinuousClock.Instant? {
+        var earliest: ContinuousClock.Instant?
         var current = firstStream
         while let request = current {
-            if request.isIncomplete, oldest.map({ request.startedAt < $0 }) ?? true { oldest = request.startedAt }
+            if request.isIncomplete {
+                let deadline = HTTPRequestRejection.deadline(
+                    startedAt: request.startedAt, headersComplete: request.headersComplete, context.configuration)
+                if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+            }
             current = request.next
         }
-        return oldest
+        return earliest
     }
+
+    /// The client's preface and first SETTINGS frame have arrived.
+    private var receivedClientSettings = false
+
+    var awaitsClientPreface: Bool { !receivedClientSettings }
 
     /// Each stream answered 408 is reset (NO_ERROR) after its answer, as a body over the limit
     /// is. Then GOAWAY: a client that let a request stall for the whole deadline gets no new
     /// streams here, so it cannot keep the connection by opening one slow stream after another;
     /// streams it already opened finish (or time out in their turn), and the connection closes.
-    func expireIncompleteRequests(startedBy cutoff: ContinuousClock.Instant) {
+    func expireRequests(dueBy now: ContinuousClock.Instant) {
+        let configuration = context.configuration
         var expired: [Stream] = []
         var current = firstStream
         while let request = current {
-            if request.isIncomplete, request.startedAt <= cutoff { expired.append(request) }
+            if request.isIncomplete,
+               HTTPRequestRejection.deadline(startedAt: request.startedAt, headersComplete: request.headersComplete, configuration) <= now {
+                expired.append(request)
+            }
             current = request.next
         }
         guard !expired.isEmpty else { return }
-        let rejection = HTTPRequestRejection.requestTimeout(context.configuration.requestReadTimeout)
         context.counters.timedOutRequests.wrappingAdd(expired.count, ordering: .relaxed)
-        for request in expired { reject(request, rejection) }
+        for request in expired {
+            reject(request, HTTPRequestRejection.timedOut(headersComplete: request.headersComplete, configuration))
+        }
         sendGoAway(errorCode: .noError, debugData: [])
     }
 
@@ -374,7 +391,10 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
             _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
             return
         }
+        // nghttp2 takes nothing but the preface and a SETTINGS frame first.
+        if type == UInt8(NGHTTP2_SETTINGS.rawValue) { receivedClientSettings = true }
         guard let request = stream(streamID) else { return }
+        if type == UInt8(NGHTTP2_HEADERS.rawValue) { request.headersComplete = true }
         let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         let headersTooLarge = type == UInt8(NGHTTP2_HEADERS.rawValue) && request.headersTooLarge
         guard endStream || headersTooLarge, !request.dispatched, !request.responded else { return }
@@ -541,7 +561,18 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     }
 
     func beginGracefulShutdown() {
-        sendGoAway(errorCode: .noError, debugData: [])
+        sendGoAway(errorCode: .noError, debugData: context.configuration.shutdownGoAwayDebugData)
+    }
+
+    func refuseUnansweredRequests() {
+        var unanswered: [Stream] = []
+        var current = firstStream
+        while let request = current {
+            if !request.responded { unanswered.append(request) }
+            current = request.next
+        }
+        for request in unanswered { reject(request, .shuttingDown) }
+        sendNow()
     }
 
     func connectionDidClose() {

@@ -136,7 +136,9 @@ public final class HTTPConnection: @unchecked Sendable, Hashable, CustomStringCo
         if eventLoop.inEventLoop {
             if let controller { body(controller) }
         } else {
-            eventLoop.execute { [self] in
+            // Refused only once the loop has stopped, which closed this connection: there is
+            // nothing left to control.
+            try? eventLoop.execute { [self] in
                 if let controller = self.controller { body(controller) }
             }
         }

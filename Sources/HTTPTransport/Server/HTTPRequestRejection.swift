@@ -22,12 +22,16 @@ public struct HTTPRequestRejection: Sendable, Hashable, CustomStringConvertible 
         /// HTTP/2 errors are nghttp2's: it resets the stream or ends the connection itself.
         public static let malformed = Kind(name: "malformed", status: 400)
         /// 408: the request was not complete (headers and body) within
-        /// `HTTPServerConfiguration.requestReadTimeout` of its first byte.
+        /// `HTTPServerConfiguration.requestReadTimeout` of its first byte, or its headers
+        /// within `requestHeadersTimeout`.
         public static let requestTimeout = Kind(name: "requestTimeout", status: 408)
         /// 413: the body went past `HTTPServerConfiguration.maxBodySize`.
         public static let bodyTooLarge = Kind(name: "bodyTooLarge", status: 413)
         /// 431: the header list went past `HTTPServerConfiguration.maxHeaderListSize`.
         public static let headerListTooLarge = Kind(name: "headerListTooLarge", status: 431)
+        /// 503: the server's shutdown grace period ended before the request was answered (or
+        /// read whole): it is answered this way rather than cut off with the connection.
+        public static let shuttingDown = Kind(name: "shuttingDown", status: 503)
         /// 505: an HTTP/1.x version other than 1.0 and 1.1.
         public static let versionNotSupported = Kind(name: "versionNotSupported", status: 505)
         /// 505: an HTTP/1.x request to a listener that speaks HTTP/2 only
@@ -71,6 +75,27 @@ public struct HTTPRequestRejection: Sendable, Hashable, CustomStringConvertible 
 
     static func requestTimeout(_ timeout: Duration) -> HTTPRequestRejection {
         HTTPRequestRejection(.requestTimeout, message: "request not complete within \(Self.describe(timeout)) of its start")
+    }
+
+    static let shuttingDown = HTTPRequestRejection(.shuttingDown, message: "the server shut down before answering")
+
+    static func headersTimeout(_ timeout: Duration) -> HTTPRequestRejection {
+        HTTPRequestRejection(.requestTimeout, message: "request headers not complete within \(Self.describe(timeout)) of its start")
+    }
+
+    /// When a request that began arriving at `start` runs out of time: the headers' deadline
+    /// while they arrive, if it comes first, else the whole request's.
+    static func deadline(
+        startedAt start: ContinuousClock.Instant, headersComplete: Bool, _ configuration: HTTPServerConfiguration
+    ) -> ContinuousClock.Instant {
+        let whole = start + configuration.requestReadTimeout
+        return headersComplete ? whole : min(whole, start + configuration.requestHeadersTimeout)
+    }
+
+    /// The answer to a request past its ``deadline(startedAt:headersComplete:_:)``.
+    static func timedOut(headersComplete: Bool, _ configuration: HTTPServerConfiguration) -> HTTPRequestRejection {
+        !headersComplete && configuration.requestHeadersTimeout < configuration.requestReadTimeout
+            ? .headersTimeout(configuration.requestHeadersTimeout) : .requestTimeout(configuration.requestReadTimeout)
     }
 
     /// `10 s`, `250 ms`: whole seconds when the duration is a whole number of them.

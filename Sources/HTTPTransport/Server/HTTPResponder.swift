@@ -23,7 +23,8 @@ public struct HTTPResponder: Sendable {
     /// Sends `response` after `delay`; other streams on the connection go on meanwhile.
     public func respond(_ response: HTTPResponse, after delay: Duration) {
         let connection = connection, streamID = streamID
-        connection.eventLoop.scheduleTask(after: delay) {
+        // Refused only once the loop has stopped, which closed the connection.
+        try? connection.eventLoop.scheduleTask(after: delay) {
             connection.controller?.respond(streamID: streamID, response: response)
         }
     }

@@ -54,17 +54,20 @@ public final class HTTPServer: Sendable {
     /// Current connection, stream and request counts.
     public var metrics: TransportMetrics { context.counters.snapshot }
 
-    /// Stops accepting, lets requests in flight finish, sends GOAWAY, then closes.
+    /// Stops accepting, sends GOAWAY (with `shutdownGoAwayDebugData`), lets requests in flight
+    /// finish, then closes.
     ///
-    /// Connections still open after `gracePeriod` are closed abruptly. Blocks until done.
+    /// Requests still unanswered after `gracePeriod` get the handler's answer to
+    /// `HTTPRequestRejection.shuttingDown` (503), so no client is left waiting for one; their
+    /// connections then close once that is written, or abruptly after `ByteStream`'s linger
+    /// time. Blocks until done.
     public func shutdown(gracePeriod: Duration = .seconds(5)) {
         guard !context.isShuttingDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         acceptor.stop()
         forEachConnection { $0.beginGracefulShutdown() }
-        let deadline = ContinuousClock.now + gracePeriod
-        while context.counters.openConnections.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
-            usleep(5_000)
-        }
+        waitForConnectionsToClose(until: .now + gracePeriod)
+        forEachConnection { $0.finishShutdown() }
+        waitForConnectionsToClose(until: .now + ByteStream.lingerTimeout + .milliseconds(200))
         forEachConnection { $0.stream.close(error: .shuttingDown, abort: true) }
         let hardDeadline = ContinuousClock.now + .seconds(2)
         while context.counters.openConnections.load(ordering: .relaxed) > 0 && ContinuousClock.now < hardDeadline {
@@ -83,14 +86,24 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    private func waitForConnectionsToClose(until deadline: ContinuousClock.Instant) {
+        while context.counters.openConnections.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
+            usleep(5_000)
+        }
+    }
+
     private func forEachConnection(_ body: @escaping @Sendable (ServerConnection) -> Void) {
         let done = DispatchGroup()
         for loop in group.loops {
             guard let registry = context.registry(for: loop) else { continue }
             done.enter()
-            loop.execute {
-                for connection in Array(registry.connections.values) { body(connection) }
-                done.leave()
+            do {
+                try loop.execute {
+                    for connection in Array(registry.connections.values) { body(connection) }
+                    done.leave()
+                }
+            } catch {
+                done.leave()  // A stopped loop closed its connections when it stopped.
             }
         }
         done.wait()
@@ -98,6 +111,13 @@ public final class HTTPServer: Sendable {
 }
 
 /// Accepts connections on the first loop and deals them round-robin to all loops.
+///
+/// When accepting fails (the process or the system out of file descriptors, `EMFILE` or
+/// `ENFILE`), the pending connection stays queued and the level-triggered listener stays
+/// readable: retrying at once would spin a core. Instead the listener is unwatched for
+/// `pauseAfterAcceptFailure` and then watched again, so the queued clients are served as soon
+/// as descriptors free up. Each pause is counted (`TransportMetrics.acceptPauses`), and
+/// logged at most once per `acceptFailureLogInterval`.
 final class Acceptor: Selectable, @unchecked Sendable {
     // Unchecked: after `start()` all state is touched only on `loop`.
     private let listener: ListeningSocket
@@ -105,6 +125,13 @@ final class Acceptor: Selectable, @unchecked Sendable {
     private let group: EventLoopGroup
     private let loop: EventLoop
     private var isOpen = true
+    private var isPaused = false
+    /// Pauses since the last log line, and when that line was written.
+    private var unloggedPauses = 0
+    private var lastLog: ContinuousClock.Instant?
+
+    static let pauseAfterAcceptFailure = Duration.milliseconds(100)
+    static let acceptFailureLogInterval = Duration.seconds(10)
 
     init(listener: ListeningSocket, context: ServerContext, group: EventLoopGroup) {
         self.listener = listener
@@ -116,7 +143,7 @@ final class Acceptor: Selectable, @unchecked Sendable {
     func start() throws(TransportError) {
         let result = Mutex<TransportError?>(nil)
         let done = DispatchSemaphore(value: 0)
-        loop.execute { [self] in
+        try loop.execute { [self] in
             do throws(TransportError) {
                 try self.loop.register(self, fd: self.listener.socket.fd, interest: .read)
             } catch {
@@ -130,20 +157,37 @@ final class Acceptor: Selectable, @unchecked Sendable {
 
     func stop() {
         let done = DispatchSemaphore(value: 0)
-        loop.execute { [self] in
-            if self.isOpen {
-                self.isOpen = false
-                self.loop.deregister(fd: self.listener.socket.fd)
-                self.listener.socket.close()
+        do {
+            try loop.execute { [self] in
+                self.close()
+                done.signal()
             }
-            done.signal()
+        } catch {
+            return  // The loop closed the listener when it stopped (`loopDidStop`).
         }
         done.wait()
     }
 
+    private func close() {
+        guard isOpen else { return }
+        isOpen = false
+        loop.deregister(fd: listener.socket.fd)
+        listener.socket.close()
+    }
+
+    func loopDidStop() { close() }
+
     func readReady() {
         for _ in 0..<64 {
-            guard isOpen, let (socket, peer) = listener.accept() else { return }
+            guard isOpen, !isPaused else { return }
+            let accepted: (Socket, SocketAddress?)?
+            do {
+                accepted = try listener.accept()
+            } catch {
+                pause(after: error)
+                return
+            }
+            guard let (socket, peer) = accepted else { return }
             let counters = context.counters
             if counters.openConnections.load(ordering: .relaxed) >= context.configuration.maxConnections
                 || context.isShuttingDown.load(ordering: .relaxed) {
@@ -163,9 +207,35 @@ final class Acceptor: Selectable, @unchecked Sendable {
             let target = group.next()
             let transfer = SocketTransfer(socket: socket)
             let context = context
-            target.execute {
-                ServerConnection.open(transfer.take(), id: id, peer: peer, context: context, loop: target)
+            do {
+                try target.execute {
+                    ServerConnection.open(transfer.take(), id: id, peer: peer, context: context, loop: target)
+                }
+            } catch {
+                socket.close()
+                context.connectionEnded(from: peer)
             }
+        }
+    }
+
+    /// Stops watching the listener for a while: see the type's comment.
+    private func pause(after error: TransportError) {
+        isPaused = true
+        context.counters.acceptPauses.wrappingAdd(1, ordering: .relaxed)
+        unloggedPauses += 1
+        let now = ContinuousClock.now
+        if lastLog.map({ $0.duration(to: now) >= Self.acceptFailureLogInterval }) ?? true {
+            Log.error("listener \(listener.address): \(error); not accepting for \(Self.pauseAfterAcceptFailure) at a time "
+                + "(\(unloggedPauses) pause(s) since the last report); raise the descriptor limit (ulimit -n) or lower "
+                + "max connections")
+            lastLog = now
+            unloggedPauses = 0
+        }
+        loop.reregister(fd: listener.socket.fd, interest: [])
+        loop.schedule(after: Self.pauseAfterAcceptFailure) { [weak self] in
+            guard let self, self.isOpen else { return }
+            self.isPaused = false
+            self.loop.reregister(fd: self.listener.socket.fd, interest: .read)
         }
     }
 

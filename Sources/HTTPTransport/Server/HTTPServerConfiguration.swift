@@ -37,9 +37,25 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// Checked by the connection's one timer (no timer per request), which then wakes at
     /// least once per this interval.
     public var requestReadTimeout: Duration
+    /// How long a request's header block may take (HTTP/1.1: request line and headers;
+    /// HTTP/2: HEADERS and any CONTINUATION frames), counted from its first byte. Past it the
+    /// request is answered 408 and counted, exactly as past ``requestReadTimeout``, which
+    /// still bounds the whole request, body included. Checked by the same timer.
+    public var requestHeadersTimeout: Duration
+    /// HTTP/2: how long the client may take to send its connection preface and first
+    /// SETTINGS frame, counted from when the connection is known to be HTTP/2 (the TLS
+    /// handshake chose `h2`; a cleartext HTTP/2-only server: accept; a cleartext server that
+    /// also speaks HTTP/1.1: the preface's 24 bytes, which `handshakeTimeout` bounds). Past
+    /// it the connection gets GOAWAY and is closed, and is counted
+    /// (`TransportMetrics.prefaceTimeouts`). Once the SETTINGS frame is in, an idle connection
+    /// may stay until ``idleTimeout``, as a provider's pre-warmed connections do.
+    public var connectionPrefaceTimeout: Duration
     /// Debug data of the GOAWAY that closes an idle HTTP/2 connection, so a server can say
     /// why in its own words (APNs sends `{"reason":"IdleTimeout"}`).
     public var idleGoAwayDebugData: [UInt8]
+    /// Debug data of the GOAWAY that `HTTPServer.shutdown(gracePeriod:)` sends on every
+    /// HTTP/2 connection (APNs sends `{"reason":"Shutdown"}`); empty by default.
+    public var shutdownGoAwayDebugData: [UInt8]
     /// TLS handshake and protocol detection must finish within this.
     public var handshakeTimeout: Duration
     /// HTTP/2 flow-control window of each stream, announced as SETTINGS_INITIAL_WINDOW_SIZE:
@@ -68,6 +84,8 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public static let defaultMaxBodySize = 1024 * 1024
     public static let defaultIdleTimeout = Duration.seconds(300)
     public static let defaultRequestReadTimeout = Duration.seconds(30)
+    public static let defaultRequestHeadersTimeout = Duration.seconds(10)
+    public static let defaultConnectionPrefaceTimeout = Duration.seconds(10)
     public static let defaultHandshakeTimeout = Duration.seconds(10)
     public static let defaultInitialWindowSize = 1024 * 1024
     public static let defaultConnectionWindowSize = 16 * 1024 * 1024
@@ -89,7 +107,10 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
         maxBodySize = Self.defaultMaxBodySize
         idleTimeout = Self.defaultIdleTimeout
         requestReadTimeout = Self.defaultRequestReadTimeout
+        requestHeadersTimeout = Self.defaultRequestHeadersTimeout
+        connectionPrefaceTimeout = Self.defaultConnectionPrefaceTimeout
         idleGoAwayDebugData = Array("idle timeout".utf8)
+        shutdownGoAwayDebugData = []
         handshakeTimeout = Self.defaultHandshakeTimeout
         initialWindowSize = Self.defaultInitialWindowSize
         connectionWindowSize = Self.defaultConnectionWindowSize

@@ -16,8 +16,10 @@ final class ServerConnection: ByteStreamDelegate {
     private var applicationProtocol: String?
     private var detecting = true
     private var handshakeTimer: ScheduledTask?
-    /// The one timer of the connection: idleness and request read deadlines.
+    /// The one timer of the connection: the HTTP/2 preface, idleness and request read deadlines.
     private var timer: ScheduledTask?
+    /// When the session began: the HTTP/2 preface deadline counts from here.
+    private var sessionStartedAt = ContinuousClock.now
 
     init(id: UInt64, stream: ByteStream, context: ServerContext, remoteAddress: SocketAddress?) {
         self.id = id
@@ -88,7 +90,11 @@ final class ServerConnection: ByteStreamDelegate {
         connection.controller = session
         context.handler.connectionOpened(connection)
         if context.isShuttingDown.load(ordering: .acquiring) { session.beginGracefulShutdown() }
-        armTimer(after: min(context.configuration.idleTimeout, context.configuration.requestReadTimeout))
+        sessionStartedAt = .now
+        let configuration = context.configuration
+        var first = min(configuration.idleTimeout, configuration.requestReadTimeout, configuration.requestHeadersTimeout)
+        if version == .http2 { first = min(first, configuration.connectionPrefaceTimeout) }
+        armTimer(after: first)
         if !sniffed.isEmpty {
             let buffered = sniffed
             sniffed = []
@@ -97,22 +103,30 @@ final class ServerConnection: ByteStreamDelegate {
     }
 
     /// Checks lazily, with one timer per connection and none per request: each check
-    /// re-arms it for the next thing that can come due, and at the latest after
-    /// `requestReadTimeout`, so a request that begins after a check is checked again by its
-    /// deadline. A read costs no timer operation: activity is a clock value the check reads.
+    /// re-arms it for the next thing that can come due, and at the latest after the shorter
+    /// of `requestHeadersTimeout` and `requestReadTimeout`, so a request that begins after a
+    /// check is checked again by its deadline. A read costs no timer operation: activity is
+    /// a clock value the check reads.
     private func armTimer(after delay: Duration) {
         timer = stream.eventLoop.schedule(after: delay) { [weak self] in self?.check() }
     }
 
-    /// Answers requests whose read went past `requestReadTimeout`, closes an idle
-    /// connection, and re-arms.
+    /// Closes an HTTP/2 connection whose preface and first SETTINGS did not come in time,
+    /// answers requests past their read deadlines, closes an idle connection, and re-arms.
     private func check() {
         guard !stream.isClosed, let session else { return }
         let configuration = context.configuration
-        let readTimeout = configuration.requestReadTimeout
         let now = ContinuousClock.now
-        if let started = session.oldestIncompleteRequestStart, started.duration(to: now) >= readTimeout {
-            session.expireIncompleteRequests(startedBy: now - readTimeout)
+        let prefaceDeadline = sessionStartedAt + configuration.connectionPrefaceTimeout
+        if session.awaitsClientPreface, prefaceDeadline <= now {
+            context.counters.prefaceTimeouts.wrappingAdd(1, ordering: .relaxed)
+            let reason = "connection preface and SETTINGS not received within \(configuration.connectionPrefaceTimeout)"
+            session.sendGoAway(errorCode: .noError, debugData: Array(reason.utf8))
+            stream.closeAfterFlush()
+            return
+        }
+        if let deadline = session.nextRequestDeadline, deadline <= now {
+            session.expireRequests(dueBy: now)
             if stream.isClosed { return }
         }
         let timeout = configuration.idleTimeout
@@ -122,10 +136,11 @@ final class ServerConnection: ByteStreamDelegate {
             stream.closeAfterFlush()
             return
         }
-        var delay = min(max(timeout - quiet, .milliseconds(100)), readTimeout)
-        if let started = session.oldestIncompleteRequestStart {
-            delay = min(delay, max(readTimeout - started.duration(to: now), .milliseconds(1)))
-        }
+        var delay = min(max(timeout - quiet, .milliseconds(100)), configuration.requestReadTimeout,
+                        configuration.requestHeadersTimeout)
+        var next = session.nextRequestDeadline
+        if session.awaitsClientPreface { next = min(next ?? prefaceDeadline, prefaceDeadline) }
+        if let next { delay = min(delay, max(now.duration(to: next), .milliseconds(1))) }
         armTimer(after: delay)
     }
 
@@ -134,6 +149,20 @@ final class ServerConnection: ByteStreamDelegate {
             session.beginGracefulShutdown()
         } else {
             stream.close(error: .shuttingDown)
+        }
+    }
+
+    /// The shutdown's grace period is over: every request still unanswered gets the handler's
+    /// answer to `.shuttingDown`, then the connection closes once that is written.
+    func finishShutdown() {
+        guard let session else {
+            stream.close(error: .shuttingDown)
+            return
+        }
+        session.refuseUnansweredRequests()
+        if !stream.isClosed {
+            stream.closeAfterFlush()
+            stream.flush()
         }
     }
 

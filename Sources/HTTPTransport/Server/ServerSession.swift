@@ -6,15 +6,22 @@ protocol ServerSession: ConnectionController {
     func didDrain()
     /// Requests or streams begun and not finished.
     var hasOpenStreams: Bool { get }
-    /// When the request that has been arriving longest began (its first byte), among those
-    /// not yet read whole; nil when none is. Requests read whole and waiting for the handler
-    /// do not count.
-    var oldestIncompleteRequestStart: ContinuousClock.Instant? { get }
-    /// Answers 408 to every request still arriving that began at or before `cutoff`, counts
-    /// them, and stops reading them (HTTP/1.1 closes; HTTP/2 resets those streams and sends GOAWAY).
-    func expireIncompleteRequests(startedBy cutoff: ContinuousClock.Instant)
+    /// The earliest moment a request still arriving runs out of time: while its header block
+    /// arrives, `requestHeadersTimeout` after its first byte; in any case `requestReadTimeout`
+    /// after it. Nil when no request is arriving; requests read whole and waiting for the
+    /// handler do not count.
+    var nextRequestDeadline: ContinuousClock.Instant? { get }
+    /// Answers 408 to every request still arriving whose deadline is at or before `now`,
+    /// counts them, and stops reading them (HTTP/1.1 closes; HTTP/2 resets those streams and
+    /// sends GOAWAY).
+    func expireRequests(dueBy now: ContinuousClock.Instant)
+    /// HTTP/2: true until the client's connection preface and first SETTINGS frame are in.
+    var awaitsClientPreface: Bool { get }
     /// Stop taking new requests, finish those in flight, then close.
     func beginGracefulShutdown()
+    /// The shutdown's grace period is over: answers every request not yet answered with the
+    /// handler's answer to `HTTPRequestRejection.shuttingDown`.
+    func refuseUnansweredRequests()
     /// The connection closed; release every stream.
     func connectionDidClose()
 }

@@ -17,11 +17,18 @@ public struct TransportMetrics: Sendable, Hashable {
     /// Complete requests handed to the handler since start.
     public var requests: Int
     /// Requests answered 408 since start, because they had not arrived whole within
-    /// `HTTPServerConfiguration.requestReadTimeout`.
+    /// `HTTPServerConfiguration.requestReadTimeout`, or their headers within `requestHeadersTimeout`.
     public var timedOutRequests: Int
+    /// HTTP/2 connections closed because the client's preface and first SETTINGS frame did
+    /// not arrive within `HTTPServerConfiguration.connectionPrefaceTimeout`.
+    public var prefaceTimeouts: Int
+    /// Times the listener stopped accepting for a while because the process or the system
+    /// ran out of file descriptors (`EMFILE`, `ENFILE`); see `HTTPServer`.
+    public var acceptPauses: Int
 
     public init(openConnections: Int, openStreams: Int, acceptedConnections: Int, rejectedConnections: Int, requests: Int,
-                timedOutRequests: Int = 0, rejectedSourceConnections: Int = 0) {
+                timedOutRequests: Int = 0, rejectedSourceConnections: Int = 0, prefaceTimeouts: Int = 0,
+                acceptPauses: Int = 0) {
         self.openConnections = openConnections
         self.openStreams = openStreams
         self.acceptedConnections = acceptedConnections
@@ -29,6 +36,8 @@ public struct TransportMetrics: Sendable, Hashable {
         self.rejectedSourceConnections = rejectedSourceConnections
         self.requests = requests
         self.timedOutRequests = timedOutRequests
+        self.prefaceTimeouts = prefaceTimeouts
+        self.acceptPauses = acceptPauses
     }
 }
 
@@ -41,6 +50,8 @@ final class TransportCounters: Sendable {
     let rejectedSourceConnections = Atomic<Int>(0)
     let requests = Atomic<Int>(0)
     let timedOutRequests = Atomic<Int>(0)
+    let prefaceTimeouts = Atomic<Int>(0)
+    let acceptPauses = Atomic<Int>(0)
 
     var snapshot: TransportMetrics {
         TransportMetrics(
@@ -50,6 +61,8 @@ final class TransportCounters: Sendable {
             rejectedConnections: rejectedConnections.load(ordering: .relaxed),
             requests: requests.load(ordering: .relaxed),
             timedOutRequests: timedOutRequests.load(ordering: .relaxed),
-            rejectedSourceConnections: rejectedSourceConnections.load(ordering: .relaxed))
+            rejectedSourceConnections: rejectedSourceConnections.load(ordering: .relaxed),
+            prefaceTimeouts: prefaceTimeouts.load(ordering: .relaxed),
+            acceptPauses: acceptPauses.load(ordering: .relaxed))
     }
 }

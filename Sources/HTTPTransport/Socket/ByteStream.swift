@@ -298,6 +298,10 @@ final class ByteStream: Selectable {
         if !isClosed { close(error: nil) }
     }
 
+    func loopDidStop() {
+        close(error: .eventLoopStopped(eventLoop.name))
+    }
+
     /// Closes now, dropping unwritten output. Idempotent.
     func close(error: TransportError?, abort: Bool = false) {
         guard !isClosed else { return }

@@ -22,7 +22,11 @@ final class ListeningSocket {
     }
 
     /// Accepts one pending connection, or returns nil when none is waiting.
-    func accept() -> (Socket, SocketAddress?)? {
+    ///
+    /// - Throws: `TransportError.system` when accepting failed for another reason than an
+    ///   empty queue, such as `EMFILE` (the process is out of file descriptors) or `ENFILE`
+    ///   (the system is): the connection stays queued, and the listener stays readable.
+    func accept() throws(TransportError) -> (Socket, SocketAddress?)? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         while true {
@@ -39,7 +43,8 @@ final class ListeningSocket {
             }
             switch errno {
             case EINTR, ECONNABORTED: continue
-            default: return nil  // EAGAIN, or EMFILE: try again on the next readiness.
+            case EAGAIN, EWOULDBLOCK: return nil
+            case let code: throw .system(call: "accept", errno: code)
             }
         }
     }

@@ -43,6 +43,10 @@ enum ServerSettingsKey {
     static let maxHeaderListSize = "max_header_list_size"
     static let idleTimeoutSeconds = "idle_timeout_seconds"
     static let requestReadTimeoutSeconds = "request_read_timeout_seconds"
+    static let requestHeadersTimeoutSeconds = "request_headers_timeout_seconds"
+    static let connectionPrefaceTimeoutSeconds = "connection_preface_timeout_seconds"
+    static let maxConnections = "max_connections"
+    static let connectionErrorBudget = "connection_error_budget"
     static let captureFile = "capture_file"
     static let captureRingSize = "capture_ring_size"
     static let captureFsync = "capture_fsync"
@@ -50,7 +54,8 @@ enum ServerSettingsKey {
     static let all = [
         host, productionPort, sandboxPort, controlPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
         dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,
-        idleTimeoutSeconds, requestReadTimeoutSeconds, captureFile, captureRingSize, captureFsync,
+        idleTimeoutSeconds, requestReadTimeoutSeconds, requestHeadersTimeoutSeconds, connectionPrefaceTimeoutSeconds,
+        maxConnections, connectionErrorBudget, captureFile, captureRingSize, captureFsync,
         explanationHeader,
     ]
 }

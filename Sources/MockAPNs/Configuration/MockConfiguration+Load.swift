@@ -122,14 +122,18 @@ extension MockConfiguration {
             ServerSettingsKey.captureRingSize: .integer(Int64(settings.captureRingSize)),
             ServerSettingsKey.captureFsync: .bool(settings.captureSyncsEachBatch),
             ServerSettingsKey.explanationHeader: .bool(settings.explanationHeader),
+            ServerSettingsKey.maxConnections: .integer(Int64(settings.maxConnections)),
         ]
         for (key, timeout) in [(ServerSettingsKey.idleTimeoutSeconds, settings.idleTimeout),
-                               (ServerSettingsKey.requestReadTimeoutSeconds, settings.requestReadTimeout)] {
+                               (ServerSettingsKey.requestReadTimeoutSeconds, settings.requestReadTimeout),
+                               (ServerSettingsKey.requestHeadersTimeoutSeconds, settings.requestHeadersTimeout),
+                               (ServerSettingsKey.connectionPrefaceTimeoutSeconds, settings.connectionPrefaceTimeout)] {
             let milliseconds = timeout.faultMilliseconds
             members[key] = milliseconds % 1000 == 0 ? .integer(milliseconds / 1000) : .double(Double(milliseconds) / 1000)
         }
         if let path = settings.clientCAPath { members[ServerSettingsKey.clientCA] = .string(path) }
         if let path = settings.captureFilePath { members[ServerSettingsKey.captureFile] = .string(path) }
+        if let budget = settings.connectionErrorBudget { members[ServerSettingsKey.connectionErrorBudget] = .integer(Int64(budget)) }
         return .object(members)
     }
 
@@ -172,8 +176,21 @@ extension MockConfiguration {
         if let seconds = try object.number(ServerSettingsKey.idleTimeoutSeconds, in: 0.001...31_536_000) {
             settings.idleTimeout = .milliseconds((seconds * 1000).rounded())
         }
-        if let seconds = try object.number(ServerSettingsKey.requestReadTimeoutSeconds, in: 0.001...86_400) {
-            settings.requestReadTimeout = .milliseconds((seconds * 1000).rounded())
+        let timeouts: [(String, WritableKeyPath<MockServerSettings, Duration>)] = [
+            (ServerSettingsKey.requestReadTimeoutSeconds, \.requestReadTimeout),
+            (ServerSettingsKey.requestHeadersTimeoutSeconds, \.requestHeadersTimeout),
+            (ServerSettingsKey.connectionPrefaceTimeoutSeconds, \.connectionPrefaceTimeout),
+        ]
+        for (key, field) in timeouts {
+            if let seconds = try object.number(key, in: MockServerSettings.timeoutSeconds) {
+                settings[keyPath: field] = .milliseconds((seconds * 1000).rounded())
+            }
+        }
+        if let value = try object.integer(ServerSettingsKey.maxConnections, in: 1...Int64(Int32.max)) {
+            settings.maxConnections = Int(value)
+        }
+        if let value = try object.integer(ServerSettingsKey.connectionErrorBudget, in: 1...Int64(Int32.max)) {
+            settings.connectionErrorBudget = Int(value)
         }
         if let value = try path(ServerSettingsKey.captureFile) { settings.captureFilePath = value }
         if let value = try object.integer(ServerSettingsKey.captureRingSize, in: 0...Int64(Int32.max)) {

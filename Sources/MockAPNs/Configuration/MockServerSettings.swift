@@ -50,6 +50,21 @@ public struct MockServerSettings: Sendable, Hashable {
     /// the stream is answered 408 `{"reason":"RequestTimeout"}` and the connection gets GOAWAY
     /// (`docs/fidelity.md`). A push read whole is never cut, however long a delay rule holds it.
     public var requestReadTimeout: Duration
+    /// A push's header block (HEADERS and any CONTINUATION) must arrive within this of its
+    /// HEADERS frame; past it the push is answered as past ``requestReadTimeout``.
+    public var requestHeadersTimeout: Duration = defaultRequestHeadersTimeout
+    /// A new connection must send the HTTP/2 preface and its first SETTINGS frame within this
+    /// of the TLS handshake (of accept, without TLS), or it gets GOAWAY and is closed. Once
+    /// they are in, an idle connection stays until ``idleTimeout``, as providers' pre-warmed
+    /// connections do.
+    public var connectionPrefaceTimeout: Duration = defaultConnectionPrefaceTimeout
+    /// Connections each APNs listener holds at once; the next is closed right after accept,
+    /// with no TLS handshake (and counted in `/metrics`).
+    public var maxConnections: Int = defaultMaxConnections
+    /// Rejected pushes a connection may have before the mock ends it with GOAWAY and the
+    /// reason of the push that used the budget up, as APNs drops connections that pile up
+    /// errors (docs/fidelity.md). 410 answers do not count. nil (the default): no budget.
+    public var connectionErrorBudget: Int?
     /// Where the capture is appended as JSON lines; nil keeps it in memory only.
     public var captureFilePath: String?
     /// How many recent pushes the in-memory capture keeps.
@@ -96,6 +111,14 @@ public struct MockServerSettings: Sendable, Hashable {
     public static let defaultIdleTimeout = Duration.seconds(3600)
     /// The transport's 30 s: far more than any client needs to send a push of at most 5120 bytes.
     public static let defaultRequestReadTimeout = HTTPServerConfiguration.defaultRequestReadTimeout
+    /// The transport's 10 s: a push's headers come in one frame.
+    public static let defaultRequestHeadersTimeout = HTTPServerConfiguration.defaultRequestHeadersTimeout
+    /// The transport's 10 s: a client sends its preface and SETTINGS right after the handshake.
+    public static let defaultConnectionPrefaceTimeout = HTTPServerConfiguration.defaultConnectionPrefaceTimeout
+    /// The transport's 10,000 per listener.
+    public static let defaultMaxConnections = HTTPServerConfiguration.defaultMaxConnections
+    /// The timeouts a setting can take, in seconds: 1 ms to one day.
+    public static let timeoutSeconds = 0.001...86_400.0
     /// 10,000 pushes.
     public static let defaultCaptureRingSize = 10_000
     /// The largest stream limit HTTP/2 can announce.
@@ -206,8 +229,19 @@ public struct MockServerSettings: Sendable, Hashable {
         guard idleTimeout > .zero else {
             throw fail(ServerSettingsKey.idleTimeoutSeconds, "expected a positive number, found \(idleTimeout)")
         }
-        guard requestReadTimeout > .zero else {
-            throw fail(ServerSettingsKey.requestReadTimeoutSeconds, "expected a positive number, found \(requestReadTimeout)")
+        let timeouts = [
+            (ServerSettingsKey.requestReadTimeoutSeconds, requestReadTimeout),
+            (ServerSettingsKey.requestHeadersTimeoutSeconds, requestHeadersTimeout),
+            (ServerSettingsKey.connectionPrefaceTimeoutSeconds, connectionPrefaceTimeout),
+        ]
+        for (field, timeout) in timeouts where timeout <= .zero {
+            throw fail(field, "expected a positive number, found \(timeout)")
+        }
+        guard maxConnections >= 1 else {
+            throw fail(ServerSettingsKey.maxConnections, "expected an integer of at least 1, found \(maxConnections)")
+        }
+        if let connectionErrorBudget, connectionErrorBudget < 1 {
+            throw fail(ServerSettingsKey.connectionErrorBudget, "expected an integer of at least 1, found \(connectionErrorBudget)")
         }
         guard captureRingSize >= 0 else {
             throw fail(ServerSettingsKey.captureRingSize, "expected an integer of at least 0, found \(captureRingSize)")

@@ -26,6 +26,8 @@ struct ControlAPI: HTTPServerHandler {
     let faults: FaultEngine
     let metrics: PushMetrics
     let services: MockServices
+    /// The APNs listeners' transport counters, summed.
+    let transportMetrics: @Sendable () -> TransportMetrics
     let waits = ControlWaits()
 
     /// The longest `/pushes/wait` may hold a request.
@@ -50,7 +52,7 @@ struct ControlAPI: HTTPServerHandler {
             case ("GET", "/healthz"):
                 responder.respond(Self.json(200, .object([ControlBodyKey.status: "ok"])))
             case ("GET", "/metrics"):
-                var text = metrics.prometheusText()
+                var text = metrics.prometheusText() + PushMetrics.transportText(transportMetrics())
                 if let file = capture.fileWriter {
                     text += PushMetrics.captureFileText(
                         written: file.writtenRecordCount, dropped: file.droppedRecordCount, unsynced: file.unsyncedRecordCount)

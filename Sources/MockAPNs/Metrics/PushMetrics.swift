@@ -112,6 +112,26 @@ public final class PushMetrics: Sendable {
         return text
     }
 
+    /// What the APNs listeners' transport refused or cut short, in the same format: connections
+    /// refused at `max_connections`, pauses in accepting at the descriptor limit, HTTP/2
+    /// prefaces that did not come in time, and pushes not read whole in time.
+    public static func transportText(_ metrics: TransportMetrics) -> String {
+        "# HELP apns_mock_connections_refused_total Connections closed at once after accept: max_connections reached, or shutting down.\n"
+            + "# TYPE apns_mock_connections_refused_total counter\n"
+            + "apns_mock_connections_refused_total \(metrics.rejectedConnections)\n"
+            + "# HELP apns_mock_accept_pauses_total Times the listeners stopped accepting for a moment because the process or system"
+            + " ran out of file descriptors (EMFILE, ENFILE).\n"
+            + "# TYPE apns_mock_accept_pauses_total counter\n"
+            + "apns_mock_accept_pauses_total \(metrics.acceptPauses)\n"
+            + "# HELP apns_mock_preface_timeouts_total Connections closed because the client's HTTP/2 preface and first SETTINGS"
+            + " did not arrive within connection_preface_timeout_seconds.\n"
+            + "# TYPE apns_mock_preface_timeouts_total counter\n"
+            + "apns_mock_preface_timeouts_total \(metrics.prefaceTimeouts)\n"
+            + "# HELP apns_mock_request_timeouts_total Pushes answered 408 because their headers or the whole push did not arrive in time.\n"
+            + "# TYPE apns_mock_request_timeouts_total counter\n"
+            + "apns_mock_request_timeouts_total \(metrics.timedOutRequests)\n"
+    }
+
     /// The capture file's lines by what became of them, in the same format: a dropped line
     /// (a failed write, a full disk) is lost from the file, so CI can alert on it.
     public static func captureFileText(written: Int, dropped: Int, unsynced: Int) -> String {

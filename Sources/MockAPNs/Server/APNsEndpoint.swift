@@ -58,10 +58,12 @@ final class APNsEndpoint: HTTPServerHandler {
 
         let validation = box.state.handler.handle(push)
         let faults = services.faults.evaluate(validation.details, at: push.receivedAt)
-        let outcome = Self.outcome(
+        var decided = Self.outcome(
             of: validation, faults: faults,
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
+        chargeErrorBudget(&decided, state: &box.state)
+        let outcome = decided
 
         // A reset stream or closed connection is a fault, not an APNs answer: the limit stays.
         if outcome.status != 0, let limit = services.streamPolicy.newLimit(
@@ -80,6 +82,14 @@ final class APNsEndpoint: HTTPServerHandler {
         services.metrics.recordPush(
             environment: environment, reason: outcome.reason, answered: outcome.status != 0,
             latency: started.duration(to: .now) + faults.delay)
+    }
+
+    /// Charges a rejection to the connection's error budget; the one that uses it up ends
+    /// the connection with GOAWAY and its own reason, as a fatal reason does.
+    private func chargeErrorBudget(_ outcome: inout PushOutcome, state: inout EndpointConnectionState) {
+        guard outcome.connectionAction == .none, outcome.reason != nil,
+              services.errorBudget.charge(outcome.status, state: &state.errors) else { return }
+        outcome.connectionAction = .goAway
     }
 
     /// The connection's handler and stream-limit state, made on first use.
@@ -193,11 +203,12 @@ final class APNsEndpoint: HTTPServerHandler {
     /// control frames go before data), or ahead of an answer held back by a delay rule.
     private static func sendGoAway(errorCode: HTTP2ErrorCode, debugData: [UInt8], after delay: Duration, on connection: HTTPConnection) {
         let send: @Sendable () -> Void = { connection.sendGoAway(errorCode: errorCode, debugData: debugData) }
+        // Refused only once the mock has stopped its loops, which closed the connection.
         if delay > .zero {
             // The delayed answer is scheduled first; hop once more so it is surely written before.
-            connection.eventLoop.scheduleTask(after: delay) { connection.eventLoop.execute(send) }
+            try? connection.eventLoop.scheduleTask(after: delay) { try? connection.eventLoop.execute(send) }
         } else {
-            connection.eventLoop.execute(send)
+            try? connection.eventLoop.execute(send)
         }
     }
 
@@ -242,11 +253,15 @@ final class APNsEndpoint: HTTPServerHandler {
     /// The answer to a refusal that is not a push: a push not read whole within the
     /// listener's request read timeout is 408 (`RequestTimeout`, the mock's own reason), and
     /// the transport then sends GOAWAY. It never arrived, so it is not validated or captured;
-    /// the metrics count it. An HTTP/1.x request is answered 505 in HTTP/1.1 with a sentence
-    /// saying APNs speaks HTTP/2 only (the transport then closes), counted and told to the
-    /// observers; it is not a push, so it is not captured. Anything else the transport
-    /// refuses keeps the transport's answer.
+    /// the metrics count it. A push still unanswered when the mock's shutdown grace period
+    /// ends (held by a `delay` rule, or still arriving) is 503 `Shutdown`, as APNs answers
+    /// when it shuts down; the metrics and the capture keep what was decided for it, if
+    /// anything. An HTTP/1.x request is answered 505 in HTTP/1.1 with a sentence saying APNs
+    /// speaks HTTP/2 only (the transport then closes), counted and told to the observers; it
+    /// is not a push, so it is not captured. Anything else the transport refuses keeps the
+    /// transport's answer.
     func rejectedRequestResponse(_ request: HTTPRequest, rejection: HTTPRequestRejection) -> HTTPResponse {
+        let reason: APNsReason
         switch rejection.kind {
         case .http2Only:
             services.metrics.recordHTTP1Request(environment: environment)
@@ -255,15 +270,17 @@ final class APNsEndpoint: HTTPServerHandler {
                                              method: request.method, path: request.path)
             }
             return HTTPResponse(status: rejection.status, text: Self.http2OnlyMessage)
-        case .requestTimeout:
-            let outcome = PushOutcome.rejected(
-                .requestTimeout, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
-                uniqueID: environment == .sandbox ? services.ids.next() : nil)
-            services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
-            return response(for: outcome)
-        default:
-            return rejection.defaultResponse
+        case .requestTimeout: reason = .requestTimeout
+        case .shuttingDown: reason = .shutdown
+        default: return rejection.defaultResponse
         }
+        let outcome = PushOutcome.rejected(
+            reason, apnsID: Self.echoedID(request.headers[APNsHeaderName.id]) ?? services.ids.next(),
+            uniqueID: environment == .sandbox ? services.ids.next() : nil)
+        if reason == .requestTimeout {
+            services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
+        }
+        return response(for: outcome)
     }
 
     /// What the transport read of a push it stopped reading: everything but the body.
@@ -277,9 +294,11 @@ final class APNsEndpoint: HTTPServerHandler {
     private func answerUnread(_ push: PushRequest, on connection: HTTPConnection, responder: HTTPResponder) {
         let box = state(of: connection)
         let validation = box.state.handler.handle(push)
-        let outcome = validation.outcome(
+        var decided = validation.outcome(
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
+        chargeErrorBudget(&decided, state: &box.state)
+        let outcome = decided
         if let limit = services.streamPolicy.newLimit(
             after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {
             connection.setMaxConcurrentStreams(limit)

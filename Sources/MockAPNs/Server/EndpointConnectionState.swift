@@ -6,6 +6,7 @@ struct EndpointConnectionState {
     /// connection opened.
     var handler: any PushHandler
     var streams = StreamLimitPolicy.State()
+    var errors = ConnectionErrorBudget.State()
     /// Pushes whose capture line the file has not yet acknowledged, so whose answers wait.
     var unacknowledgedLines = 0
     /// Reading is paused because the capture file was behind; it resumes once every line

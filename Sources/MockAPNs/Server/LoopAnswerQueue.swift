@@ -19,7 +19,8 @@ final class LoopAnswerQueue: Sendable {
             pending.append(answer)
             return pending.count == 1
         }
-        if wakes { loop.execute { [self] in runPending() } }
+        // Refused only after the mock stopped its loops, which closed these answers' connections.
+        if wakes { try? loop.execute { [self] in runPending() } }
     }
 
     private func runPending() {

@@ -83,7 +83,8 @@ public final class MockAPNsServer: Sendable {
             capture: capture, observers: observers,
             streamPolicy: StreamLimitPolicy(
                 maxConcurrentStreams: settings.maxConcurrentStreams,
-                lowersAfterRejection: settings.dropsStreamLimitAfterRejection))
+                lowersAfterRejection: settings.dropsStreamLimitAfterRejection),
+            errorBudget: ConnectionErrorBudget(limit: settings.connectionErrorBudget))
         do {
             group = try EventLoopGroup()
         } catch {
@@ -100,7 +101,11 @@ public final class MockAPNsServer: Sendable {
         listener.maxConcurrentStreams = 1
         listener.idleTimeout = settings.idleTimeout
         listener.requestReadTimeout = settings.requestReadTimeout
+        listener.requestHeadersTimeout = settings.requestHeadersTimeout
+        listener.connectionPrefaceTimeout = settings.connectionPrefaceTimeout
+        listener.maxConnections = settings.maxConnections
         listener.idleGoAwayDebugData = APNsErrorResponse(reason: .idleTimeout).jsonBytes
+        listener.shutdownGoAwayDebugData = APNsErrorResponse(reason: .shutdown).jsonBytes
         listener.maxBodySize = 64 * 1024  // Far above APNs' 5120-byte limit: PayloadTooLarge, not 413 from the transport.
         listener.acceptsHTTP1 = false  // APNs speaks HTTP/2 only.
         // The first SETTINGS APNs sends (docs/fidelity.md, "Connections"); the control API
@@ -141,7 +146,9 @@ public final class MockAPNsServer: Sendable {
                                 configuration: listener)
             var controlListener = HTTPServerConfiguration(host: settings.host, port: 0)
             controlListener.maxBodySize = 4 * 1024 * 1024
-            let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services)
+            let listeners = [production, sandbox]
+            let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services,
+                                        transportMetrics: { Self.sum(listeners.map(\.metrics)) })
             controlWaits = controlAPI.waits
             control = try start("control", port: settings.controlPort, handler: controlAPI,
                                 configuration: controlListener, on: controlGroup)
@@ -203,13 +210,19 @@ public final class MockAPNsServer: Sendable {
     }
 
     /// Transport counters of both APNs listeners, summed.
-    public var transportMetrics: TransportMetrics {
-        let a = production.metrics, b = sandbox.metrics
-        return TransportMetrics(
-            openConnections: a.openConnections + b.openConnections, openStreams: a.openStreams + b.openStreams,
-            acceptedConnections: a.acceptedConnections + b.acceptedConnections,
-            rejectedConnections: a.rejectedConnections + b.rejectedConnections, requests: a.requests + b.requests,
-            timedOutRequests: a.timedOutRequests + b.timedOutRequests)
+    public var transportMetrics: TransportMetrics { Self.sum([production.metrics, sandbox.metrics]) }
+
+    private static func sum(_ listeners: [TransportMetrics]) -> TransportMetrics {
+        listeners.reduce(TransportMetrics(openConnections: 0, openStreams: 0, acceptedConnections: 0, rejectedConnections: 0,
+                                          requests: 0)) { a, b in
+            TransportMetrics(
+                openConnections: a.openConnections + b.openConnections, openStreams: a.openStreams + b.openStreams,
+                acceptedConnections: a.acceptedConnections + b.acceptedConnections,
+                rejectedConnections: a.rejectedConnections + b.rejectedConnections, requests: a.requests + b.requests,
+                timedOutRequests: a.timedOutRequests + b.timedOutRequests,
+                rejectedSourceConnections: a.rejectedSourceConnections + b.rejectedSourceConnections,
+                prefaceTimeouts: a.prefaceTimeouts + b.prefaceTimeouts, acceptPauses: a.acceptPauses + b.acceptPauses)
+        }
     }
 
     /// Stops accepting, lets pushes in flight finish (up to `gracePeriod`), sends GOAWAY,

@@ -21,10 +21,13 @@ final class MockServices: Sendable {
     /// One per event loop, made when its first connection opens.
     private let answerQueues = Mutex<[ObjectIdentifier: LoopAnswerQueue]>([:])
     let streamPolicy: StreamLimitPolicy
+    let errorBudget: ConnectionErrorBudget
     let faults: FaultEngine
 
     init(validation: ValidatingPushHandlerFactory, handlers: any PushHandlerFactory, faults: FaultEngine, metrics: PushMetrics,
-         capture: CaptureStore, observers: [any PushObserver], streamPolicy: StreamLimitPolicy) {
+         capture: CaptureStore, observers: [any PushObserver], streamPolicy: StreamLimitPolicy,
+         errorBudget: ConnectionErrorBudget) {
+        self.errorBudget = errorBudget
         self.validation = validation
         self.handlers = handlers
         self.capture = capture
