@@ -8,8 +8,8 @@ import Testing
 /// `EMFILE`, counts the pauses in `/metrics`, and serves new clients once connections close.
 ///
 /// CPU time comes from /proc/PID/stat, with a generous bound: a listener spinning on EMFILE
-/// burns the whole interval (1.95 s of 5 s on a shared 2-core machine before the pause), a
-/// paused one a few wake-ups (0.01 s of 5 s).
+/// burns the whole interval (measured: 1.95 s of 5 s on a shared 2-core machine), a paused
+/// one a few wake-ups (0.01 s of 5 s).
 @Suite(.timeLimit(.minutes(2)))
 struct ApnsMockDescriptorLimitTests {
     static let descriptorLimit = 64
