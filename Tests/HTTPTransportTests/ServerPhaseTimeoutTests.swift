@@ -180,7 +180,11 @@ print(json.dumps({"types": types, "closed": c.closed_at is not None, "at": [at f
 """#
         struct Frames: Decodable { var types: [String]; var closed: Bool; var at: [Double] }
         let result = try await PythonH2.run(script, [String(server.port)], as: Frames.self)
-        #expect(result.types.contains("GoAwayFrame"), "\(result)")
+        // The 408 answer (HEADERS, DATA), the stream's reset, then GOAWAY.
+        let answer = try #require(result.types.firstIndex(of: "HeadersFrame"), "\(result)")
+        let goAway = try #require(result.types.firstIndex(of: "GoAwayFrame"), "\(result)")
+        #expect(answer < goAway)
+        #expect(result.types.contains("RstStreamFrame"), "\(result)")
         #expect(result.closed, "\(result)")
         #expect(server.metrics.timedOutRequests == 1)
         #expect(handler.requests.isEmpty)

@@ -7,8 +7,9 @@ import Testing
 /// connections than fit, it stops accepting for a moment at a time instead of spinning on
 /// `EMFILE`, counts the pauses in `/metrics`, and serves new clients once connections close.
 ///
-/// CPU time comes from /proc/PID/stat, with a generous bound: a spinning listener burns the
-/// whole interval, a paused one a few wake-ups.
+/// CPU time comes from /proc/PID/stat, with a generous bound: a listener spinning on EMFILE
+/// burns the whole interval (measured: 1.95 s of 5 s on a shared 2-core machine), a paused
+/// one a few wake-ups (0.01 s of 5 s).
 @Suite(.timeLimit(.minutes(2)))
 struct ApnsMockDescriptorLimitTests {
     static let descriptorLimit = 64
@@ -71,7 +72,7 @@ struct ApnsMockDescriptorLimitTests {
         let before = try Self.cpuSeconds(of: process.pid)
         try await Task.sleep(for: .seconds(3))
         let spent = try Self.cpuSeconds(of: process.pid) - before
-        #expect(spent < 1.0, "apns-mock used \(spent) s of CPU in 3 s at its descriptor limit")
+        #expect(spent < 0.5, "apns-mock used \(spent) s of CPU in 3 s at its descriptor limit")
         #expect(process.isRunning)
         #expect(process.standardError.contains("not accepting for"), "\(process.standardError)")
 
