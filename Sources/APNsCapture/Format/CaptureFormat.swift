@@ -41,6 +41,7 @@ enum CaptureFormat {
         static let connectionAction: StaticString = "conn_action"
         static let lint: StaticString = "lint"
         static let faults: StaticString = "faults"
+        static let injected: StaticString = "injected"
     }
 
     /// Keys inside `"token"`.

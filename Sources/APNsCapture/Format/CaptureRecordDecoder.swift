@@ -79,7 +79,7 @@ enum CaptureRecordDecoder {
             apnsID: try fields.string(Key.apnsID), uniqueID: try fields.optionalString(Key.uniqueID),
             timestamp: try fields.optionalInteger(Key.timestamp),
             connectionAction: try decodeConnectionAction(fields.optionalString(Key.connectionAction)))
-        return CaptureRecord(
+        var record = CaptureRecord(
             sequence: sequence, receivedAtMicroseconds: time, environment: environment,
             connectionID: try fields.unsigned(Key.connection), method: try fields.string(Key.method),
             path: try fields.string(Key.path), headers: try decodeHeaders(fields.value(Key.headers)),
@@ -90,6 +90,12 @@ enum CaptureRecordDecoder {
             keyID: try fields.optionalString(Key.keyID), payload: payload,
             outcome: outcome, lintWarnings: try fields.optionalValue(Key.lint).map(decodeLint) ?? [],
             faults: try fields.optionalValue(Key.faults).map(decodeFaults) ?? [])
+        switch fields.optionalValue(Key.injected) {
+        case nil, .bool(false)?: break
+        case .bool(true)?: record.injected = true
+        default: throw CaptureDecodingError("\"\(Key.injected)\" must be true or false")
+        }
+        return record
     }
 
     private static func decodeHeaders(_ value: JSONValue) throws(CaptureDecodingError) -> CaptureHeaders {

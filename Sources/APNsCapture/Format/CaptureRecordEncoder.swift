@@ -143,6 +143,10 @@ enum CaptureRecordEncoder {
             }
             output.append(UInt8(ascii: "]"))
         }
+        if record.injected {
+            writeKey(Key.injected, separator: UInt8(ascii: ","), into: &output)
+            output.append("true" as StaticString)
+        }
         output.append(UInt8(ascii: "}"))
         output.append(UInt8(ascii: "\n"))
     }

@@ -62,6 +62,10 @@ public struct CaptureRecord: Sendable, Hashable {
     public var lintWarnings: [PushLintWarning]
     /// The fault rules that fired for this request, as `<id>: <summary>`.
     public var faults: [String]
+    /// Whether a fault rule, not validation, decided the answer (a status, a reset stream, a
+    /// closed connection): the answer says nothing of what the sender did. A rule that only
+    /// delays or adds a GOAWAY leaves the answer validation's.
+    public var injected = false
 
     /// Builds a record field by field.
     public init(

@@ -62,4 +62,8 @@ public struct FaultDecision: Sendable, Hashable {
 
     /// Whether no rule fired.
     public var isNone: Bool { firedRules.isEmpty }
+
+    /// Whether the rules, not validation, decide the answer: a status, a reset stream or a
+    /// closed connection. A delay or a GOAWAY after the answer leaves it validation's.
+    public var decidesAnswer: Bool { response != nil || connectionAction == .close }
 }

@@ -59,7 +59,9 @@ final class APNsEndpoint: HTTPServerHandler {
             connection.setMaxConcurrentStreams(limit)
         }
         let fired = faults.firedRules.map { "\($0.id): \($0.summary)" }
-        record(CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: fired), box: box,
+        var captured = CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: fired)
+        captured.injected = faults.decidesAnswer
+        record(captured, box: box,
                responder: responder, connection: connection) { [self] in
             answer(outcome, faults: faults, responder: responder, connection: connection)
         }
