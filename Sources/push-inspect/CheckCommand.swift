@@ -72,7 +72,8 @@ enum CheckCommand {
         let judgesOutcome = !arguments.has("allow-rejected")
         if judgesOutcome { rules = RuleSet(rules: [RejectedPushRule.rule] + rules.rules) }
         var run = CheckRun(
-            rules: rules, judgesOutcome: judgesOutcome, json: arguments.has("json"), quiet: arguments.has("quiet"), showValues: arguments.has("show-values"),
+            rules: rules, judgesOutcome: judgesOutcome, json: arguments.has("json"), quiet: arguments.has("quiet"),
+            showValues: arguments.has("show-values"),
             junit: arguments.value("junit").map { _ in JUnitReport(suiteName: "push-inspect", showsValues: arguments.has("show-values")) },
             terminal: terminal, flushesEachPush: feed.follow)
         run.begin()
@@ -125,8 +126,8 @@ struct CheckRun {
     private var injectedMembers: [JSONValue] = []
     private(set) var injectedCount = 0
 
-    init(rules: RuleSet, judgesOutcome: Bool, json: Bool, quiet: Bool, showValues: Bool, junit: JUnitReport?, terminal: Terminal,
-         flushesEachPush: Bool) {
+    init(rules: RuleSet, judgesOutcome: Bool, json: Bool, quiet: Bool, showValues: Bool, junit: JUnitReport?,
+         terminal: Terminal, flushesEachPush: Bool) {
         self.flushesEachPush = flushesEachPush
         self.rules = rules
         self.judgesOutcome = judgesOutcome

@@ -27,7 +27,7 @@ enum InspectOptions {
         .value("env", "ENV", help: "Only pushes to this environment: production or sandbox."),
         .value("outcome", "OUTCOME", help: "Only pushes accepted, rejected, or rejected for this reason (BadDeviceToken)."),
         .value("since", "TIME", help: "Only pushes received at or after TIME: UNIX seconds or RFC 3339 (2026-11-30T10:00:00Z)."),
-        .flag("payload", help: "The files are bare payloads, not capture files (implied by the header flags)."),
+        .flag("payload", help: "The files are bare payloads, not capture files (implied by the header flags; by --topic and --push-type without a capture)."),
         .value("priority", "N", help: "apns-priority of a bare payload."),
         .value("expiration", "SECONDS", help: "apns-expiration of a bare payload."),
         .value("collapse-id", "ID", help: "apns-collapse-id of a bare payload."),
