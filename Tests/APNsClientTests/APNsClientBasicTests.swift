@@ -41,4 +41,23 @@ struct APNsClientBasicTests {
         #expect(record.teamID == ClientFixtures.teamID)
         #expect(record.payload == ClientFixtures.alert)
     }
+
+    /// Without a priority, a background push goes at 5, which the default mock accepts (at
+    /// 10, or with no header, it is `BadPriority`), and any other push at 10.
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func withoutAPriorityABackgroundPushGoesAtFiveAndOthersAtTen(path: ClientFixtures.SendPath) async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
+        defer { mock.stop() }
+        let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
+        var background = ClientFixtures.notification(payload: Array(#"{"aps":{"content-available":1}}"#.utf8))
+        background.pushType = .background
+        #expect(background.effectivePriority == .consideringDevicePower)
+        let response = try await ClientFixtures.send(client, background, .sandbox, via: path)
+        #expect(response.status == 200)
+        let alert = try await ClientFixtures.send(client, ClientFixtures.notification(), .sandbox, via: path)
+        #expect(alert.status == 200)
+        await client.shutdown()
+        let sent = mock.capture.records().map { $0.headers["apns-priority"] }
+        #expect(sent == ["5", "10"])
+    }
 }
