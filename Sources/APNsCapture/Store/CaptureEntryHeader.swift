@@ -39,7 +39,8 @@ struct CaptureEntryHeader: BitwiseCopyable {
             reasonCount: append(outcome.reason?.wireValue, to: &buffer),
             apnsIDCount: append(outcome.apnsID, to: &buffer),
             uniqueIDCount: append(outcome.uniqueID, to: &buffer),
-            isAccepted: outcome.isAccepted, isProduction: record.environment == .production, pushType: pushTypeCode(record.pushType))
+            isAccepted: outcome.isAccepted, isProduction: record.environment == .production,
+            pushType: pushTypeCode(record.pushType))
     }
 
     /// 0 for none, else 1 + the type's position in `APNsPushType.allCases`: a byte the ring

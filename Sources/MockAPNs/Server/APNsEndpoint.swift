@@ -61,8 +61,7 @@ final class APNsEndpoint: HTTPServerHandler {
         let fired = faults.firedRules.map { "\($0.id): \($0.summary)" }
         var captured = CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: fired)
         captured.injected = faults.decidesAnswer
-        record(captured, box: box,
-               responder: responder, connection: connection) { [self] in
+        record(captured, box: box, responder: responder, connection: connection) { [self] in
             answer(outcome, faults: faults, responder: responder, connection: connection)
         }
         for observer in services.observers {
