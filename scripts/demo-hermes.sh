@@ -94,10 +94,15 @@ while IFS= read -r line; do
     if [[ $line =~ ^push\ [0-9]+\ \ apns-id\ ([^ ]+) ]]; then apns_id=${BASH_REMATCH[1]}; fi
     if [[ $line == "  app "* ]]; then
         if [ -n "$INSPECT" ]; then
-            grep -F "\"apns_id\":\"$apns_id\"" "$WORK/capture.jsonl" >"$WORK/one.jsonl" || true
-            if [ ! -s "$WORK/one.jsonl" ]; then
+            # The one push the device saw, found by its apns-id.
+            if verdict=$("$INSPECT" check --no-apple --profile hermes --apns-id "$apns_id" "$WORK/capture.jsonl" 2>&1); then
+                passed=1
+            else
+                passed=0
+            fi
+            if grep -q "^checked 0 pushes" <<<"$verdict"; then
                 echo "  push-inspect   no capture record for $apns_id"
-            elif verdict=$("$INSPECT" check --no-apple --profile hermes "$WORK/one.jsonl" 2>&1); then
+            elif [ "$passed" = 1 ]; then
                 echo "  push-inspect   hermes profile: pass"
             else
                 echo "  push-inspect   hermes profile: FAIL"

@@ -22,8 +22,7 @@ public struct APNsNotification: Sendable, Hashable {
     ///
     /// - Important: each push type needs its own suffix, such as `.voip`; see `APNsPushType.topicSuffix`.
     public var topic: String?
-    /// `apns-priority`; nil sends 5 for a background push, which Apple requires of them, and
-    /// omits the header otherwise (APNs then uses 10), as APNSwift does.
+    /// `apns-priority`; nil sends the push type's usual one (``effectivePriority``).
     public var priority: APNsPriority?
     /// `apns-expiration`; nil omits it (APNs then stores the push for a while).
     public var expiration: APNsExpiration?
@@ -34,13 +33,20 @@ public struct APNsNotification: Sendable, Hashable {
     /// The JSON payload, sent as is.
     public var payload: [UInt8]
 
+    /// The `apns-priority` sent: ``priority``, or without one 5 (`consideringDevicePower`)
+    /// for a background push, which APNs refuses at 10 (the priority an absent header
+    /// means), and 10 otherwise, as APNSwift chooses.
+    public var effectivePriority: APNsPriority {
+        priority ?? (pushType == .background ? .consideringDevicePower : .immediately)
+    }
+
     /// A notification with the payload as JSON bytes.
     ///
     /// - Parameters:
     ///   - deviceToken: hex digits.
     ///   - pushType: `apns-push-type`; `.alert` by default.
     ///   - topic: `apns-topic`, such as the bundle ID.
-    ///   - priority: `apns-priority`, or nil for the push type's (``priority``).
+    ///   - priority: `apns-priority`, or nil for the push type's usual one (``effectivePriority``).
     ///   - expiration: `apns-expiration`, or nil to omit.
     ///   - collapseID: `apns-collapse-id`, or nil to omit.
     ///   - apnsID: `apns-id`, or nil for a generated one.
@@ -82,11 +88,6 @@ public struct APNsNotification: Sendable, Hashable {
         }
         self.init(deviceToken: deviceToken, pushType: pushType, topic: topic, priority: priority, expiration: expiration,
                   collapseID: collapseID, apnsID: apnsID, payload: bytes)
-    }
-
-    /// The `apns-priority` sent: ``priority``, or the push type's when it is nil.
-    var priorityToSend: APNsPriority? {
-        priority ?? (pushType == .background ? .consideringDevicePower : nil)
     }
 
     /// Checks what the client needs to build the request; the rest is left to APNs.

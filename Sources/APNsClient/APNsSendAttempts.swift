@@ -252,7 +252,7 @@ struct APNsSendAttempts: Sendable {
         headers.add(name: APNsHeaderName.pushType, value: notification.pushType.rawValue)
         headers.add(name: APNsHeaderName.id, value: apnsID)
         if let topic = notification.topic { headers.add(name: APNsHeaderName.topic, value: topic) }
-        if let priority = notification.priorityToSend { headers.add(name: APNsHeaderName.priority, value: String(priority.rawValue)) }
+        headers.add(name: APNsHeaderName.priority, value: String(notification.effectivePriority.rawValue))
         if let expiration = notification.expiration {
             headers.add(name: APNsHeaderName.expiration, value: String(expiration.unixSeconds))
         }

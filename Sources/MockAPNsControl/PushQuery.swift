@@ -7,7 +7,10 @@ enum PushQuery {
     static func parameters(for filter: CaptureFilter) -> [String] {
         var pairs: [(String, String)] = []
         if let token = filter.deviceToken { pairs.append(("device_token", token.hex)) }
+        if let prefix = filter.deviceTokenPrefix { pairs.append(("device_token_prefix", prefix)) }
         if let topic = filter.topic { pairs.append(("topic", topic)) }
+        if let pushType = filter.pushType { pairs.append(("push_type", pushType.rawValue)) }
+        if let environment = filter.environment { pairs.append(("environment", environment.rawValue)) }
         switch filter.outcome {
         case .accepted?: pairs.append(("outcome", "accepted"))
         case .rejected?: pairs.append(("outcome", "rejected"))
@@ -15,6 +18,7 @@ enum PushQuery {
         }
         if let reason = filter.reason { pairs.append(("reason", reason.description)) }
         if let apnsID = filter.apnsID { pairs.append(("apns_id", apnsID)) }
+        if let uniqueID = filter.uniqueID { pairs.append(("unique_id", uniqueID)) }
         if let since = filter.since { pairs.append(("since", String(milliseconds(since)))) }
         if let until = filter.until { pairs.append(("until", String(milliseconds(until)))) }
         return pairs.map { "\($0.0)=\(encoded($0.1))" }

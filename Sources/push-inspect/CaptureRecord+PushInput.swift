@@ -20,8 +20,10 @@ extension PushInput {
             apnsID: headers[APNsHeaderName.id],
             deviceToken: record.deviceToken?.hex ?? record.rawDeviceToken)
         if sent.expiration == nil, sent.unparsedExpiration == nil { sent.expiration = record.expiration }
-        let result = PushResult(status: record.outcome.status, reason: record.outcome.reason?.wireValue)
-        let source = PushSource(name: sourceName, sequence: record.sequence)
+        let result = PushResult(status: record.outcome.status, reason: record.outcome.reason?.wireValue,
+                                injected: record.outcome.isInjected, faults: record.faults)
+        let source = PushSource(name: sourceName, sequence: record.sequence, apnsID: record.outcome.apnsID,
+                                environment: record.environment.rawValue)
         let sentAt = record.receivedAtMicroseconds / 1_000_000
         if let parsed = record.parsedPayload {
             self.init(headers: sent, payloadSize: record.payload.count, payload: parsed, result: result, sentAt: sentAt,
@@ -29,6 +31,13 @@ extension PushInput {
         } else {
             // Validation stopped before parsing (a rejected push); parse here so rules still run.
             self.init(headers: sent, payload: record.payload, result: result, sentAt: sentAt, source: source)
+        }
+        // A request of another shape never was a push: rules about headers and payloads
+        // would only report what a GET lacks. Its line is the sender's text, escaped, with
+        // the device token masked as everywhere in a report.
+        if record.method != "POST" || record.rawDeviceToken == nil {
+            let path = record.deviceToken.map { "/3/device/" + $0.masked } ?? record.path
+            nonPushRequest = TerminalText.escaped("\(record.method) \(path)")
         }
     }
 }

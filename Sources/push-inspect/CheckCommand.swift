@@ -9,13 +9,14 @@ enum CheckCommand {
     static let parser = CommandLineParser(
         command: "push-inspect check",
         overview: "Check pushes against rule profiles and policy files.",
-        usage: "push-inspect check [--profile NAME]... [--policy FILE]... [--no-apple] [--json] [--junit FILE] [--quiet] "
-            + "[--show-values] [--now SECONDS] [FILE... | --from URL [--wait N --timeout S]] [--follow]",
+        usage: "push-inspect check [--profile NAME]... [--policy FILE]... [--no-apple] [--allow-rejected] [--json] [--junit FILE] "
+            + "[--quiet] [--show-values] [--now SECONDS] [FILTERS] [FILE... | --from URL [--wait N --timeout S]] [--follow]",
         options: [
             .value("profile", "NAME", help: "Built-in rules: \(BuiltInProfile.allCases.map(\.rawValue).joined(separator: ", ")).",
                    repeatable: true),
             .value("policy", "FILE", help: "A policy file (docs/push-inspect.md).", repeatable: true),
             .flag("no-apple", help: "Leave out the apple profile, which is on by default."),
+            .flag("allow-rejected", help: "Do not fail pushes APNs rejected (rule \(RejectedPushRule.id))."),
             .value("junit", "FILE", help: "Write a JUnit XML report: one test case per push per rule."),
             .flag("show-values", help: "Print the offending values (they may be what must not leak)."),
             .value("now", "SECONDS", help: "The time expirations are compared with for pushes without one (default: now)."),
@@ -67,9 +68,12 @@ enum CheckCommand {
                 throw CommandLineError("--junit: \(error.message)")
             }
         }
-        let rules = RuleSet(profiles: profiles, policies: policies, now: now)
+        var rules = RuleSet(profiles: profiles, policies: policies, now: now)
+        let judgesOutcome = !arguments.has("allow-rejected")
+        if judgesOutcome { rules = RuleSet(rules: [RejectedPushRule.rule] + rules.rules) }
         var run = CheckRun(
-            rules: rules, json: arguments.has("json"), quiet: arguments.has("quiet"), showValues: arguments.has("show-values"),
+            rules: rules, judgesOutcome: judgesOutcome, json: arguments.has("json"), quiet: arguments.has("quiet"),
+            showValues: arguments.has("show-values"),
             junit: arguments.value("junit").map { _ in JUnitReport(suiteName: "push-inspect", showsValues: arguments.has("show-values")) },
             terminal: terminal, flushesEachPush: feed.follow)
         run.begin()
@@ -103,6 +107,9 @@ enum CheckCommand {
 /// The state of one check run: counts, and the reports being written.
 struct CheckRun {
     let rules: RuleSet
+    /// Whether rejected pushes fail (``RejectedPushRule``); then an injected answer is
+    /// reported as such.
+    let judgesOutcome: Bool
     let json: Bool
     let quiet: Bool
     let showValues: Bool
@@ -115,11 +122,15 @@ struct CheckRun {
     private(set) var failed = 0
     private(set) var findingCount = 0
     private var findingsByRule: [String: Int] = [:]
+    /// The pushes whose answer a fault rule injected, for `--json`'s `injected`.
+    private var injectedMembers: [JSONValue] = []
+    private(set) var injectedCount = 0
 
-    init(rules: RuleSet, json: Bool, quiet: Bool, showValues: Bool, junit: JUnitReport?, terminal: Terminal,
-         flushesEachPush: Bool) {
+    init(rules: RuleSet, judgesOutcome: Bool, json: Bool, quiet: Bool, showValues: Bool, junit: JUnitReport?,
+         terminal: Terminal, flushesEachPush: Bool) {
         self.flushesEachPush = flushesEachPush
         self.rules = rules
+        self.judgesOutcome = judgesOutcome
         self.json = json
         self.quiet = quiet
         self.showValues = showValues
@@ -149,13 +160,14 @@ struct CheckRun {
         checked += 1
         junit?.add(result)
         if checked % 100_000 == 0, !quiet { terminal.progress("checked \(checked) pushes, \(failed) failed") }
+        if judgesOutcome, let answer = push.result, answer.injected, !answer.isAccepted { reportInjected(push, answer) }
         guard !result.passed else { return }
         failed += 1
         findingCount += result.findings.count
         for finding in result.findings { findingsByRule[finding.rule, default: 0] += 1 }
         guard !quiet else { return }
         if json {
-            var members = push.source.jsonMembers
+            var members = PushIdentity.jsonMembers(push)
             members[CheckReportKey.findings] = .array(result.findings.map { $0.jsonValue(showValues: showValues) })
             var text: [UInt8] = failed > 1 ? [UInt8(ascii: ",")] : []
             text += TerminalText.jsonBytes(.object(members))
@@ -167,7 +179,7 @@ struct CheckRun {
         // The sender's headers, escaped as every text from a push is (TerminalText).
         let context = [push.headers.pushType, push.headers.topic].compactMap { $0 }.map { TerminalText.escaped($0) }
         if !context.isEmpty { text += terminal.dim(" (\(context.joined(separator: " ")))") }
-        text += "\n"
+        text += PushIdentity.text(push) + "\n"
         for finding in result.findings {
             text += "  \(finding.rule)\(finding.detector.map { "[\($0)]" } ?? "") \(finding.path): \(finding.message)"
             if showValues, let shown = finding.escapedValue {
@@ -179,11 +191,33 @@ struct CheckRun {
         if flushesEachPush { output.flush() }
     }
 
+    /// An answer a fault rule decided: not the sender's failure, so no finding, but said,
+    /// since the push was not delivered.
+    private mutating func reportInjected(_ push: PushInput, _ answer: PushResult) {
+        injectedCount += 1
+        let rules = answer.faults.isEmpty ? "" : " (\(answer.faults.joined(separator: "; ")))"
+        let message = "answered \(answer.summary) by the mock's fault rules\(rules): injected, not the sender's failure"
+        junit?.addSkipped(className: JUnitReport.className(of: push.source), name: RejectedPushRule.id, message: message)
+        guard !quiet else { return }
+        if json {
+            var members = PushIdentity.jsonMembers(push)
+            members["message"] = .string(message)
+            injectedMembers.append(.object(members))
+            return
+        }
+        var text = "\(terminal.dim("INJECTED")) \(push.source)" + PushIdentity.text(push) + "\n"
+        text += "  \(RejectedPushRule.id): \(TerminalText.escaped(message))\n"
+        output.write(text)
+        if flushesEachPush { output.flush() }
+    }
+
     func finish(inputErrors: Int, waitUnsatisfied: Bool) {
         terminal.endProgress()
         guard !quiet else { return }
         if json {
-            var text: [UInt8] = [UInt8(ascii: "]")]
+            var text: [UInt8] = [UInt8(ascii: "]"), UInt8(ascii: ",")]
+            Self.writeKey(CheckReportKey.injected, into: &text)
+            text += TerminalText.jsonBytes(.array(injectedMembers))
             let counts: [(String, Int)] = [
                 (CheckReportKey.pushes, checked), (CheckReportKey.passed, checked - failed), (CheckReportKey.failed, failed),
                 (CheckReportKey.findings, findingCount), (CheckReportKey.inputErrors, inputErrors),
@@ -206,6 +240,7 @@ struct CheckRun {
             // over a file that could not be read would read as a pass.
             let summary = "checked \(checked) push\(checked == 1 ? "" : "es"): \(checked - failed) passed, \(failed) failed"
                 + (findingCount > 0 ? " (\(findingCount) finding\(findingCount == 1 ? "" : "s"))" : "")
+                + (injectedCount > 0 ? "; \(injectedCount) answer\(injectedCount == 1 ? "" : "s") injected by fault rules" : "")
                 + (inputErrors > 0 ? "; \(inputErrors) input error\(inputErrors == 1 ? "" : "s")" : "")
                 + (waitUnsatisfied ? "; fewer pushes than --wait asked for" : "")
             let bad = failed > 0 || inputErrors > 0 || waitUnsatisfied

@@ -4,6 +4,7 @@
 enum CheckReportKey {
     static let rules = "rules"
     static let failures = "failures"
+    static let injected = "injected"
     static let findings = "findings"
     static let pushes = "pushes"
     static let passed = "passed"

@@ -20,9 +20,14 @@ enum InspectOptions {
     private static let from = CommandLineOption.value("from", "URL", help: "Read from a live apns-mock's control API (http://127.0.0.1:2199).")
     private static let wait = CommandLineOption.value("wait", "N", help: "With --from: wait until N pushes were captured.")
     private static let common: [CommandLineOption] = [
-        .flag("payload", help: "The files are bare payloads, not capture files (implied by the header flags)."),
-        .value("push-type", "TYPE", help: "apns-push-type of a bare payload."),
-        .value("topic", "TOPIC", help: "apns-topic of a bare payload."),
+        .value("apns-id", "ID", help: "Only the push answered with this apns-id."),
+        .value("device-token", "HEX", help: "Only pushes to this device token, or to tokens starting with these digits."),
+        .value("topic", "TOPIC", help: "Only pushes to this topic; of a bare payload, its apns-topic."),
+        .value("push-type", "TYPE", help: "Only pushes of this type (as sent, or as the mock inferred it); of a bare payload, its apns-push-type."),
+        .value("env", "ENV", help: "Only pushes to this environment: production or sandbox."),
+        .value("outcome", "OUTCOME", help: "Only pushes accepted, rejected, or rejected for this reason (BadDeviceToken)."),
+        .value("since", "TIME", help: "Only pushes received at or after TIME: UNIX seconds or RFC 3339 (2026-11-30T10:00:00Z)."),
+        .flag("payload", help: "The files are bare payloads, not capture files (implied by the header flags; by --topic and --push-type without a capture)."),
         .value("priority", "N", help: "apns-priority of a bare payload."),
         .value("expiration", "SECONDS", help: "apns-expiration of a bare payload."),
         .value("collapse-id", "ID", help: "apns-collapse-id of a bare payload."),
@@ -36,8 +41,17 @@ enum InspectOptions {
     /// - Parameter follows: whether the command takes `--follow` (`check`, `show`), which
     ///   the usage error for a `--timeout` with nothing to time out names.
     static func feed(_ arguments: ParsedArguments, follows: Bool, terminal: Terminal) throws(CommandLineError) -> PushFeed {
-        let headerFlags = ["push-type", "topic", "priority", "expiration", "collapse-id"]
-        let payloadMode = arguments.has("payload") || headerFlags.contains { arguments.value($0) != nil }
+        let from = try arguments.value("from").map { (url) throws(CommandLineError) in try ControlEndpoint.parse(url) }
+        var files = arguments.positional
+        // --topic and --push-type set a bare payload's headers, and select captured pushes
+        // once a capture is named (a capture file or --from); the other header flags only
+        // have bare payloads to apply to.
+        let namesCapture = from != nil || files.contains { $0 != "-" && !SinglePayload.isPayloadFile($0) }
+        let payloadOnlyFlags = ["priority", "expiration", "collapse-id"]
+        let payloadMode = arguments.has("payload") || payloadOnlyFlags.contains { arguments.value($0) != nil }
+            || (!namesCapture && (arguments.value("topic") != nil || arguments.value("push-type") != nil))
+        let onlyPayloads = payloadMode || (from == nil && !files.isEmpty && files.allSatisfy(SinglePayload.isPayloadFile))
+        let filter = try PushFilterOptions.filter(arguments, payloadMode: onlyPayloads)
         var expiration: Int64?
         if let text = arguments.value("expiration") {
             guard let value = Int64(text) else { throw CommandLineError("--expiration expects UNIX seconds, got '\(text)'") }
@@ -47,8 +61,6 @@ enum InspectOptions {
             pushType: arguments.value("push-type"), topic: arguments.value("topic"),
             priority: try arguments.integer("priority", in: 0...100), expiration: expiration,
             collapseID: arguments.value("collapse-id"))
-        let from = try arguments.value("from").map { (url) throws(CommandLineError) in try ControlEndpoint.parse(url) }
-        var files = arguments.positional
         if from != nil, !files.isEmpty { throw CommandLineError("give files or --from, not both") }
         if from == nil, arguments.value("wait") != nil { throw CommandLineError("--wait needs --from") }
         // A timeout with nothing to time out would be ignored without a word, and a script
@@ -68,7 +80,7 @@ enum InspectOptions {
             files = ["-"]
         }
         return PushFeed(
-            files: files, from: from, wait: try arguments.integer("wait", in: 1...1_000_000),
+            files: files, from: from, filter: filter, wait: try arguments.integer("wait", in: 1...1_000_000),
             timeout: try arguments.integer("timeout", in: 1...86_400).map { min($0, 600) } ?? 30, follow: arguments.has("follow"),
             idleTimeout: arguments.has("follow") ? try arguments.integer("timeout", in: 1...86_400) : nil,
             payloadMode: payloadMode, headers: headers, terminal: terminal)

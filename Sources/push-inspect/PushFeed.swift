@@ -11,6 +11,9 @@ import PushRules
 struct PushFeed {
     var files: [String]
     var from: ControlBaseURL?
+    /// Which captured pushes to read: applied to each record of a file, and sent to the
+    /// control API, so that `--wait N` counts only the pushes that match.
+    var filter: CaptureFilter
     var wait: Int?
     var timeout: Int
     var follow: Bool
@@ -48,7 +51,7 @@ struct PushFeed {
         }
         for file in files {
             guard !Task.isCancelled else { break }
-            if payloadMode || file.hasSuffix(".json") || file.hasSuffix(".apns") {
+            if payloadMode || SinglePayload.isPayloadFile(file) {
                 do {
                     body(try SinglePayload.read(path: file, headers: headers))
                 } catch {
@@ -65,6 +68,9 @@ struct PushFeed {
             inputError("interrupted (Ctrl-C): the input was not read to its end, so the results cover only part of it")
         }
     }
+
+    /// Whether any filter is set: matching a record costs a copy of its keys.
+    private var filtering: Bool { filter != .all }
 
     private mutating func inputError(_ message: String) {
         inputErrors += 1
@@ -102,6 +108,7 @@ struct PushFeed {
                 break
             }
             guard let record else { break }
+            if filtering, !filter.matches(record) { continue }
             body(PushInput(record: record, sourceName: name))
         }
         addSkipped(skipped)
@@ -128,6 +135,7 @@ struct PushFeed {
         do {
             for try await record in follower {
                 watch?.touch()
+                if filtering, !filter.matches(record) { continue }
                 body(PushInput(record: record, sourceName: name))
             }
         } catch {
@@ -152,9 +160,9 @@ struct PushFeed {
         var waitInterrupted = false
         do {
             if let wait {
-                listing = try await control.waitListing(count: wait, timeout: .seconds(timeout))
+                listing = try await control.waitListing(matching: filter, count: wait, timeout: .seconds(timeout))
             } else {
-                listing = try await control.pushListing(timeout: .seconds(timeout + 10))
+                listing = try await control.pushListing(matching: filter, timeout: .seconds(timeout + 10))
             }
         } catch {
             // A cancelled request fails too, but Ctrl-C says nothing of the control API.
@@ -174,7 +182,7 @@ struct PushFeed {
             // timeout of its own, so it cannot hang where a cancellation does not reach.
             Interruption.readingInput.store(false, ordering: .relaxed)
             do {
-                listing = try await control.pushListing(timeout: Self.afterInterruptTimeout, cancellable: false)
+                listing = try await control.pushListing(matching: filter, timeout: Self.afterInterruptTimeout, cancellable: false)
                 waitInterrupted = true
             } catch {
                 await control.close()

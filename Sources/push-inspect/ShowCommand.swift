@@ -8,8 +8,8 @@ import StrictJSON
 enum ShowCommand {
     static let parser = CommandLineParser(
         command: "push-inspect show",
-        overview: "Show captured pushes as a table: time, device token, topic, type, title and body, outcome.",
-        usage: "push-inspect show [--json] [FILE... | --from URL [--wait N --timeout S]] [--follow]",
+        overview: "Show captured pushes as a table: seq, time, apns-id, device token, topic, type, environment, title and body, outcome.",
+        usage: "push-inspect show [--json] [FILTERS] [FILE... | --from URL [--wait N --timeout S]] [--follow]",
         options: InspectOptions.followableInput, acceptsPositional: true)
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) async throws(CommandLineError) -> Int32 {
@@ -20,18 +20,20 @@ enum ShowCommand {
         let follow = feed.follow
         if json, !quiet { output.write("[") }
         if !json, !quiet {
-            output.write(row(["TIME", "TOKEN", "TOPIC", "TYPE", "TITLE / BODY", "OUTCOME"]) + "\n")
+            output.write(row(["SEQ", "TIME", "APNS-ID", "TOKEN", "TOPIC", "TYPE", "ENV", "TITLE / BODY", "OUTCOME"]) + "\n")
         }
         await feed.run { push in
             count += 1
             guard !quiet else { return }
             if json {
                 var members: [String: JSONValue] = push.source.jsonMembers
-                for (key, value) in zip(["time", "device_token", "topic", "push_type", "alert", "outcome"], columns(push, json: true))
-                where !value.isEmpty {
+                let keys = ["", "time", "", "device_token", "topic", "push_type", "", "alert", "outcome"]
+                for (key, value) in zip(keys, columns(push, json: true)) where !key.isEmpty && !value.isEmpty {
                     members[key] = .string(value)
                 }
                 if let status = push.result?.status { members["status"] = .integer(Int64(status)) }
+                if let reason = push.result?.reason { members["reason"] = .string(reason) }
+                if push.result?.injected == true { members["injected"] = .bool(true) }
                 var text: [UInt8] = count > 1 ? [UInt8(ascii: ",")] : []
                 text += TerminalText.jsonBytes(.object(members))
                 output.write(bytes: text)
@@ -47,8 +49,9 @@ enum ShowCommand {
         return feed.inputErrors > 0 ? 2 : 0
     }
 
-    /// Time, masked token, topic, type, "title — body", outcome. For `--json`, which a
-    /// program reads, the whole device token and an RFC 3339 time (`2026-11-30T10:00:00Z`).
+    /// Seq, time, apns-id, masked token, topic, type, environment, "title — body", outcome.
+    /// For `--json`, which a program reads, the whole device token and an RFC 3339 time
+    /// (`2026-11-30T10:00:00Z`).
     static func columns(_ push: PushInput, json: Bool = false) -> [String] {
         let time = push.sentAt.map(json ? formatRFC3339 : formatTime) ?? ""
         let token = json ? push.headers.deviceToken ?? "" : push.headers.deviceToken.flatMap { DeviceToken($0)?.masked } ?? ""
@@ -59,12 +62,14 @@ enum ShowCommand {
             alert = [members["title"]?.stringValue, members["body"]?.stringValue].compactMap { $0 }.joined(separator: " — ")
         default: alert = push.payload == nil ? "(not JSON)" : ""
         }
-        let outcome = push.result.map { $0.isAccepted ? "200 accepted" : "\($0.status) \($0.reason ?? "")" } ?? ""
-        return [time, token, push.headers.topic ?? "", push.headers.pushType ?? "", alert, outcome]
+        var outcome = push.result.map { $0.isAccepted ? "200 accepted" : "\($0.status) \($0.reason ?? "")" } ?? ""
+        if push.result?.injected == true { outcome += " (injected)" }
+        return [push.source.sequence.map(String.init) ?? "", time, push.source.apnsID ?? "", token, push.headers.topic ?? "",
+                push.headers.pushType ?? "", push.source.environment ?? "", alert, outcome]
     }
 
     /// The columns each field takes on a terminal (``DisplayWidth``); the last is not cut.
-    private static let widths = [19, 11, 24, 12, 48, 0]
+    private static let widths = [6, 19, 36, 11, 24, 12, 10, 48, 0]
 
     /// One table row. Every field is escaped (``TerminalText/escaped(_:)``): titles,
     /// bodies, topics and reasons are the sender's text.

@@ -9,6 +9,12 @@ enum SinglePayload {
     static let simulatorTargetKey = "Simulator Target Bundle"
 
     /// Reads a payload file (`-` for standard input) with the headers given as flags.
+    /// Whether a file named as input is a bare payload by its name: `.json`, or a
+    /// simulator `.apns` file.
+    static func isPayloadFile(_ path: String) -> Bool {
+        path.hasSuffix(".json") || path.hasSuffix(".apns")
+    }
+
     static func read(path: String, headers: PushHeaders) throws(InputError) -> PushInput {
         let bytes = try contents(of: path)
         let name = path == "-" ? "<stdin>" : path

@@ -7,7 +7,7 @@ enum StatsCommand {
     static let parser = CommandLineParser(
         command: "push-inspect stats",
         overview: "Count captured pushes by outcome, reason, topic and push type.",
-        usage: "push-inspect stats [--json] [FILE... | --from URL [--wait N --timeout S]]",
+        usage: "push-inspect stats [--json] [FILTERS] [FILE... | --from URL [--wait N --timeout S]]",
         options: InspectOptions.input, acceptsPositional: true)
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) async throws(CommandLineError) -> Int32 {

@@ -4,7 +4,7 @@ import CLISupport
 import Foundation
 import JWTVerify
 
-let version = SuiteVersion.current
+let version = "0.1.0"
 let parser = CommandLineParser(
     command: "push-send",
     overview: "Send one push notification to one device token through APNs or apns-mock, and print the answer.",
@@ -21,7 +21,7 @@ let parser = CommandLineParser(
         .value("key", "PEM", help: "The client certificate's private key."),
         .value("topic", "TOPIC", help: "apns-topic: the bundle ID (plus the push type's suffix)."),
         .value("push-type", "TYPE", help: "apns-push-type (default alert)."),
-        .value("priority", "N", help: "apns-priority: 10, 5 or 1 (default 5 for background pushes, else omitted: APNs uses 10)."),
+        .value("priority", "N", help: "apns-priority: 10, 5 or 1 (default: 5 for background pushes, 10 otherwise)."),
         .value("expiration", "SECONDS", help: "apns-expiration in seconds since 1970; 0 = deliver now or never."),
         .value("collapse-id", "ID", help: "apns-collapse-id."),
         .value("apns-id", "UUID", help: "apns-id (default: a generated one)."),

@@ -42,23 +42,22 @@ struct APNsClientBasicTests {
         #expect(record.payload == ClientFixtures.alert)
     }
 
-    /// A background push sent without a priority goes at 5, which Apple requires (the mock
-    /// answers 400 `BadPriority` at 10, the default of an omitted header); other types omit it.
-    @Test func aPushWithoutAPriorityTakesItsTypesPriority() async throws {
+    /// Without a priority, a background push goes at 5, which the default mock accepts (at
+    /// 10, or with no header, it is `BadPriority`), and any other push at 10.
+    @Test(arguments: ClientFixtures.SendPath.allCases)
+    func withoutAPriorityABackgroundPushGoesAtFiveAndOthersAtTen(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         let client = try APNsClient(configuration: try ClientFixtures.configuration(for: mock))
-        let silent: [UInt8] = Array(#"{"aps":{"content-available":1}}"#.utf8)
-        let background = APNsNotification(deviceToken: ClientFixtures.deviceToken, pushType: .background, topic: ClientFixtures.topic,
-                                          payload: silent)
-        let backgroundAnswer = try await client.send(background, environment: .sandbox)
-        let alertAnswer = try await client.send(ClientFixtures.notification(), environment: .sandbox)
+        var background = ClientFixtures.notification(payload: Array(#"{"aps":{"content-available":1}}"#.utf8))
+        background.pushType = .background
+        #expect(background.effectivePriority == .consideringDevicePower)
+        let response = try await ClientFixtures.send(client, background, .sandbox, via: path)
+        #expect(response.status == 200)
+        let alert = try await ClientFixtures.send(client, ClientFixtures.notification(), .sandbox, via: path)
+        #expect(alert.status == 200)
         await client.shutdown()
-
-        #expect(backgroundAnswer.status == 200)
-        #expect(mock.capture.records(matching: CaptureFilter(apnsID: backgroundAnswer.apnsID)).first?.priority == .consideringDevicePower)
-        #expect(alertAnswer.status == 200)
-        let alert = try #require(mock.capture.records(matching: CaptureFilter(apnsID: alertAnswer.apnsID)).first)
-        #expect(alert.headers["apns-priority"] == nil, "omitted: APNs uses 10")
+        let sent = mock.capture.records().map { $0.headers["apns-priority"] }
+        #expect(sent == ["5", "10"])
     }
 }

@@ -21,8 +21,8 @@ struct MockControlClientTests {
         try MockAPNsServer.startForTesting(certsDirectory: certs) { $0.server.tlsEnabled = false }
     }
 
-    static func apnsClient(_ mock: MockAPNsServer) throws -> HTTP2Client {
-        let address = mock.productionURL.split(separator: "/").last.map(String.init) ?? ""
+    static func apnsClient(_ mock: MockAPNsServer, url: String? = nil) throws -> HTTP2Client {
+        let address = (url ?? mock.productionURL).split(separator: "/").last.map(String.init) ?? ""
         let colon = address.lastIndex(of: ":") ?? address.endIndex
         let host = String(address[..<colon]), port = Int(address[address.index(after: colon)...]) ?? 0
         return try HTTP2Client(configuration: HTTP2ClientConfiguration(host: host, port: port))
@@ -66,6 +66,44 @@ struct MockControlClientTests {
         #expect(try await control.pushes().isEmpty)
         await control.close()
         await apns.close()
+    }
+
+    /// The filters push-inspect sends: push type (as settled), environment, unique id and a
+    /// device-token prefix in any case.
+    @Test func filtersByPushTypeEnvironmentUniqueIDAndTokenPrefix() async throws {
+        let mock = try Self.startMock()
+        defer { mock.stop() }
+        let control = try MockControlClient(baseURL: mock.controlURL)
+        let production = try Self.apnsClient(mock)
+        let sandbox = try Self.apnsClient(mock, url: mock.sandboxURL)
+        try await Self.push(production, to: Self.deviceA)
+        try await Self.push(sandbox, to: Self.deviceB)
+        // No apns-push-type: the mock infers background from the payload, and filters by that.
+        _ = try await sandbox.send(HTTPClientRequest(
+            method: "POST", path: "/3/device/\(Self.deviceA)",
+            headers: ["apns-topic": "com.example.app", "apns-priority": "5", "authorization": "bearer \(try Self.providerToken.get())"],
+            body: Array(#"{"aps":{"content-available":1}}"#.utf8)))
+
+        #expect(try await control.pushes(matching: CaptureFilter(environment: .production)).map(\.deviceToken?.hex) == [Self.deviceA])
+        #expect(try await control.pushes(matching: CaptureFilter(environment: .sandbox)).count == 2)
+        let background = try await control.pushes(matching: CaptureFilter(pushType: .background))
+        #expect(background.count == 1 && background.first?.environment == .sandbox)
+        #expect(try await control.pushes(matching: CaptureFilter(deviceTokenPrefix: "CDCD")).map(\.deviceToken?.hex) == [Self.deviceB])
+        #expect(try await control.pushes(matching: CaptureFilter(deviceTokenPrefix: "abab")).count == 2)
+        let uniqueID = try #require(background.first?.outcome.uniqueID)
+        let byUniqueID = try await control.pushes(matching: CaptureFilter(uniqueID: uniqueID.uppercased()))
+        #expect(byUniqueID.map(\.sequence) == background.map(\.sequence))
+
+        // A prefix that is not hex is refused, not matched against nothing.
+        let raw = try Self.apnsClient(mock, url: mock.controlURL)
+        let refused = try await raw.send(HTTPClientRequest(path: "/pushes?device_token_prefix=xyz"))
+        #expect(refused.status == 400 && String(decoding: refused.body, as: UTF8.self).contains("device_token_prefix: expected hex digits"))
+        let badType = try await raw.send(HTTPClientRequest(path: "/pushes?push_type=banner"))
+        #expect(badType.status == 400)
+        await raw.close()
+        await control.close()
+        await production.close()
+        await sandbox.close()
     }
 
     @Test func aWaitIsSatisfiedOrTimesOutWithWhatThereIs() async throws {

@@ -559,7 +559,8 @@ struct MockAPNsServerTests {
         let wait = try await control.send(HTTPClientRequest(path: "/pushes/wait?count=1&timeout=5&devicetoken=\(String(repeating: "ff", count: 32))"))
         #expect(wait.status == 400 && wait.headers["content-type"] == "application/json", "\(wait.status) \(body(wait))")
         #expect(body(wait) == #"{"error":"unknown query parameter \"devicetoken\"; expected one of count, timeout, "#
-            + #"device_token, topic, outcome, reason, apns_id, since, until"}"# + "\n")
+            + #"device_token, device_token_prefix, topic, push_type, environment, outcome, reason, apns_id, unique_id, "#
+            + #"since, until"}"# + "\n")
 
         let devices = Array(#"[{"token":"\#(String(repeating: "cd", count: 32))","bundle_id":"com.example.app","environment":"production"}]"#.utf8)
         let put = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptunknowndevices=false", body: devices))
@@ -569,7 +570,8 @@ struct MockAPNsServerTests {
         #expect(try await apns.send(Self.push(token: token)).status == 200)
 
         let listing = try await control.send(HTTPClientRequest(path: "/pushes?limit=1&outcom=rejected"))
-        #expect(listing.status == 400 && body(listing).contains("; expected one of device_token, topic, outcome, reason, apns_id, since, until, limit"))
+        #expect(listing.status == 400 && body(listing).contains(
+            "; expected one of device_token, device_token_prefix, topic, push_type, environment, outcome, reason, apns_id, unique_id, since, until, limit"))
 
         let endpoints: [(String, String)] = [
             ("GET", "/healthz"), ("GET", "/metrics"), ("DELETE", "/pushes"), ("GET", "/devices"), ("GET", "/keys"), ("PUT", "/keys"),

@@ -62,7 +62,8 @@ struct PushInspectCommandTests {
         }
         #expect(root["pushes"] == 2 && root["passed"] == 1 && root["failed"] == 1 && root["input_errors"] == 0)
         #expect(root["wait_satisfied"] == .bool(true))
-        #expect(Set(root.keys) == ["rules", "failures", "pushes", "passed", "failed", "findings", "input_errors", "wait_satisfied"])
+        #expect(Set(root.keys) == ["rules", "failures", "injected", "pushes", "passed", "failed", "findings", "input_errors",
+                                   "wait_satisfied"])
         guard case .array(let rules)? = root["rules"], case .array(let failures)? = root["failures"],
               case .object(let failure)? = failures.first, case .array(let findings)? = failure["findings"]
         else {
@@ -87,10 +88,11 @@ struct PushInspectCommandTests {
         let parser = XMLParser(data: data)
         parser.delegate = counter
         #expect(parser.parse(), "well-formed XML")
-        // apple minus the background and Live Activity priority rules (alert pushes) = 10, hermes = 10 rules.
-        #expect(counter.testcases == 2 * 20, "\(counter.testcases)")
+        // apns.rejected, apple minus the background and Live Activity priority rules (alert
+        // pushes) = 10, hermes = 10 rules.
+        #expect(counter.testcases == 2 * 21, "\(counter.testcases)")
         #expect(counter.failures == 2, "allowed-values and leaks fail on the second push")
-        #expect(counter.suiteTests == "\(2 * 20)" && counter.suiteFailures == "2")
+        #expect(counter.suiteTests == "\(2 * 21)" && counter.suiteFailures == "2")
     }
 
     /// Input problems are in the report as errors, as they are in the exit status: a CI page
@@ -123,7 +125,8 @@ struct PushInspectCommandTests {
         #expect(garbage.status == 2)
         // 100 damaged lines listed one by one, the other 51 as one count, beside the good push's rules.
         #expect(garbage.counter.errors == 101 && garbage.counter.suiteErrors == "101", "\(garbage.xml.suffix(2000))")
-        #expect(garbage.counter.failures == 0 && garbage.counter.testcases == 20 + 101, "apple and hermes on the good push, and the errors")
+        #expect(garbage.counter.failures == 0 && garbage.counter.testcases == 21 + 101,
+                "apns.rejected, apple and hermes on the good push, and the errors")
         #expect(garbage.xml.contains("\(damaged):2: malformed-line: not JSON"), "\(garbage.xml.prefix(3000))")
         #expect(garbage.xml.contains("and 51 more input errors"), "\(garbage.xml.suffix(1000))")
     }
@@ -529,7 +532,8 @@ struct PushInspectCommandTests {
             }
             return nil
         }
-        #expect(starts == Array(repeating: 19 + 11 + 24 + 12 + 48 + 5 * 2, count: 7), "\(show.stdout)")
+        // Seq, time, apns-id, token, topic, type, environment and title / body, two spaces apart.
+        #expect(starts == Array(repeating: 6 + 19 + 36 + 11 + 24 + 12 + 10 + 48 + 8 * 2, count: 7), "\(show.stdout)")
     }
 
     /// A skin-tone modifier after anything but an emoji it modifies is drawn as an emoji of

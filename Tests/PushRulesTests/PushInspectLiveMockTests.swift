@@ -4,6 +4,7 @@ import HermesContract
 import JWTVerify
 import MockAPNs
 import PushTestSupport
+import StrictJSON
 import Testing
 
 /// push-inspect against a real mock: the capture file it writes, and its control API.
@@ -121,6 +122,72 @@ struct PushInspectLiveMockTests {
         #expect(result.stderr.contains("(cut short)"), "\(result.stderr)")
         #expect(!result.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(result.stderr)")
         #expect(result.stderr.count < 1000, "\(result.stderr.count) characters")
+    }
+
+    /// With `--from`, the filters go to the control API: `--wait 1` waits for a push that
+    /// matches, not for any push, and only matching pushes are checked.
+    @Test func aFilteredWaitCountsOnlyMatchingPushes() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs)
+        defer { mock.stop() }
+        let other = String(repeating: "cd", count: 32)
+        let process = try BackgroundProcess(
+            P.executable.path, ["check", "--json", "--from", mock.controlURL, "--wait", "1", "--timeout", "60", "--device-token", "CDCD"])
+        defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
+        #expect(await pollUntil(timeout: .seconds(30)) { mock.capture.pendingWaitCount > 0 }, "\(process.standardError)")
+        try await Self.sendHermesPushes(to: mock)
+        #expect(process.isRunning, "the wait ended before a matching push: \(process.standardOutput)")
+        let key = try ES256PrivateKey(contentsOfFile: "\(P.certs)/AuthKey_ABC123DEFG.p8")
+        let token = try JWTSigner(key: key, keyID: "ABC123DEFG").makeProviderToken(teamID: "TEAM000001", issuedAt: Date())
+        let client = try Self.client(for: mock.sandboxURL, trust: mock.trustRootsPath)
+        let apnsID = UUID().uuidString.lowercased()
+        let response = try await client.send(HTTPClientRequest(
+            method: "POST", path: "/3/device/\(other)",
+            headers: ["authorization": "bearer \(token)", "apns-topic": "com.example.app", "apns-push-type": "alert", "apns-id": apnsID],
+            body: Array(#"{"aps":{"alert":"hi"}}"#.utf8)))
+        await client.close()
+        #expect(response.status == 200)
+        let status = try await onThread { process.wait(timeout: 30) }
+        #expect(status == 0, "\(process.standardOutput)\(process.standardError)")
+        guard case .object(let root)? = try? JSONParser.parse(Array(process.standardOutput.utf8)) else {
+            Issue.record("check --json: \(process.standardOutput)")
+            return
+        }
+        #expect(root["pushes"] == 1 && root["wait_satisfied"] == true, "\(process.standardOutput)")
+
+        let byID = try await P.run(["show", "--json", "--from", mock.controlURL, "--apns-id", apnsID.uppercased()])
+        guard case .array(let rows)? = try? JSONParser.parse(Array(byID.stdout.utf8)), rows.count == 1 else {
+            Issue.record("show --apns-id: \(byID.stdout)\(byID.stderr)")
+            return
+        }
+        #expect(rows[0].value(atKeys: ["device_token"]) == .string(other))
+    }
+
+    /// The mock records which answers its fault rules decided, and push-inspect does not
+    /// count them against the sender.
+    @Test func anAnswerAFaultRuleDecidedIsReportedAsInjected() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs)
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let added = try await control.send(HTTPClientRequest(
+            method: "POST", path: "/faults",
+            body: Array(#"{"id":"down","count":1,"action":{"type":"unavailable","reason":"ServiceUnavailable"}}"#.utf8)))
+        await control.close()
+        #expect(added.status == 201)
+        let key = try ES256PrivateKey(contentsOfFile: "\(P.certs)/AuthKey_ABC123DEFG.p8")
+        let token = try JWTSigner(key: key, keyID: "ABC123DEFG").makeProviderToken(teamID: "TEAM000001", issuedAt: Date())
+        let client = try Self.client(for: mock.sandboxURL, trust: mock.trustRootsPath)
+        for _ in 0..<2 {
+            _ = try await client.send(HTTPClientRequest(
+                method: "POST", path: "/3/device/\(Self.device)",
+                headers: ["authorization": "bearer \(token)", "apns-topic": "com.example.app", "apns-push-type": "alert"],
+                body: Array(#"{"aps":{"alert":"hi"}}"#.utf8)))
+        }
+        await client.close()
+        #expect(mock.capture.records().map(\.outcome.isInjected) == [true, false])
+        let result = try await P.run(["check", "--from", mock.controlURL])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("checked 2 pushes: 2 passed, 0 failed; 1 answer injected by fault rules"), "\(result.stdout)")
+        #expect(result.stdout.contains("answered 503 ServiceUnavailable by the mock's fault rules (down: "), "\(result.stdout)")
     }
 
     /// Each record of the control API's answer is judged on its own, as a capture file's

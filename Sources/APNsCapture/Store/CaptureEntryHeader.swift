@@ -1,8 +1,9 @@
+import APNsCore
 import StrictJSON
 
 /// The fixed part of a captured entry as the ring stores it: the sequence number, the time,
 /// and how many bytes each variable part takes. In the ring's arena an entry is this header,
-/// then its key bytes (device token, topic, reason, apns-id), then its line's tail
+/// then its key bytes (device token, topic, reason, apns-id, apns-unique-id), then its line's tail
 /// (``CaptureRecordEncoder/writeTail(_:into:)``), padded to ``alignment``.
 ///
 /// The keys are bytes rather than `String`s so that an entry holds no references: storing
@@ -20,7 +21,12 @@ struct CaptureEntryHeader: BitwiseCopyable {
     var topicCount: Int32
     var reasonCount: Int32
     var apnsIDCount: Int32
+    var uniqueIDCount: Int32
     var isAccepted: Bool
+    /// Whether the push arrived on the production listener (else sandbox).
+    var isProduction: Bool
+    /// ``pushTypeCode(_:)`` of the record's push type.
+    var pushType: UInt8
 
     /// Appends the filter keys of `record` to `buffer` and returns the header that
     /// describes them; the caller appends the tail next and sets ``tailCount``.
@@ -32,7 +38,16 @@ struct CaptureEntryHeader: BitwiseCopyable {
             topicCount: append(record.topic, to: &buffer),
             reasonCount: append(outcome.reason?.wireValue, to: &buffer),
             apnsIDCount: append(outcome.apnsID, to: &buffer),
-            isAccepted: outcome.isAccepted)
+            uniqueIDCount: append(outcome.uniqueID, to: &buffer),
+            isAccepted: outcome.isAccepted, isProduction: record.environment == .production,
+            pushType: pushTypeCode(record.pushType))
+    }
+
+    /// 0 for none, else 1 + the type's position in `APNsPushType.allCases`: a byte the ring
+    /// can hold and compare.
+    static func pushTypeCode(_ type: APNsPushType?) -> UInt8 {
+        guard let type, let index = APNsPushType.allCases.firstIndex(of: type) else { return 0 }
+        return UInt8(truncatingIfNeeded: index + 1)
     }
 
     private static func append(_ text: String?, to buffer: inout TextBuffer) -> Int32 {
@@ -45,6 +60,7 @@ struct CaptureEntryHeader: BitwiseCopyable {
     /// Bytes of the keys, between the header and the tail.
     var keysCount: Int {
         Int(max(deviceTokenCount, 0)) + Int(max(topicCount, 0)) + Int(max(reasonCount, 0)) + Int(apnsIDCount)
+            + Int(max(uniqueIDCount, 0))
     }
 
     /// Bytes the entry takes in the arena: header, keys and tail, rounded up to ``alignment``.

@@ -24,6 +24,13 @@ struct CaptureEntryView: @unchecked Sendable {
         return bytes(at: offset, count: header.apnsIDCount) ?? UnsafeBufferPointer(start: nil, count: 0)
     }
 
+    /// `apns-unique-id`, or nil when the answer had none (production).
+    var uniqueID: UnsafeBufferPointer<UInt8>? {
+        let offset = Self.skip(header.deviceTokenCount) + Self.skip(header.topicCount) + Self.skip(header.reasonCount)
+            + Int(header.apnsIDCount)
+        return bytes(at: offset, count: header.uniqueIDCount)
+    }
+
     /// The line after `{"v":2,"seq":N,`, through its newline.
     var tail: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: (body + header.keysCount).assumingMemoryBound(to: UInt8.self), count: header.tailCount)

@@ -212,7 +212,26 @@ struct ControlAPI: HTTPServerHandler {
             }
             filter.deviceToken = token
         }
+        if let prefix = query[ControlQueryKey.deviceTokenPrefix] {
+            guard prefix.withBorrowedUTF8({ HexDigits.areHex($0, allowingUppercase: true) }) else {
+                throw QueryError(description: "\(ControlQueryKey.deviceTokenPrefix): expected hex digits, found \"\(prefix)\"")
+            }
+            filter.deviceTokenPrefix = prefix
+        }
         filter.topic = query[ControlQueryKey.topic]
+        if let type = query[ControlQueryKey.pushType] {
+            guard let pushType = APNsPushType(rawValue: type) else {
+                throw QueryError(description: "\(ControlQueryKey.pushType): expected one of "
+                    + "\(APNsPushType.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(type)\"")
+            }
+            filter.pushType = pushType
+        }
+        if let name = query[ControlQueryKey.environment] {
+            guard let environment = APNsEnvironment(rawValue: name) else {
+                throw QueryError(description: "\(ControlQueryKey.environment): expected production or sandbox, found \"\(name)\"")
+            }
+            filter.environment = environment
+        }
         if let outcome = query[ControlQueryKey.outcome] {
             switch outcome {
             case "accepted": filter.outcome = .accepted
@@ -222,6 +241,7 @@ struct ControlAPI: HTTPServerHandler {
         }
         if let reason = query[ControlQueryKey.reason] { filter.reason = APNsReason(wireValue: reason) }
         filter.apnsID = query[ControlQueryKey.apnsID]
+        filter.uniqueID = query[ControlQueryKey.uniqueID]
         filter.since = try time(query, ControlQueryKey.since)
         filter.until = try time(query, ControlQueryKey.until)
         return filter

@@ -1,6 +1,10 @@
 /// The control API's query parameter names, defined once (docs/control-api.md).
 enum ControlQueryKey {
     static let deviceToken = "device_token"
+    static let deviceTokenPrefix = "device_token_prefix"
+    static let pushType = "push_type"
+    static let environment = "environment"
+    static let uniqueID = "unique_id"
     static let topic = "topic"
     static let outcome = "outcome"
     static let reason = "reason"
@@ -13,5 +17,5 @@ enum ControlQueryKey {
     static let acceptUnknownDevices = ConfigurationKey.acceptUnknownDevices
 
     /// The filters `GET /pushes` and `GET /pushes/wait` share.
-    static let filters = [deviceToken, topic, outcome, reason, apnsID, since, until]
+    static let filters = [deviceToken, deviceTokenPrefix, topic, pushType, environment, outcome, reason, apnsID, uniqueID, since, until]
 }

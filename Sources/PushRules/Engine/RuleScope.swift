@@ -50,19 +50,26 @@ public struct RuleScope: Sendable, Hashable {
     public var topics: Set<String>?
     /// Payload conditions.
     public var fields: [FieldCondition]
+    /// Whether the rule also judges captured requests that never were pushes
+    /// (``PushInput/nonPushRequest``); no payload or header rule does.
+    public var includesNonPushes: Bool
 
     /// Every push.
     public static let all = RuleScope()
 
     /// A scope; with no arguments, every push.
-    public init(pushTypes: Set<String>? = nil, topics: Set<String>? = nil, where fields: [FieldCondition] = []) {
+    public init(
+        pushTypes: Set<String>? = nil, topics: Set<String>? = nil, where fields: [FieldCondition] = [], includesNonPushes: Bool = false
+    ) {
         self.pushTypes = pushTypes
         self.topics = topics
         self.fields = fields
+        self.includesNonPushes = includesNonPushes
     }
 
     /// Whether a rule with this scope applies to `push`.
     public func contains(_ push: PushInput) -> Bool {
+        if push.nonPushRequest != nil, !includesNonPushes { return false }
         if let pushTypes, !pushTypes.contains(push.effectivePushTypeName) { return false }
         if let topics {
             guard let topic = push.headers.topic, topics.contains(topic) else { return false }
@@ -79,7 +86,7 @@ public struct RuleScope: Sendable, Hashable {
     public func intersected(with other: RuleScope) -> RuleScope {
         RuleScope(
             pushTypes: Self.intersect(pushTypes, other.pushTypes), topics: Self.intersect(topics, other.topics),
-            where: fields + other.fields)
+            where: fields + other.fields, includesNonPushes: includesNonPushes && other.includesNonPushes)
     }
 
     private static func intersect(_ a: Set<String>?, _ b: Set<String>?) -> Set<String>? {

@@ -24,6 +24,10 @@ public struct PushInput: Sendable, Hashable {
     public var sentAt: Int64?
     /// Where it came from.
     public var source: PushSource
+    /// For a captured request that never was a push (another method than POST, a path
+    /// other than `/3/device/TOKEN`): the request line, such as `GET /3/device/…`. Only the
+    /// rules whose scope ``RuleScope/includesNonPushes`` judge it.
+    public var nonPushRequest: String?
 
     /// A push whose payload is already parsed (as in a capture record).
     public init(

@@ -6,12 +6,19 @@ public struct PushSource: Sendable, Hashable, CustomStringConvertible {
     public var line: Int?
     /// The capture record's sequence number, when there is one.
     public var sequence: UInt64?
+    /// The `apns-id` APNs answered: what names the push to its sender, in its logs and in
+    /// APNs' own tools. Nil for a bare payload.
+    public var apnsID: String?
+    /// The APNs environment the push was sent to (`production`, `sandbox`), when known.
+    public var environment: String?
 
-    /// A source; `line` and `sequence` are optional.
-    public init(name: String, line: Int? = nil, sequence: UInt64? = nil) {
+    /// A source; all but the name are optional.
+    public init(name: String, line: Int? = nil, sequence: UInt64? = nil, apnsID: String? = nil, environment: String? = nil) {
         self.name = name
         self.line = line
         self.sequence = sequence
+        self.apnsID = apnsID
+        self.environment = environment
     }
 
     /// `file:line`, or `url#seq`, or just the name.

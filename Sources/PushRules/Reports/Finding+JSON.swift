@@ -14,11 +14,14 @@ extension Finding {
 }
 
 extension PushSource {
-    /// The source as JSON members: `source`, and `line` and `seq` when known.
+    /// The source as JSON members: `source`, and `line`, `seq`, `apns_id` and
+    /// `environment` when known.
     public var jsonMembers: [String: JSONValue] {
         var members: [String: JSONValue] = ["source": .string(name)]
         if let line { members["line"] = .integer(Int64(line)) }
         if let sequence, let value = Int64(exactly: sequence) { members["seq"] = .integer(value) }
+        if let apnsID { members["apns_id"] = .string(apnsID) }
+        if let environment { members["environment"] = .string(environment) }
         return members
     }
 }

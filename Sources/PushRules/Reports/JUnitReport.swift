@@ -30,9 +30,15 @@ public struct JUnitReport: Sendable {
     /// Test cases in error so far (``addError(className:name:message:)``).
     public var errors: Int { errorCount }
 
+    /// The `classname` of a push's test cases: its `apns-id`, which names the push to its
+    /// sender, or where it came from when it has none (a bare payload).
+    public static func className(of source: PushSource) -> String {
+        source.apnsID ?? source.description
+    }
+
     /// Adds a test case for each rule that applied to the push (checked with `recordApplied: true`).
     public mutating func add(_ result: PushCheckResult) {
-        let className = Self.escape(result.source.description)
+        let className = Self.escape(Self.className(of: result.source))
         for rule in result.rulesApplied {
             let findings = result.findings.filter { $0.rule == rule }
             var text = "    <testcase classname=\"\(className)\" name=\"\(Self.escape(rule))\""
@@ -75,6 +81,18 @@ public struct JUnitReport: Sendable {
     public mutating func addFailure(className: String, name: String, message: String) {
         failureCount += 1
         cases.append(Self.problemCase(className: className, name: name, element: "failure", message: message))
+    }
+
+    /// Adds a skipped test case: a check that did not judge the push, and why (an answer a
+    /// fault rule of the mock injected, which is not the sender's failure).
+    ///
+    /// - Parameters:
+    ///   - className: the test case's `classname`.
+    ///   - name: the test case's `name`.
+    ///   - message: why it was skipped.
+    public mutating func addSkipped(className: String, name: String, message: String) {
+        cases.append("    <testcase classname=\"\(Self.escape(className))\" name=\"\(Self.escape(name))\">\n"
+            + "      <skipped message=\"\(Self.escape(message))\"/>\n    </testcase>")
     }
 
     private static func problemCase(className: String, name: String, element: String, message: String) -> String {
