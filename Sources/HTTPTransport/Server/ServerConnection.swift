@@ -150,6 +150,7 @@ final class ServerConnection: ByteStreamDelegate {
             context.handler.connectionClosed(connection)
         }
         session = nil
+        context.counters.recordHeldOutput(stream.peakPendingOutput)
         context.connectionEnded(from: remoteAddress)
         context.registry(for: stream.eventLoop)?.connections[ObjectIdentifier(self)] = nil
     }

@@ -41,6 +41,19 @@ final class TransportCounters: Sendable {
     let rejectedSourceConnections = Atomic<Int>(0)
     let requests = Atomic<Int>(0)
     let timedOutRequests = Atomic<Int>(0)
+    /// The most output one closed connection held waiting for its peer to read
+    /// (`ByteStream.peakPendingOutput`): what the per-connection bound is checked against.
+    let largestHeldOutput = Atomic<Int>(0)
+
+    func recordHeldOutput(_ bytes: Int) {
+        var current = largestHeldOutput.load(ordering: .relaxed)
+        while bytes > current {
+            let (exchanged, original) = largestHeldOutput.compareExchange(
+                expected: current, desired: bytes, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
 
     var snapshot: TransportMetrics {
         TransportMetrics(
