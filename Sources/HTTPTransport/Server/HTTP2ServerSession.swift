@@ -135,6 +135,10 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         nghttp2_option_set_max_outbound_ack(option, maxUnreadAcknowledgements)
         nghttp2_option_set_max_settings(option, maxSettingsEntries)
         nghttp2_option_set_max_continuations(option, maxContinuations)
+        // Closed streams are kept only for RFC 7540 priorities, which this server ignores;
+        // nghttp2 would keep up to SETTINGS_MAX_CONCURRENT_STREAMS of them (without limit
+        // while it has not been told one), each a lookup-table entry.
+        nghttp2_option_set_no_closed_streams(option, 1)
     }
 
     /// A flow-control window within what HTTP/2 allows (0 to 2^31-1).
