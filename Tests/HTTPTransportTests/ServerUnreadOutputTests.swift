@@ -188,4 +188,48 @@ print(json.dumps({"sent": sent, "acks": len(acks), "in_order": gap is None, "fir
         #expect(handler.requests.isEmpty)
         client.close()
     }
+
+    /// Answers the peer does not read stay in nghttp2 (bodies are read lazily) rather than in
+    /// the byte stream: 400 answers of 32 KiB to a client with a 2 GiB window are held back
+    /// past 64 KiB, and all of them arrive whole once the client reads.
+    @Test func unreadAnswersAreHeldBackAndAllArriveLater() async throws {
+        let body = [UInt8](repeating: UInt8(ascii: "b"), count: 32 * 1024)
+        let handler = RecordingHandler { _, responder in responder.respond(HTTPResponse(status: 200, body: body)) }
+        let server = try TestServer(handler: handler)
+        defer { server.shutdown() }
+        let client = try RawClient(port: server.port, receiveBufferSize: 16_384)
+
+        let count = 400
+        // SETTINGS_INITIAL_WINDOW_SIZE 2^31-1, and the connection window opened as far.
+        var bytes = H2Frame.preface + H2Frame.frame(type: H2Frame.typeSettings, flags: 0, stream: 0,
+                                                    payload: [0x00, 0x04, 0x7f, 0xff, 0xff, 0xff])
+        bytes += H2Frame.frame(type: 0x8, flags: 0, stream: 0, payload: [0x7f, 0xff, 0x00, 0x00])
+        for index in 0..<count { bytes += H2Frame.headers(stream: UInt32(2 * index + 1), path: "/\(index)", endStream: true) }
+        client.send(bytes)
+        #expect(await eventually { handler.requests.count == count })
+        try await Task.sleep(for: .milliseconds(200))
+
+        let expected = count * body.count
+        var received = 0
+        do {
+            var buffered: [UInt8] = []
+            let deadline = ContinuousClock.now + .seconds(30)
+            while received < expected, ContinuousClock.now < deadline, let chunk = client.read(timeout: .seconds(5)), !chunk.isEmpty {
+                buffered += chunk
+                var offset = 0
+                while offset + 9 <= buffered.count {
+                    let length = Int(buffered[offset]) << 16 | Int(buffered[offset + 1]) << 8 | Int(buffered[offset + 2])
+                    guard offset + 9 + length <= buffered.count else { break }
+                    if buffered[offset + 3] == H2Frame.typeData { received += length }
+                    offset += 9 + length
+                }
+                buffered.removeFirst(offset)
+            }
+        }
+        #expect(received == expected, "every answer arrives whole once the client reads")
+        client.close()
+        #expect(await eventually { server.metrics.openConnections == 0 })
+        let held = server.server.context.counters.largestHeldOutput.load(ordering: .relaxed)
+        #expect(held > 0 && held <= Self.heldOutputBound, "held \(held) bytes of output for one connection")
+    }
 }

@@ -178,6 +178,8 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     private var terminated = false
     /// See ``maxUnreadAcknowledgements``.
     private var unreadAcknowledgements = 0
+    /// `produceOutput` left frames in nghttp2 because the peer is behind.
+    private var outputHeldBack = false
     /// Requests on streams above this are not handed to the handler: after a GOAWAY the
     /// peer was told they were not processed, and after `closeConnection()` they never will
     /// be. Without it, requests later in the same read would be handled, and the client,
@@ -244,7 +246,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
                       reason: String(cString: nghttp2_strerror(Int32(clamping: result))))
             return
         }
-        produceOutput()
+        produceOutput(everything: closesAfterReceive)
         if unreadAcknowledgements > Self.maxUnreadAcknowledgements {
             terminate(.enhanceYourCalm, reason: "too many unread PING and SETTINGS acknowledgements")
             return
@@ -272,14 +274,24 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         _ = Array(reason.utf8).withUnsafeBufferPointer {
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, code.rawValue, $0.baseAddress, $0.count)
         }
-        produceOutput()
+        produceOutput(everything: true)
         stream.closeAfterFlush()
     }
 
-    /// Moves every frame nghttp2 has ready into the byte stream, and closes when nghttp2 is done.
-    private func produceOutput() {
+    /// Moves the frames nghttp2 has ready into the byte stream, and closes when nghttp2 is done.
+    ///
+    /// Stops once `ByteStream.outputPauseThreshold` is queued, unless `everything` (before a
+    /// close, which would drop what nghttp2 still holds): the rest waits in nghttp2, where
+    /// response bodies are read lazily and queued ACKs count toward `max_outbound_ack`, until
+    /// `didDrain` says the peer took what was queued.
+    private func produceOutput(everything: Bool = false) {
         guard let session else { return }
+        outputHeldBack = false
         while true {
+            if !everything && stream.pendingOutputCount >= ByteStream.outputPauseThreshold {
+                outputHeldBack = nghttp2_session_want_write(session) != 0
+                return
+            }
             var data: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &data)
             if count < 0 {
@@ -314,6 +326,12 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     func didDrain() {
         // The peer's kernel has taken every acknowledgement queued so far.
         unreadAcknowledgements = 0
+        guard outputHeldBack else { return }
+        // Written at the end of the iteration, not from inside this flush.
+        produceOutput()
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        connection.eventLoop.flushAtEndOfIteration(self)
     }
 
     var hasOpenStreams: Bool { openStreamCount > 0 }
@@ -619,7 +637,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
             closesAfterReceive = true
             return
         }
-        produceOutput()
+        produceOutput(everything: true)
         stream.closeAfterFlush()
         stream.flush()
     }
