@@ -44,6 +44,8 @@ final class TransportCounters: Sendable {
     /// The most output one closed connection held waiting for its peer to read
     /// (`ByteStream.peakPendingOutput`): what the per-connection bound is checked against.
     let largestHeldOutput = Atomic<Int>(0)
+    /// Times `BurstMemoryTrim` gave free memory back to the system.
+    let memoryTrims = Atomic<Int>(0)
 
     func recordHeldOutput(_ bytes: Int) {
         var current = largestHeldOutput.load(ordering: .relaxed)
