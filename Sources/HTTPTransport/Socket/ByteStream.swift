@@ -125,7 +125,9 @@ final class ByteStream: Selectable {
                 return
             }
         }
-        outbound.removeAll(keepingCapacity: outbound.capacity <= 1 << 20)
+        // Room for a busy connection's usual output is kept; more (a burst, a large HTTP/1.1
+        // body) is given back, so an idle connection does not hold it.
+        outbound.removeAll(keepingCapacity: outbound.capacity <= 2 * Self.outputPauseThreshold)
         outboundOffset = 0
         let wasBlocked = outputBlocked
         outputBlocked = false
