@@ -47,3 +47,16 @@ for mode in h2c tls; do
     printf '%-8s %14.0f %14.0f %7.2fx\n' "$mode" "$(awk -v a="$r" -v n="$ROUNDS" 'BEGIN { print a / n }')" \
         "$(awk -v a="$o" -v n="$ROUNDS" 'BEGIN { print a / n }')" "$(awk -v o="$o" -v r="$r" 'BEGIN { print o / r }')"
 done
+
+# Memory per idle connection: the growth of each TLS server's resident memory while IDLE
+# connections (preface and SETTINGS done) are held open, per connection.
+IDLE=${IDLE:-1000}
+ulimit -n $((IDLE * 2 + 256)) 2>/dev/null || true
+echo
+echo "memory per idle TLS connection ($IDLE held open), KiB of the server's resident memory;"
+echo "then what is still resident per connection 2 s after they closed"
+read -r ref_idle ref_after < <(python3 scripts/idle-connection-memory.py "$p2" "$IDLE" "${pids[1]}")
+read -r our_idle our_after < <(python3 scripts/idle-connection-memory.py "$p4" "$IDLE" "${pids[3]}")
+printf '%-12s %14s %14s\n' "" nghttpd ours
+printf '%-12s %14s %14s\n' idle "$ref_idle" "$our_idle"
+printf '%-12s %14s %14s\n' "after close" "$ref_after" "$our_after"

@@ -44,6 +44,7 @@ static inline unsigned long c_openssl_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC
 static inline int c_openssl_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
 static inline long c_openssl_SSL_MODE_ENABLE_PARTIAL_WRITE(void) { return SSL_MODE_ENABLE_PARTIAL_WRITE; }
 static inline long c_openssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER(void) { return SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER; }
+static inline long c_openssl_SSL_MODE_RELEASE_BUFFERS(void) { return SSL_MODE_RELEASE_BUFFERS; }
 static inline uint64_t c_openssl_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
 static inline uint64_t c_openssl_SSL_OP_NO_COMPRESSION(void) { return SSL_OP_NO_COMPRESSION; }
 static inline int c_openssl_SSL_TLSEXT_ERR_OK(void) { return SSL_TLSEXT_ERR_OK; }

@@ -104,6 +104,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         // as a fresh apns-id) never repeat, so indexing them only churns the table, which
         // costs a large share of the server's instructions per request.
         nghttp2_option_set_max_deflate_dynamic_table_size(option, 0)
+        Self.setLimits(option)
 
         var created: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()
@@ -117,6 +118,30 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
                                                   Int32(clamping: Self.windowSize(configuration.connectionWindowSize)))
         announceInitialStreamLimit(UInt32(clamping: configuration.maxConcurrentStreams))
         produceOutput()
+    }
+
+    /// Acknowledgements (PING and SETTINGS ACKs) a peer may leave unread: produced since the
+    /// byte stream last emptied into the socket, or queued inside nghttp2 by one read. A peer
+    /// past it is flooding; the connection ends with GOAWAY ENHANCE_YOUR_CALM.
+    static let maxUnreadAcknowledgements = 1_000
+    /// SETTINGS entries accepted in one frame (a client sends a handful); more is
+    /// ENHANCE_YOUR_CALM.
+    static let maxSettingsEntries = 32
+    /// CONTINUATION frames after one HEADERS frame: 64 frames of the default 16 KiB carry a
+    /// 1 MiB header block, which is read whole and answered 431 when it exceeds
+    /// `maxHeaderListSize`. More frames than this is a flood: ENHANCE_YOUR_CALM.
+    static let maxContinuations = 64
+
+    /// nghttp2's own limits, set to this session's named values rather than left to the
+    /// library's defaults (docs/ARCHITECTURE.md, "Bounded per connection").
+    private static func setLimits(_ option: OpaquePointer) {
+        nghttp2_option_set_max_outbound_ack(option, maxUnreadAcknowledgements)
+        nghttp2_option_set_max_settings(option, maxSettingsEntries)
+        nghttp2_option_set_max_continuations(option, maxContinuations)
+        // Closed streams are kept only for RFC 7540 priorities, which this server ignores;
+        // nghttp2 would keep up to SETTINGS_MAX_CONCURRENT_STREAMS of them (without limit
+        // while it has not been told one), each a lookup-table entry.
+        nghttp2_option_set_no_closed_streams(option, 1)
     }
 
     /// A flow-control window within what HTTP/2 allows (0 to 2^31-1).
@@ -145,6 +170,19 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
 
     /// The stream limit announced in our first SETTINGS, until the client acknowledges it.
     private var unacknowledgedInitialLimit: UInt32?
+    /// The acknowledged first limit, enforced here rather than by nghttp2 (which would have
+    /// to send a second SETTINGS to learn it) until `setMaxConcurrentStreams` changes it.
+    private var acknowledgedInitialLimit: UInt32?
+    /// SETTINGS_MAX_CONCURRENT_STREAMS as last announced: a SETTINGS frame goes out only
+    /// when it changes.
+    private var announcedStreamLimit: UInt32?
+    /// nghttp2 failed, or the peer flooded: the GOAWAY is queued, and no further input is
+    /// handed to nghttp2, whose parser may be stopped in the middle of a frame.
+    private var terminated = false
+    /// See ``maxUnreadAcknowledgements``.
+    private var unreadAcknowledgements = 0
+    /// `produceOutput` left frames in nghttp2 because the peer is behind.
+    private var outputHeldBack = false
     /// Requests on streams above this are not handed to the handler: after a GOAWAY the
     /// peer was told they were not processed, and after `closeConnection()` they never will
     /// be. Without it, requests later in the same read would be handled, and the client,
@@ -185,6 +223,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         bytes[2] = UInt8(newLength & 0xff)
         stream.enqueue(bytes)
         unacknowledgedInitialLimit = limit
+        announcedStreamLimit = limit
     }
 
     deinit {
@@ -201,24 +240,61 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     // MARK: Input
 
     func receive(_ bytes: UnsafeRawBufferPointer) {
-        guard let session else { return }
+        guard let session, !terminated else { return }
         inReceive = true
         let result = nghttp2_session_mem_recv(session, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         inReceive = false
         if result < 0 {
-            // nghttp2 has queued a GOAWAY for protocol errors where it can; send it, then close.
-            produceOutput()
-            stream.closeAfterFlush()
+            terminate(Self.goAwayCode(forFatal: Int32(clamping: result)),
+                      reason: String(cString: nghttp2_strerror(Int32(clamping: result))))
             return
         }
-        produceOutput()
+        produceOutput(everything: closesAfterReceive)
+        if unreadAcknowledgements > Self.maxUnreadAcknowledgements {
+            terminate(.enhanceYourCalm, reason: "too many unread PING and SETTINGS acknowledgements")
+            return
+        }
         if closesAfterReceive { stream.closeAfterFlush() }
     }
 
-    /// Moves every frame nghttp2 has ready into the byte stream, and closes when nghttp2 is done.
-    private func produceOutput() {
+    /// The GOAWAY code for a fatal `mem_recv` error, which nghttp2 answers with no GOAWAY of its own.
+    static func goAwayCode(forFatal error: Int32) -> HTTP2ErrorCode {
+        switch error {
+        case NGHTTP2_ERR_FLOODED.rawValue, NGHTTP2_ERR_TOO_MANY_CONTINUATIONS.rawValue: .enhanceYourCalm
+        case NGHTTP2_ERR_BAD_CLIENT_MAGIC.rawValue: .protocolError
+        default: .internalError
+        }
+    }
+
+    /// Ends the connection for good: what nghttp2 already queued goes out (in order, so the
+    /// peer sees a prefix of its answers), then GOAWAY, then the close. No input reaches
+    /// nghttp2 again, so nothing after the failure is served.
+    private func terminate(_ code: HTTP2ErrorCode, reason: String) {
+        guard let session, !terminated else { return }
+        terminated = true
+        lastDispatchableStreamID = 0
+        let lastStream = nghttp2_session_get_last_proc_stream_id(session)
+        _ = Array(reason.utf8).withUnsafeBufferPointer {
+            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, code.rawValue, $0.baseAddress, $0.count)
+        }
+        produceOutput(everything: true)
+        stream.closeAfterFlush()
+    }
+
+    /// Moves the frames nghttp2 has ready into the byte stream, and closes when nghttp2 is done.
+    ///
+    /// Stops once `ByteStream.outputPauseThreshold` is queued, unless `everything` (before a
+    /// close, which would drop what nghttp2 still holds): the rest waits in nghttp2, where
+    /// response bodies are read lazily and queued ACKs count toward `max_outbound_ack`, until
+    /// `didDrain` says the peer took what was queued.
+    private func produceOutput(everything: Bool = false) {
         guard let session else { return }
+        outputHeldBack = false
         while true {
+            if !everything && stream.pendingOutputCount >= ByteStream.outputPauseThreshold {
+                outputHeldBack = nghttp2_session_want_write(session) != 0
+                return
+            }
             var data: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &data)
             if count < 0 {
@@ -250,7 +326,16 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         stream.flush()
     }
 
-    func didDrain() {}
+    func didDrain() {
+        // The peer's kernel has taken every acknowledgement queued so far.
+        unreadAcknowledgements = 0
+        guard outputHeldBack else { return }
+        // Written at the end of the iteration, not from inside this flush.
+        produceOutput()
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        connection.eventLoop.flushAtEndOfIteration(self)
+    }
 
     var hasOpenStreams: Bool { openStreamCount > 0 }
 
@@ -330,6 +415,13 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
 
     fileprivate func beginHeaders(streamID: Int32) {
         guard let session else { return }
+        if let limit = acknowledgedInitialLimit, openStreamCount >= Int(limit) {
+            // What nghttp2 does for a limit it knows of: the stream is refused unprocessed,
+            // and its headers find no stream to fill.
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID,
+                                          HTTP2ErrorCode.refusedStream.rawValue)
+            return
+        }
         let startedAt = stream.lastActivity
         let request = spareStreams.popLast()?.reuse(id: streamID, startedAt: startedAt) ?? Stream(id: streamID, startedAt: startedAt)
         request.next = firstStream
@@ -384,11 +476,11 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
 
     fileprivate func frameReceived(type: UInt8, flags: UInt8, streamID: Int32) {
         if type == UInt8(NGHTTP2_SETTINGS.rawValue), flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0,
-           let limit = unacknowledgedInitialLimit, let session {
-            // The client has our first SETTINGS: from now on nghttp2 enforces its limit.
+           let limit = unacknowledgedInitialLimit {
+            // The client has our first SETTINGS: from now on its limit holds, enforced in
+            // `beginHeaders` without a second SETTINGS frame that would change nothing.
             unacknowledgedInitialLimit = nil
-            var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limit)
-            _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+            acknowledgedInitialLimit = limit
             return
         }
         // nghttp2 takes nothing but the preface and a SETTINGS frame first.
@@ -438,7 +530,12 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
         context.handler.handleRejected(head, rejection: rejection, responder: HTTPResponder(connection: connection, streamID: request.id))
     }
 
-    fileprivate func frameSent(flags: UInt8, streamID: Int32) {
+    fileprivate func frameSent(type: UInt8, flags: UInt8, streamID: Int32) {
+        if streamID == 0, flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0,
+           type == UInt8(NGHTTP2_PING.rawValue) || type == UInt8(NGHTTP2_SETTINGS.rawValue) {
+            unreadAcknowledgements += 1
+            return
+        }
         guard flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0, let request = stream(streamID),
               request.resetAfterResponse, let session else { return }
         // A request that already ended is closed now; RST_STREAM on a closed stream is a protocol error.
@@ -517,10 +614,15 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     }
 
     func setMaxConcurrentStreams(_ value: Int) {
-        guard let session else { return }
-        unacknowledgedInitialLimit = nil  // An explicit limit supersedes the initial one.
+        let limit = UInt32(clamping: value)
+        // No SETTINGS frame when nothing changes; the limit already announced still holds.
+        guard let session, limit != announcedStreamLimit else { return }
+        announcedStreamLimit = limit
+        // An explicit limit supersedes the initial one, and nghttp2 enforces it.
+        unacknowledgedInitialLimit = nil
+        acknowledgedInitialLimit = nil
         var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
-                                           value: UInt32(clamping: value))
+                                           value: limit)
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
         sendNow()
     }
@@ -555,7 +657,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
             closesAfterReceive = true
             return
         }
-        produceOutput()
+        produceOutput(everything: true)
         stream.closeAfterFlush()
         stream.flush()
     }
@@ -630,7 +732,7 @@ private func onFrameReceived(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2
 
 private func onFrameSent(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let frame else { return 0 }
-    withSession(userData) { $0.frameSent(flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id) }
+    withSession(userData) { $0.frameSent(type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id) }
     return 0
 }
 

@@ -18,7 +18,7 @@ public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     /// The address actually bound, with the port the OS chose for port 0.
     public let localAddress: SocketAddress
-    private let context: ServerContext
+    let context: ServerContext
     private let group: EventLoopGroup
     private let ownsGroup: Bool
     private let acceptor: Acceptor

@@ -5,6 +5,10 @@
 final class ServerConnection: ByteStreamDelegate {
     /// The HTTP/2 client connection preface (RFC 9113 section 3.4).
     static let preface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    /// Enough of the preface for an HTTP/2-only server to tell HTTP/2: no HTTP/1.x method is
+    /// `PRI`, so once these bytes match, the rest is HTTP/2's to judge, under its preface
+    /// time limit. A server that also speaks HTTP/1.1 waits for the whole preface.
+    static let http2OnlySniffLength = 4
 
     let id: UInt64
     let stream: ByteStream
@@ -18,7 +22,8 @@ final class ServerConnection: ByteStreamDelegate {
     private var handshakeTimer: ScheduledTask?
     /// The one timer of the connection: the HTTP/2 preface, idleness and request read deadlines.
     private var timer: ScheduledTask?
-    /// When the session began: the HTTP/2 preface deadline counts from here.
+    /// When the TLS handshake (or, in cleartext, the accept) finished: the HTTP/2 preface
+    /// deadline counts from here, through the sniffing of the first bytes.
     private var sessionStartedAt = ContinuousClock.now
 
     init(id: UInt64, stream: ByteStream, context: ServerContext, remoteAddress: SocketAddress?) {
@@ -43,6 +48,7 @@ final class ServerConnection: ByteStreamDelegate {
 
     func streamDidConnect(_ stream: ByteStream, applicationProtocol: String?) {
         self.applicationProtocol = applicationProtocol
+        sessionStartedAt = .now
         switch applicationProtocol {
         case "h2": startSession(.http2)
         case "http/1.1": startSession(.http1_1)
@@ -58,10 +64,11 @@ final class ServerConnection: ByteStreamDelegate {
             return
         }
         sniffed.append(contentsOf: bytes)
-        let checked = min(sniffed.count, Self.preface.count)
+        let needed = context.configuration.acceptsHTTP1 ? Self.preface.count : Self.http2OnlySniffLength
+        let checked = min(sniffed.count, needed)
         if !sniffed[..<checked].elementsEqual(Self.preface[..<checked]) {
             startSession(.http1_1)
-        } else if sniffed.count >= Self.preface.count {
+        } else if sniffed.count >= needed {
             startSession(.http2)
         }
     }
@@ -90,10 +97,12 @@ final class ServerConnection: ByteStreamDelegate {
         connection.controller = session
         context.handler.connectionOpened(connection)
         if context.isShuttingDown.load(ordering: .acquiring) { session.beginGracefulShutdown() }
-        sessionStartedAt = .now
         let configuration = context.configuration
         var first = min(configuration.idleTimeout, configuration.requestReadTimeout, configuration.requestHeadersTimeout)
-        if version == .http2 { first = min(first, configuration.connectionPrefaceTimeout) }
+        if version == .http2 {
+            let prefaceDue = sessionStartedAt + configuration.connectionPrefaceTimeout
+            first = min(first, max(ContinuousClock.now.duration(to: prefaceDue), .milliseconds(1)))
+        }
         armTimer(after: first)
         if !sniffed.isEmpty {
             let buffered = sniffed
@@ -179,6 +188,7 @@ final class ServerConnection: ByteStreamDelegate {
             context.handler.connectionClosed(connection)
         }
         session = nil
+        context.counters.recordHeldOutput(stream.peakPendingOutput)
         context.connectionEnded(from: remoteAddress)
         context.registry(for: stream.eventLoop)?.connections[ObjectIdentifier(self)] = nil
     }

@@ -31,9 +31,12 @@ final class ServerContext: Sendable {
 
     /// Forgets a connection the listener admitted, from whichever loop it ended on.
     func connectionEnded(from peer: SocketAddress?) {
-        counters.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        let open = counters.openConnections.wrappingSubtract(1, ordering: .relaxed).newValue
         if let sources, let peer { sources.release(ClientSource(peer)) }
+        memoryTrim.connectionEnded(leaving: open, counters: counters)
     }
+
+    let memoryTrim = BurstMemoryTrim()
 }
 
 /// The server connections living on one loop. Touched only on that loop.

@@ -2,7 +2,8 @@
 protocol ServerSession: ConnectionController {
     /// Bytes from the peer. Output is queued on the byte stream, which flushes after.
     func receive(_ bytes: UnsafeRawBufferPointer)
-    /// The write buffer emptied; HTTP/1.1 uses this to go on with pipelined requests.
+    /// The write buffer emptied: HTTP/1.1 goes on with pipelined requests, HTTP/2 with the
+    /// output it held back while the peer was behind.
     func didDrain()
     /// Requests or streams begun and not finished.
     var hasOpenStreams: Bool { get }

@@ -52,6 +52,21 @@ final class TransportCounters: Sendable {
     let timedOutRequests = Atomic<Int>(0)
     let prefaceTimeouts = Atomic<Int>(0)
     let acceptPauses = Atomic<Int>(0)
+    /// The most output one closed connection held waiting for its peer to read
+    /// (`ByteStream.peakPendingOutput`): what the per-connection bound is checked against.
+    let largestHeldOutput = Atomic<Int>(0)
+    /// Times `BurstMemoryTrim` gave free memory back to the system.
+    let memoryTrims = Atomic<Int>(0)
+
+    func recordHeldOutput(_ bytes: Int) {
+        var current = largestHeldOutput.load(ordering: .relaxed)
+        while bytes > current {
+            let (exchanged, original) = largestHeldOutput.compareExchange(
+                expected: current, desired: bytes, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
 
     var snapshot: TransportMetrics {
         TransportMetrics(

@@ -25,6 +25,12 @@ final class ByteStream: Selectable {
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
     private var wantsWrite = false
+    /// Output waits past ``outputPauseThreshold`` because the peer does not read it: no
+    /// more input is read until it has gone (back-pressure).
+    private var outputBlocked = false
+    /// The most output this stream has held waiting for the peer, for the per-connection bound.
+    private(set) var peakPendingOutput = 0
+    private var drainTimer: ScheduledTask?
     private var handshaking: Bool
     private var closeWhenDrained = false
     private var inReadCallback = false
@@ -51,6 +57,21 @@ final class ByteStream: Selectable {
     }
 
     var hasPendingOutput: Bool { outboundOffset < outbound.count }
+
+    /// Bytes queued and not yet taken by the socket.
+    var pendingOutputCount: Int { outbound.count - outboundOffset }
+
+    /// Queued output at which the stream stops reading until the peer has taken all of it.
+    ///
+    /// A peer that sends and does not read would otherwise make the queue grow with every
+    /// answer and acknowledgement. Past this, its further bytes wait in the kernel, whose
+    /// full buffers then stop it (TCP flow control); one read adds at most what a read of
+    /// `EventLoop.readBuffer`'s size produces.
+    static let outputPauseThreshold = 64 * 1024
+
+    /// How long a closing stream waits for the peer to take its last output before closing
+    /// anyway: a peer that reads nothing cannot hold a closing connection.
+    static let closeDrainTimeout = Duration.seconds(10)
 
     /// Queues bytes for writing; `flush()` sends them. Dropped once the stream is lingering.
     func enqueue(_ bytes: UnsafeRawBufferPointer) {
@@ -86,7 +107,15 @@ final class ByteStream: Selectable {
                 outboundOffset += count
                 lastActivity = .now
             case .wouldBlock:
-                setWantsWrite(true)
+                let pending = pendingOutputCount
+                if pending > peakPendingOutput { peakPendingOutput = pending }
+                if pending >= Self.outputPauseThreshold, !outputBlocked {
+                    outputBlocked = true
+                    wantsWrite = true
+                    eventLoop.reregister(fd: socket.fd, interest: interest)
+                } else {
+                    setWantsWrite(true)
+                }
                 return
             case .closed:
                 close(error: nil)
@@ -96,20 +125,38 @@ final class ByteStream: Selectable {
                 return
             }
         }
-        outbound.removeAll(keepingCapacity: outbound.capacity <= 1 << 20)
+        // Room for a busy connection's usual output is kept; more (a burst, a large HTTP/1.1
+        // body) is given back, so an idle connection does not hold it.
+        outbound.removeAll(keepingCapacity: outbound.capacity <= 2 * Self.outputPauseThreshold)
         outboundOffset = 0
-        setWantsWrite(false)
+        let wasBlocked = outputBlocked
+        outputBlocked = false
+        if wasBlocked {
+            wantsWrite = false
+            eventLoop.reregister(fd: socket.fd, interest: interest)
+        } else {
+            setWantsWrite(false)
+        }
         if closeWhenDrained {
             beginLingeringClose()
         } else {
             delegate?.streamDidDrain(self)
+            // Input TLS decrypted before the pause, which epoll cannot see.
+            if wasBlocked, !isClosed, !inReadCallback, tls?.hasBufferedInput ?? false { readReady() }
         }
     }
 
-    /// Closes once everything queued has been written.
+    /// Closes once everything queued has been written, or after ``closeDrainTimeout`` if the
+    /// peer does not take it. From now on input is read and dropped, never handed on: a
+    /// session that decided to close (after a fatal protocol error, say) serves nothing more.
     func closeAfterFlush() {
+        guard !closeWhenDrained else { return }
         closeWhenDrained = true
-        if !hasPendingOutput && !inReadCallback { beginLingeringClose() }
+        if !hasPendingOutput && !inReadCallback {
+            beginLingeringClose()
+        } else if !isClosed {
+            drainTimer = eventLoop.schedule(after: Self.closeDrainTimeout) { [weak self] in self?.close(error: nil) }
+        }
     }
 
     /// How long a closing stream keeps reading what the peer still sends.
@@ -130,13 +177,29 @@ final class ByteStream: Selectable {
     private func beginLingeringClose() {
         guard !isClosed, !lingering else { return }
         lingering = true
+        drainTimer?.cancel()
+        drainTimer = nil
         if !handshaking && connected { tls?.shutdown() }
         _ = Glibc.shutdown(socket.fd, Int32(SHUT_WR))
         setWantsWrite(false)
-        lingerTimer = eventLoop.schedule(after: Self.lingerTimeout) { [weak self] in self?.close(error: nil) }
+        lingerUntil(ContinuousClock.now + Self.closeDrainTimeout)
     }
 
-    /// Reads and drops whatever the peer still sends while lingering; closes at its EOF.
+    /// Closes after `lingerTimeout`, or later while the kernel still holds output the peer
+    /// has not acknowledged (up to `deadline`): closing with the peer's input unread sends RST,
+    /// which would throw that output (the GOAWAY saying why) away before the peer reads it.
+    private func lingerUntil(_ deadline: ContinuousClock.Instant) {
+        lingerTimer = eventLoop.schedule(after: Self.lingerTimeout) { [weak self] in
+            guard let self else { return }
+            if socket.unacknowledgedOutputCount() > 0, ContinuousClock.now < deadline {
+                lingerUntil(deadline)
+            } else {
+                close(error: nil)
+            }
+        }
+    }
+
+    /// Reads and drops whatever the peer still sends while closing; closes at its EOF.
     private func discardWhileLingering() {
         let buffer = eventLoop.readBuffer
         while true {
@@ -154,16 +217,16 @@ final class ByteStream: Selectable {
         eventLoop.reregister(fd: socket.fd, interest: interest)
     }
 
-    /// What the loop watches for: reads unless paused (a lingering stream always reads, to
-    /// discard), writes while output waits.
+    /// What the loop watches for: reads unless paused or blocked on output (a closing
+    /// stream always reads, to discard), writes while output waits.
     private var interest: SelectorInterest {
-        var interest: SelectorInterest = readPauses == 0 || lingering ? .read : []
+        var interest: SelectorInterest = (readPauses == 0 && !outputBlocked) || lingering || closeWhenDrained ? .read : []
         if wantsWrite { interest.insert(.write) }
         return interest
     }
 
     /// Whether reading is paused (see ``pauseReading()``).
-    var isReadingPaused: Bool { readPauses > 0 && !lingering }
+    var isReadingPaused: Bool { (readPauses > 0 || outputBlocked) && !lingering && !closeWhenDrained }
 
     /// Stops reading from the socket until ``resumeReading()`` has been called as many
     /// times. Bytes already read are still handled, and output still goes out; the peer's
@@ -180,7 +243,7 @@ final class ByteStream: Selectable {
     func resumeReading() {
         guard readPauses > 0 else { return }
         readPauses -= 1
-        guard readPauses == 0, !isClosed else { return }
+        guard readPauses == 0, !isClosed, !outputBlocked else { return }
         eventLoop.reregister(fd: socket.fd, interest: interest)
         if !inReadCallback, tls?.hasBufferedInput ?? false { readReady() }
     }
@@ -205,7 +268,7 @@ final class ByteStream: Selectable {
 
     func readReady() {
         guard !isClosed else { return }
-        if lingering {
+        if lingering || (closeWhenDrained && !handshaking && connected) {
             discardWhileLingering()
             return
         }
@@ -235,6 +298,11 @@ final class ByteStream: Selectable {
                 lastActivity = .now
                 delegate?.stream(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 if isClosed || closeWhenDrained || isReadingPaused { return }
+                if pendingOutputCount >= Self.outputPauseThreshold {
+                    // Write before reading more: a peer that does not read blocks here.
+                    flush()
+                    if isClosed || outputBlocked || closeWhenDrained { return }
+                }
                 if count < buffer.count && !(tls?.hasBufferedInput ?? false) { return }
             case .wouldBlock:
                 return
@@ -307,6 +375,7 @@ final class ByteStream: Selectable {
         guard !isClosed else { return }
         isClosed = true
         lingerTimer?.cancel()
+        drainTimer?.cancel()
         eventLoop.deregister(fd: socket.fd)
         if abort { socket.setLingerZero() } else if !handshaking && connected && !lingering { tls?.shutdown() }
         socket.close()

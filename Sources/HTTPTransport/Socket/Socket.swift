@@ -71,6 +71,12 @@ final class Socket {
     }
 
     /// Sends RST instead of FIN when closed, for aborting a peer.
+    /// Bytes written that the peer's kernel has not acknowledged yet (TIOCOUTQ); 0 if unknown.
+    func unacknowledgedOutputCount() -> Int {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(TIOCOUTQ), &count) == 0 ? Int(count) : 0
+    }
+
     func setLingerZero() {
         var value = linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))

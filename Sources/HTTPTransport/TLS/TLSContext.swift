@@ -35,8 +35,10 @@ final class TLSContext: @unchecked Sendable {
         _ = c_openssl_SSL_CTX_set_min_proto_version(pointer, version)
         _ = c_openssl_SSL_CTX_set_options(pointer, c_openssl_SSL_OP_NO_RENEGOTIATION() | c_openssl_SSL_OP_NO_COMPRESSION())
         // Partial writes and a moving buffer let us retry SSL_write from a growing output buffer.
+        // Released buffers: an idle connection gives back its record buffers (about 34 KiB)
+        // until its next read or write.
         _ = c_openssl_SSL_CTX_set_mode(pointer, c_openssl_SSL_MODE_ENABLE_PARTIAL_WRITE()
-            | c_openssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
+            | c_openssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER() | c_openssl_SSL_MODE_RELEASE_BUFFERS())
 
         for path in [configuration.certificateChainPath, configuration.privateKeyPath, configuration.trustRootsPath] {
             if let path { try Self.checkReadable(path) }

@@ -1,0 +1,30 @@
+import Synchronization
+internal import CLinuxShims
+
+/// Gives the allocator's free memory back to the system once a burst of connections has
+/// mostly closed, so that a server's resident size follows its connections down again.
+///
+/// glibc keeps freed memory in its heaps for reuse; after thousands of connections close,
+/// it would keep hundreds of megabytes no connection uses. `malloc_trim` returns it. It runs
+/// at most once per halving of the connection count, and only after at least
+/// ``minimumBurst`` connections were open, so steady traffic never pays for it.
+final class BurstMemoryTrim: Sendable {
+    /// Open connections a burst must have reached before its end is trimmed.
+    static let minimumBurst = 256
+    /// The most connections open since the last trim.
+    private let mark = Atomic<Int>(0)
+
+    /// Called as each connection ends, with how many stay open.
+    func connectionEnded(leaving open: Int, counters: TransportCounters) {
+        var peak = mark.load(ordering: .relaxed)
+        if open + 1 > peak {
+            mark.store(open + 1, ordering: .relaxed)
+            peak = open + 1
+        }
+        guard peak >= Self.minimumBurst, open <= peak / 2 else { return }
+        // One loop trims; another that ends a connection at the same moment skips.
+        guard mark.compareExchange(expected: peak, desired: open, ordering: .relaxed).exchanged else { return }
+        _ = malloc_trim(0)
+        counters.memoryTrims.wrappingAdd(1, ordering: .relaxed)
+    }
+}
