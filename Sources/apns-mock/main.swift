@@ -25,7 +25,8 @@ let parser = CommandLineParser(
         .value("capture", "FILE", help: "Append every push to FILE as JSON Lines (docs/capture-format.md); each push is answered once its line is written."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default: a line per push), notice, warning, error or critical."),
         .flag("capture-fsync", help: "With --capture: fdatasync each batch of lines before answering (survives power loss)."),
-    ])
+    ],
+    environmentPrefix: "APNS_MOCK")
 
 let certsVariable = "APNS_MOCK_CERTS"
 // A long-running server: large freed buffers go back to the system (the type says why).
@@ -68,7 +69,8 @@ do {
     if arguments.has("no-tls") {
         // A certificate given with --no-tls would be silently unused: the person meant one or the other.
         if arguments.value("tls-cert") != nil || arguments.value("tls-key") != nil {
-            throw CommandLineError("--tls-cert and --tls-key serve TLS, which --no-tls turns off; give one or the other")
+            throw CommandLineError("\(arguments.origin(of: "tls-cert")) and \(arguments.origin(of: "tls-key")) serve TLS, "
+                + "which \(arguments.origin(of: "no-tls")) turns off; give one or the other")
         }
         configuration.server.tlsEnabled = false
     }
@@ -80,7 +82,7 @@ do {
     if arguments.has("capture-fsync") { configuration.server.captureSyncsEachBatch = true }
     if let level = try arguments.logLevel() { logLevel = level }
     if configuration.server.captureSyncsEachBatch, configuration.server.captureFilePath == nil {
-        throw CommandLineError("--capture-fsync syncs the capture file, and there is none: add --capture FILE")
+        throw CommandLineError("\(arguments.origin(of: "capture-fsync")) syncs the capture file, and there is none: add --capture FILE")
     }
     // Checked once the flags are applied: `--port 4200 --sandbox-port 4200` is the same usage
     // error as the clash in a file, which names the file when the flags left the clash in it.
