@@ -4,33 +4,18 @@
 #   localhost/apns-mock:latest     apns-mock and push-inspect, the test keys and certificates
 #   localhost/push-gateway:latest  push-gateway
 #
-# Only the three products are built, in release with the Swift runtime linked in
-# (--static-swift-stdlib), so the images need no Swift libraries; they share .build/release
-# with `make release`. The Dockerfile (containers/Dockerfile) is plain Docker; what is
-# podman's here is only how it is run: chroot isolation and the host's network for apt-get,
-# because this machine's runtimes cannot set up the default ones (docs/containers.md).
+# The Dockerfile (containers/Dockerfile) is plain Docker; what is podman's here is only how
+# it is run: chroot isolation and the host's network for apt-get, because this machine's
+# runtimes cannot set up the default ones, and the base made by scripts/container-base.sh
+# (docs/containers.md, "What is tested here").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-for tool in podman swift strip; do
-    command -v "$tool" >/dev/null || { echo "build-images: $tool is missing (scripts/setup.sh installs podman)" >&2; exit 1; }
-done
+command -v podman >/dev/null || { echo "build-images: podman is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 
 bash scripts/container-base.sh
-
-products=(apns-mock push-inspect push-gateway)
-for product in "${products[@]}"; do
-    swift build -c release --static-swift-stdlib --product "$product"
-done
-bin=$(swift build -c release --show-bin-path)
-
 context=.build/container/context
-rm -rf "$context"
-mkdir -p "$context/bin" "$context/certs"
-for product in "${products[@]}"; do
-    strip -o "$context/bin/$product" "$bin/$product"
-done
-cp certs/*.pem certs/*.key certs/*.p8 "$context/certs/"
+bash scripts/stage-image-context.sh "$context"
 
 for target in apns-mock push-gateway; do
     previous=$(podman image inspect --format '{{.Id}}' "localhost/$target:latest" 2>/dev/null || true)

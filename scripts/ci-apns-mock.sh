@@ -14,6 +14,7 @@
 #   APNS_MOCK_CA           where `ready` writes the CA that signs the mock's certificate
 #                          (default ./apns-mock-ca.pem), for the backend under test to trust
 #   APNS_MOCK_WAIT         seconds `ready` and `check` wait (default 60)
+#   APNS_MOCK_CONTROL_TOKEN the control API's access token, when the mock has one
 set -euo pipefail
 
 command=${1:-}
@@ -24,7 +25,11 @@ ca=${APNS_MOCK_CA:-./apns-mock-ca.pem}
 wait=${APNS_MOCK_WAIT:-60}
 
 # A shell and its /dev/tcp would do, but curl is on every CI image and reads answers whole.
-get() { curl -fsS --max-time "$((wait + 5))" "$control$1"; }
+get() {
+    local authorization=()
+    [ -z "${APNS_MOCK_CONTROL_TOKEN:-}" ] || authorization=(-H "authorization: Bearer $APNS_MOCK_CONTROL_TOKEN")
+    curl -fsS --max-time "$((wait + 5))" "${authorization[@]}" "$control$1"
+}
 
 case "$command" in
 ready)

@@ -76,28 +76,35 @@ push() {
         -H "authorization: bearer $token" -H "apns-topic: com.example.app" -H "apns-push-type: alert" -H "apns-id: $2" \
         -d '{"aps":{"alert":{"title":"Image test","body":"hello"}}}' "https://127.0.0.1:$sandbox_port/3/device/$1"
 }
-control() { curl -sS --max-time 30 "${@:2}" "http://127.0.0.1:$control_port$1"; }
+control_token=image-test-control-token-0123456789
+control() { curl -sS --max-time 30 -H "authorization: Bearer $control_token" "${@:2}" "http://127.0.0.1:$control_port$1"; }
 # json EXPRESSION: evaluates EXPRESSION on the JSON read from standard input (`data`); a
 # tuple prints as its values separated by spaces.
 json() { python3 -c "import json, sys; data = json.load(sys.stdin); value = ($1); print(*value) if isinstance(value, tuple) else print(value)"; }
 
 # --- apns-mock ---------------------------------------------------------------------------
 mock=apns-mock-test-$suffix
-mkdir -p "$work/capture"
+mkdir -p "$work/capture" "$work/mock-secrets"
 chown 10001:10001 "$work/capture"
+printf '%s\n' "$control_token" > "$work/mock-secrets/control-token"
+chmod 0444 "$work/mock-secrets/control-token"
 containers+=("$mock")
 podman run -d --name "$mock" "${run_flags[@]}" --network "$network" \
     --network-alias api.push.apple.com --network-alias api.sandbox.push.apple.com \
     -p "127.0.0.1:$sandbox_port:2198" -p "127.0.0.1:$control_port:2199" \
-    -v "$work/capture:/var/lib/apns-mock" localhost/apns-mock:latest --log-level info >/dev/null 2>"$work/run.log" \
+    -v "$work/capture:/var/lib/apns-mock" -v "$work/mock-secrets:/run/secrets:ro" \
+    -e APNS_MOCK_CONTROL_TOKEN_FILE=/run/secrets/control-token \
+    localhost/apns-mock:latest --log-level info >/dev/null 2>"$work/run.log" \
     || fail "podman run apns-mock: $(cat "$work/run.log")"
 
 CONTAINER_CLI=podman APNS_MOCK_CONTAINER=$mock APNS_MOCK_CONTROL_URL=http://127.0.0.1:$control_port \
-    APNS_MOCK_CA=$work/ca.pem APNS_MOCK_WAIT=30 bash scripts/ci-apns-mock.sh ready >/dev/null \
-    || fail "the mock did not come up"
+    APNS_MOCK_CONTROL_TOKEN=$control_token APNS_MOCK_CA=$work/ca.pem APNS_MOCK_WAIT=30 \
+    bash scripts/ci-apns-mock.sh ready >/dev/null || fail "the mock did not come up"
+refused=$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$control_port/pushes")
+[ "$refused" = 401 ] || fail "the control API answered $refused without its access token, not 401"
 podman healthcheck run "$mock" >/dev/null || fail "the mock's HEALTHCHECK does not pass"
 [ "$(podman exec "$mock" bash -c 'echo $EUID')" = 10001 ] || fail "the mock does not run as the image's user 10001"
-step "apns-mock up, healthy, user 10001"
+step "apns-mock up, healthy, user 10001, control API closed without its token"
 
 answer=$(push "$direct" 11111111-1111-4111-8111-111111111111) || fail "curl could not push to the mock: $answer"
 [ "$answer" = "200 2" ] || fail "a valid push over TLS HTTP/2 got '$answer', expected '200 2'"
@@ -153,7 +160,7 @@ forwarded=$(control "/pushes?device_token=$gateway_good" | json 'data["count"], 
 step "gateway: valid HMAC delivered to the mock container, bad HMAC refused"
 
 CONTAINER_CLI=podman APNS_MOCK_CONTAINER=$mock APNS_MOCK_CONTROL_URL=http://127.0.0.1:$control_port \
-    APNS_MOCK_WAIT=30 bash scripts/ci-apns-mock.sh check 2 >"$work/check.log" 2>&1 \
+    APNS_MOCK_CONTROL_TOKEN=$control_token APNS_MOCK_WAIT=30 bash scripts/ci-apns-mock.sh check 2 >"$work/check.log" 2>&1 \
     || fail "push-inspect check in the container failed: $(cat "$work/check.log")"
 step "push-inspect check passes in the container"
 
@@ -188,7 +195,9 @@ podman stop --time 15 "$mock" >/dev/null
 wait $!
 [ "$(cat "$work/mock-held")" = "200 2" ] || fail "the push in flight when the mock got SIGTERM got '$(cat "$work/mock-held")', not 200"
 [ "$(exit_code "$mock")" = 0 ] || fail "the mock exited $(exit_code "$mock") after SIGTERM, not 0"
-podman logs "$mock" 2>&1 | grep -q "stopped; capture flushed" || fail "the mock did not log 'stopped; capture flushed'"
+# Read whole first: with pipefail, `grep -q` closing the pipe early would fail `podman logs`.
+log=$(podman logs "$mock" 2>&1)
+grep -q "stopped; capture flushed" <<<"$log" || fail "the mock did not log 'stopped; capture flushed'"
 
 captured=$(python3 - "$work/capture/pushes.jsonl" <<'EOF'
 import json, sys
@@ -245,6 +254,9 @@ if push "$direct" 77777777-7777-4777-8777-777777777777 "$work/ca.pem" >/dev/null
 fi
 podman stop --time 15 "$other" >/dev/null
 [ "$(exit_code "$other")" = 0 ] || fail "the mock with mounted certificates exited $(exit_code "$other")"
-step "the mock serves the certificates mounted over the image's"
+log=$(podman logs "$other" 2>&1)
+grep -q "the control API listens on 0.0.0.0 without an access token" <<<"$log" \
+    || fail "a mock without an access token on 0.0.0.0 did not warn"
+step "the mock serves the certificates mounted over the image's; without a token it warns"
 
 echo "test-images: passed in $((SECONDS - started)) s"

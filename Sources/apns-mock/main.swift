@@ -10,7 +10,8 @@ let parser = CommandLineParser(
     command: "apns-mock",
     overview: "A mock of Apple Push Notification service (APNs) for tests and CI.",
     usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--no-tls] "
-        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] [--log-level LEVEL]",
+        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] "
+        + "[--control-token TOKEN | --control-token-file FILE] [--log-level LEVEL]",
     options: [
         .value("config", "FILE", help: "Read the JSON configuration file (docs/configuration.md)."),
         .value("host", "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv4 and IPv6)."),
@@ -23,6 +24,8 @@ let parser = CommandLineParser(
         .value("auth-key", "KEY_ID:TEAM_ID:PATH", help: "Trust a provider key (.p8 or public-key PEM).", repeatable: true),
         .value("topic", "BUNDLE_ID", help: "Serve an app (its push-type topics too).", repeatable: true),
         .value("capture", "FILE", help: "Append every push to FILE as JSON Lines (docs/capture-format.md); each push is answered once its line is written."),
+        .value("control-token", "TOKEN", help: "Require 'authorization: Bearer TOKEN' on the control API (all but GET /healthz)."),
+        .value("control-token-file", "FILE", help: "The same, with the token read from FILE (trailing newlines dropped)."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default: a line per push), notice, warning, error or critical."),
         .flag("capture-fsync", help: "With --capture: fdatasync each batch of lines before answering (survives power loss)."),
     ],
@@ -80,6 +83,18 @@ do {
     for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
     if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
     if arguments.has("capture-fsync") { configuration.server.captureSyncsEachBatch = true }
+    if let token = arguments.value("control-token") { configuration.server.controlAccessToken = token }
+    if let path = arguments.value("control-token-file") {
+        guard arguments.value("control-token") == nil else {
+            throw CommandLineError("give \(arguments.origin(of: "control-token")) or \(arguments.origin(of: "control-token-file")), not both")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandLineError("\(arguments.origin(of: "control-token-file")): cannot read '\(path)'")
+        }
+        var token = String(decoding: data, as: UTF8.self)
+        while token.last?.isNewline == true { token.removeLast() }
+        configuration.server.controlAccessToken = token
+    }
     if let level = try arguments.logLevel() { logLevel = level }
     if configuration.server.captureSyncsEachBatch, configuration.server.captureFilePath == nil {
         throw CommandLineError("\(arguments.origin(of: "capture-fsync")) syncs the capture file, and there is none: add --capture FILE")
@@ -163,6 +178,11 @@ nonisolated func reportCaptureLoss(of file: CaptureFileWriter, to logger: Logger
 }
 
 let captureWatch = mock.capture.fileWriter.map { reportCaptureLoss(of: $0, to: logger) }
+let host = configuration.server.host
+if configuration.server.controlAccessToken == nil, host != "localhost", host != "::1", !host.hasPrefix("127.") {
+    logger.warning("the control API listens on \(host) without an access token: whoever reaches \(mock.controlURL) reads "
+        + "every push and changes the mock; publish it on loopback only, or set --control-token-file or APNS_MOCK_CONTROL_TOKEN")
+}
 
 TerminationSignals.wait()
 captureWatch?.cancel()

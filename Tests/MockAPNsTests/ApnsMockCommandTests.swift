@@ -124,6 +124,28 @@ struct ApnsMockCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("variable.jsonl").path))
     }
 
+    /// `APNS_MOCK_CONTROL_TOKEN_FILE` (a mounted secret) sets the control API's access token.
+    @Test func theControlAPIAccessTokenComesFromAFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
+        try Data("control-token-from-a-file-0123\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let seen = try await onThread { () throws -> (open: String, refused: String, allowed: String, log: String) in
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0"],
+                                       environment: ["APNS_MOCK_CONTROL_TOKEN_FILE": file.path])
+            guard let control = mock.urls["control"] else { _ = mock.stop(); return ("", "", "", "no control URL: \(mock.urls)") }
+            let open = try Self.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(control)/healthz"]).output
+            let refused = try Self.run("curl", ["-s", "-w", " %{http_code}", "\(control)/pushes"]).output
+            let allowed = try Self.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}",
+                                                "-H", "authorization: Bearer control-token-from-a-file-0123", "\(control)/pushes"]).output
+            _ = mock.stop()
+            return (open, refused, allowed, mock.takeLog().joined(separator: "\n"))
+        }
+        #expect(seen.open == "200")
+        #expect(seen.refused.hasSuffix(" 401") && seen.refused.contains("needs its access token"), "\(seen.refused)")
+        #expect(seen.allowed == "200", "the file's trailing newline is not part of the token")
+        #expect(!seen.log.contains("without an access token"), "no warning on loopback: \(seen.log)")
+    }
+
     /// A bad variable or a bad file it names is the usual usage error, naming the variable
     /// or the file: exit 2.
     @Test func badSettingsFromTheEnvironmentExitTwoNamingTheVariableOrTheFile() async throws {
@@ -136,6 +158,10 @@ struct ApnsMockCommandTests {
             (["APNS_MOCK_CONFIG": config.path], "\(config.path): server.sandbox_port: expected an integer 0-65535, found string \"2198\""),
             (["APNS_MOCK_CAPTURE": "/nonexistent-folder/pushes.jsonl"], "server.capture_file: cannot write '/nonexistent-folder/pushes.jsonl'"),
             (["APNS_MOCK_CAPTURE_FSYNC": "1", "APNS_MOCK_CAPTURE": ""], "APNS_MOCK_CAPTURE_FSYNC syncs the capture file, and there is none"),
+            (["APNS_MOCK_CONTROL_TOKEN": "0123456789abcdef", "APNS_MOCK_CONTROL_TOKEN_FILE": config.path],
+             "give APNS_MOCK_CONTROL_TOKEN or APNS_MOCK_CONTROL_TOKEN_FILE, not both"),
+            (["APNS_MOCK_CONTROL_TOKEN": "short"], "server.control_token: expected 16 to 4096 visible ASCII characters"),
+            (["APNS_MOCK_CONTROL_TOKEN_FILE": "/nonexistent/token"], "APNS_MOCK_CONTROL_TOKEN_FILE: cannot read '/nonexistent/token'"),
         ]
         for (environment, message) in cases {
             let result = try await SpawnedProcess.runDetached(

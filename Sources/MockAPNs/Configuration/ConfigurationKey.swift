@@ -46,6 +46,8 @@ enum ServerSettingsKey {
     static let captureFile = "capture_file"
     static let captureRingSize = "capture_ring_size"
     static let captureFsync = "capture_fsync"
+    /// Names the access token in errors; the file has no such field (the token is a secret).
+    static let controlToken = "control_token"
     static let all = [
         host, productionPort, sandboxPort, controlPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
         dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,

@@ -138,7 +138,8 @@ public final class MockAPNsServer: Sendable {
                                 handler: APNsEndpoint(environment: .sandbox, services: services), configuration: listener)
             var controlListener = HTTPServerConfiguration(host: settings.host, port: 0)
             controlListener.maxBodySize = 4 * 1024 * 1024
-            let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services)
+            let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services,
+                                        accessToken: settings.controlAccessToken.map { Array($0.utf8) })
             controlWaits = controlAPI.waits
             control = try start("control", port: settings.controlPort, handler: controlAPI,
                                 configuration: controlListener, on: controlGroup)
