@@ -52,6 +52,9 @@ bench: release
 demo: setup
 	bash scripts/demo-hermes.sh
 
-# .build holds the images' cached Debian base too (.build/container).
+# .build holds the images' cached Debian base too (.build/container); the images made from
+# it go with it, so that the next `make image` starts from debootstrap.
 clean:
 	rm -rf .build
+	@if command -v podman >/dev/null; then podman rmi localhost/apns-mock:latest localhost/push-gateway:latest \
+	    localhost/apns-runtime-packages:latest localhost/debian:bookworm-slim >/dev/null 2>&1 || true; fi

@@ -17,16 +17,21 @@ bash scripts/container-base.sh
 context=.build/container/context
 bash scripts/stage-image-context.sh "$context"
 
+build() {
+    podman build --quiet --format docker --isolation chroot --network host --pull=never \
+        --build-arg BASE_IMAGE=localhost/debian:bookworm-slim --build-arg RUNTIME_PACKAGES=localhost/apns-runtime-packages:latest \
+        -f containers/Dockerfile "$@" "$context" >/dev/null
+}
+# The Debian packages the binaries load, tagged so that their layer is reused (the Dockerfile says why).
+build --target runtime-packages -t localhost/apns-runtime-packages:latest
 for target in apns-mock push-gateway; do
     previous=$(podman image inspect --format '{{.Id}}' "localhost/$target:latest" 2>/dev/null || true)
-    podman build --quiet --format docker --isolation chroot --network host --pull=never \
-        --build-arg BASE_IMAGE=localhost/debian:bookworm-slim \
-        -f containers/Dockerfile --target "$target" -t "localhost/$target:latest" "$context" >/dev/null
+    build --target "$target" -t "localhost/$target:latest"
     # The image this build replaced, unless a container still uses it.
     current=$(podman image inspect --format '{{.Id}}' "localhost/$target:latest")
     if [ -n "$previous" ] && [ "$previous" != "$current" ]; then podman rmi "$previous" >/dev/null 2>&1 || true; fi
 done
-# The outdated copies of the stage that gathers the runtime files (each holds the binaries).
+# The stage that gathers the runtime files holds a copy of the binaries: 180 MB per build.
 podman image prune --force --filter label=io.github.swift-apns-mock.stage=runtime-files >/dev/null
 podman image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' --filter reference=localhost/apns-mock:latest \
     --filter reference=localhost/push-gateway:latest
