@@ -43,6 +43,7 @@ network=apns-test-$suffix
 work=$(mktemp -d /tmp/apns-image-test.XXXXXX)
 cleanup() {
     for container in "${containers[@]}"; do podman rm -f "$container" >/dev/null 2>&1 || true; done
+    podman volume rm -f "apns-mock-certs-$suffix" >/dev/null 2>&1 || true
     podman network rm -f "$network" >/dev/null 2>&1 || true
     rm -rf "$work"
 }
@@ -239,9 +240,11 @@ chmod 0444 "$work/other-certs"/*
 other=apns-mock-certs-$suffix
 containers+=("$other")
 sandbox_port=$spare_port
+# A named volume this time: podman gives it the image's folder, owned by the image's user.
+podman volume create "$other" >/dev/null
 podman run -d --name "$other" "${run_flags[@]}" -p "127.0.0.1:$sandbox_port:2198" \
-    -v "$work/other-certs:/etc/apns-mock/certs:ro" -e APNS_MOCK_CAPTURE= localhost/apns-mock:latest >/dev/null 2>"$work/run.log" \
-    || fail "podman run apns-mock with mounted certificates: $(cat "$work/run.log")"
+    -v "$work/other-certs:/etc/apns-mock/certs:ro" -v "$other:/var/lib/apns-mock" localhost/apns-mock:latest \
+    >/dev/null 2>"$work/run.log" || fail "podman run apns-mock with mounted certificates: $(cat "$work/run.log")"
 for _ in $(seq 60); do
     podman exec "$other" bash -c 'exec 3<>/dev/tcp/127.0.0.1/2199' 2>/dev/null && break
     sleep 0.5
@@ -257,6 +260,8 @@ podman stop --time 15 "$other" >/dev/null
 log=$(podman logs "$other" 2>&1)
 grep -q "the control API listens on 0.0.0.0 without an access token" <<<"$log" \
     || fail "a mock without an access token on 0.0.0.0 did not warn"
-step "the mock serves the certificates mounted over the image's; without a token it warns"
+volume=$(podman volume inspect --format '{{.Mountpoint}}' "$other")
+[ "$(wc -l < "$volume/pushes.jsonl")" = 1 ] || fail "the named volume does not hold the one push captured"
+step "the mock serves the certificates mounted over the image's, captures to a named volume, warns without a token"
 
 echo "test-images: passed in $((SECONDS - started)) s"
