@@ -3,9 +3,10 @@
 # them with podman as a CI job would run them.
 #
 # - apns-mock: a TLS HTTP/2 push from curl with a PyJWT token, read back through the control
-#   API, `push-inspect check` in the container (through scripts/ci-apns-mock.sh, as the CI
-#   examples in docs/containers.md call it), the image's HEALTHCHECK, a non-root user, its
-#   certificates replaced by a mount;
+#   API with its access token (refused without), `push-inspect check` in the container
+#   (through scripts/ci-apns-mock.sh, as the CI examples in docs/containers.md call it), the
+#   image's HEALTHCHECK, its non-root user, its certificates replaced by a mount, captures on
+#   a host folder and on a named volume;
 # - push-gateway pointed at the mock container by Apple's host names, its secrets from files
 #   and variables: a push with a valid HMAC delivered, a bad HMAC refused and not forwarded;
 # - SIGTERM (`podman stop`) with a push in flight in each: answered, both exit 0, and the
@@ -34,7 +35,7 @@ for tool in podman runc curl python3 openssl; do
 done
 python3 -c 'import jwt' 2>/dev/null || fail "python3 cannot import jwt (PyJWT): run scripts/setup.sh"
 
-# This machine's workarounds, for `podman run` only (docs/containers.md, "Tested here"):
+# This machine's workarounds, for `podman run` only (docs/containers.md, "What is tested here"):
 # crun refuses its hybrid cgroups, and podman's default limits exceed its hard caps.
 run_flags=(--runtime runc --ulimit nofile=10000:10000 --ulimit nproc=4096:4096)
 
@@ -42,7 +43,7 @@ suffix=$$
 network=apns-test-$suffix
 work=$(mktemp -d /tmp/apns-image-test.XXXXXX)
 cleanup() {
-    for container in "${containers[@]}"; do podman rm -f "$container" >/dev/null 2>&1 || true; done
+    for container in "${containers[@]}"; do podman rm -f -v "$container" >/dev/null 2>&1 || true; done
     podman volume rm -f "apns-mock-certs-$suffix" >/dev/null 2>&1 || true
     podman network rm -f "$network" >/dev/null 2>&1 || true
     rm -rf "$work"
