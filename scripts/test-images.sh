@@ -104,7 +104,7 @@ CONTAINER_CLI=podman APNS_MOCK_CONTAINER=$mock APNS_MOCK_CONTROL_URL=http://127.
     bash scripts/ci-apns-mock.sh ready >/dev/null || fail "the mock did not come up"
 refused=$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$control_port/pushes")
 [ "$refused" = 401 ] || fail "the control API answered $refused without its access token, not 401"
-podman healthcheck run "$mock" >/dev/null || fail "the mock's HEALTHCHECK does not pass"
+podman healthcheck run "$mock" >/dev/null 2>&1 || fail "the mock's HEALTHCHECK does not pass"
 [ "$(podman exec "$mock" bash -c 'echo $EUID')" = 10001 ] || fail "the mock does not run as the image's user 10001"
 step "apns-mock up, healthy, user 10001, control API closed without its token"
 
@@ -136,7 +136,7 @@ for _ in $(seq 60); do
     curl -fsS --max-time 2 "http://127.0.0.1:$gateway_port/healthz" >/dev/null 2>&1 && break
     sleep 0.5
 done
-podman healthcheck run "$gateway" >/dev/null || fail "the gateway's HEALTHCHECK does not pass"
+podman healthcheck run "$gateway" >/dev/null 2>&1 || fail "the gateway's HEALTHCHECK does not pass"
 step "push-gateway up and healthy"
 
 # gateway_push DEVICE [bad]: a /push as the Hermes plugin sends it; prints the status.
@@ -185,7 +185,7 @@ exit_code() { podman inspect --format '{{.State.ExitCode}}' "$1"; }
 rule=$(hold "$gateway_held")
 gateway_push "$gateway_held" > "$work/gateway-held" &
 fired "$rule"
-podman stop --time 15 "$gateway" >/dev/null
+podman stop --time 15 "$gateway" >/dev/null 2>&1
 wait $!
 [ "$(cat "$work/gateway-held")" = 200 ] || fail "the push in flight when the gateway got SIGTERM got '$(cat "$work/gateway-held")', not 200"
 [ "$(exit_code "$gateway")" = 0 ] || fail "the gateway exited $(exit_code "$gateway") after SIGTERM, not 0"
@@ -193,7 +193,7 @@ wait $!
 rule=$(hold "$direct_held")
 push "$direct_held" 55555555-5555-4555-8555-555555555555 > "$work/mock-held" &
 fired "$rule"
-podman stop --time 15 "$mock" >/dev/null
+podman stop --time 15 "$mock" >/dev/null 2>&1
 wait $!
 [ "$(cat "$work/mock-held")" = "200 2" ] || fail "the push in flight when the mock got SIGTERM got '$(cat "$work/mock-held")', not 200"
 [ "$(exit_code "$mock")" = 0 ] || fail "the mock exited $(exit_code "$mock") after SIGTERM, not 0"
@@ -256,7 +256,7 @@ answer=$(push "$direct" 66666666-6666-4666-8666-666666666666 "$work/other-certs/
 if push "$direct" 77777777-7777-4777-8777-777777777777 "$work/ca.pem" >/dev/null 2>&1; then
     fail "the image's own test certificate is still served with others mounted over it"
 fi
-podman stop --time 15 "$other" >/dev/null
+podman stop --time 15 "$other" >/dev/null 2>&1
 [ "$(exit_code "$other")" = 0 ] || fail "the mock with mounted certificates exited $(exit_code "$other")"
 log=$(podman logs "$other" 2>&1)
 grep -q "the control API listens on 0.0.0.0 without an access token" <<<"$log" \
