@@ -3,7 +3,7 @@ SHELL := /bin/bash
 WYCHEPROOF_DIR ?= $(abspath ../shared/vectors/wycheproof)
 export WYCHEPROOF_DIR
 
-.PHONY: setup build release run test bench demo clean
+.PHONY: setup build release run test image bench demo clean
 
 setup:
 	@bash scripts/setup.sh
@@ -31,6 +31,12 @@ test: setup
 	done
 	@# A package depending on this one by version tag builds and embeds the mock.
 	timeout 900 bash scripts/check-consumer.sh
+	@# Both images, built and run with podman as a CI job runs them (docs/containers.md).
+	timeout 900 bash scripts/test-images.sh
+
+# The apns-mock and push-gateway images (docs/containers.md), with podman.
+image: setup
+	bash scripts/build-images.sh
 
 bench: release
 	bash scripts/bench-transport.sh
@@ -47,5 +53,9 @@ bench: release
 demo: setup
 	bash scripts/demo-hermes.sh
 
+# .build holds the images' cached Debian base too (.build/container); the images made from
+# it go with it, so that the next `make image` starts from debootstrap.
 clean:
 	rm -rf .build
+	@if command -v podman >/dev/null; then podman rmi localhost/apns-mock:latest localhost/push-gateway:latest \
+	    localhost/apns-runtime-packages:latest localhost/debian:bookworm-slim >/dev/null 2>&1 || true; fi

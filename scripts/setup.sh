@@ -4,7 +4,9 @@
 set -euo pipefail
 
 need_apt=()
-for pkg in libssl-dev libnghttp2-dev libhttp-parser-dev nghttp2-client nghttp2-server curl openssl pkg-config jq time wrk valgrind nginx-light; do
+# podman, runc and debootstrap build and run the images (scripts/build-images.sh, docs/containers.md).
+for pkg in libssl-dev libnghttp2-dev libhttp-parser-dev nghttp2-client nghttp2-server curl openssl pkg-config jq time wrk valgrind nginx-light \
+    podman runc debootstrap binutils; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
 done
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)

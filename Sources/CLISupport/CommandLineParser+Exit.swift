@@ -3,14 +3,18 @@ import Foundation
 extension CommandLineParser {
     /// Parses `arguments` the way every command of the suite does: `--help` prints the help
     /// (and `helpFooter`) to standard output and exits 0, `--version` prints `version` and
-    /// exits 0, a usage error goes to standard error and exits 2.
+    /// exits 0, a usage error goes to standard error and exits 2. With an
+    /// ``environmentPrefix``, options left out are read from `environment`.
     ///
     /// ```swift
     /// let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: "1.0.0")
     /// ```
-    public func parseOrExit<Arguments: Sequence<String>>(_ arguments: Arguments, version: String, helpFooter: String = "") -> ParsedArguments {
+    public func parseOrExit<Arguments: Sequence<String>>(
+        _ arguments: Arguments, version: String, helpFooter: String = "",
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> ParsedArguments {
         do {
-            switch try parse(arguments) {
+            switch try parse(arguments, environment: environmentPrefix == nil ? [:] : environment) {
             case .help:
                 Self.exitAfterWriting(helpText + helpFooter, naming: "the help")
             case .version:

@@ -15,13 +15,24 @@ public struct CommandLineParser: Sendable {
     public var options: [CommandLineOption]
     /// Whether arguments that are not options are allowed.
     public var acceptsPositional: Bool
+    /// With a prefix (`APNS_MOCK`), every option not on the command line may come from the
+    /// environment as `PREFIX_NAME` (`APNS_MOCK_SANDBOX_PORT` for `--sandbox-port`), which is
+    /// how a container or a CI service is configured. Nil: the environment is not read.
+    public var environmentPrefix: String?
 
-    public init(command: String, overview: String, usage: String, options: [CommandLineOption], acceptsPositional: Bool = false) {
+    public init(command: String, overview: String, usage: String, options: [CommandLineOption], acceptsPositional: Bool = false,
+                environmentPrefix: String? = nil) {
         self.command = command
         self.overview = overview
         self.usage = usage
         self.options = options
         self.acceptsPositional = acceptsPositional
+        self.environmentPrefix = environmentPrefix
+    }
+
+    /// The variable that sets `option` (`PREFIX_SANDBOX_PORT`), or nil without a prefix.
+    public func environmentVariable(for option: CommandLineOption) -> String? {
+        environmentPrefix.map { "\($0)_" + option.name.uppercased().replacingAll("-", with: "_") }
     }
 
     /// What the arguments ask for.
@@ -36,6 +47,42 @@ public struct CommandLineParser: Sendable {
     /// - Throws: `CommandLineError` for unknown options, missing values and repeats of
     ///   options that may appear once.
     public func parse<Arguments: Sequence<String>>(_ arguments: Arguments) throws(CommandLineError) -> Request {
+        try parse(arguments, environment: [:])
+    }
+
+    /// Parses arguments, then takes each option they leave out from `environment` when
+    /// ``environmentPrefix`` is set: a command-line option wins over its variable.
+    ///
+    /// A variable set to the empty string counts as unset, so that a default set in an image
+    /// can be turned off. A flag's variable is `1`, `true` or `yes` for on, `0`, `false` or
+    /// `no` for off; a repeatable option's variable lists its values separated by commas.
+    ///
+    /// - Throws: `CommandLineError` as ``parse(_:)`` does, and for a flag's variable that is
+    ///   not one of those words.
+    public func parse<Arguments: Sequence<String>>(_ arguments: Arguments, environment: [String: String]) throws(CommandLineError) -> Request {
+        let request = try parseCommandLine(arguments)
+        guard case var .run(parsed) = request else { return request }
+        for option in options {
+            guard let variable = environmentVariable(for: option), let text = environment[variable], !text.isEmpty,
+                  !parsed.has(option.name), parsed.value(option.name) == nil
+            else { continue }
+            guard option.valueName != nil else {
+                switch text.lowercased() {
+                case "1", "true", "yes": parsed.add(flag: option.name, from: variable)
+                case "0", "false", "no": break
+                default: throw CommandLineError("\(variable) expects 1, true or yes (on) or 0, false or no (off), got '\(text)'")
+                }
+                continue
+            }
+            let values = option.isRepeatable
+                ? text.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+                : [text]
+            for value in values { parsed.add(value: value, for: option.name, from: variable) }
+        }
+        return .run(parsed)
+    }
+
+    private func parseCommandLine<Arguments: Sequence<String>>(_ arguments: Arguments) throws(CommandLineError) -> Request {
         var parsed = ParsedArguments()
         var iterator = arguments.makeIterator()
         var onlyPositional = false
@@ -109,6 +156,13 @@ public struct CommandLineParser: Sendable {
         }
         lines.append("  " + "--version".padded(to: width) + "Show the version.")
         lines.append("  " + "-h, --help".padded(to: width) + "Show help information.")
+        if let environmentPrefix {
+            let example = options.first { $0.valueName != nil }.flatMap { option in environmentVariable(for: option).map { ($0, option.name) } }
+            lines += ["", "Each option may be set in the environment instead, as \(environmentPrefix)_<OPTION>"
+                + (example.map { " (\($0.0) for --\($0.1))" } ?? "") + "; the command line wins.",
+                "Flags take 1/true/yes or 0/false/no, repeatable options a comma-separated list, and an empty",
+                "variable counts as unset."]
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -118,7 +172,17 @@ public struct CommandLineParser: Sendable {
     }
 }
 
+extension StringProtocol {
+    fileprivate func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
+
 extension String {
+    fileprivate func replacingAll(_ target: Character, with replacement: Character) -> String {
+        String(map { $0 == target ? replacement : $0 })
+    }
+
     fileprivate func padded(to width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }

@@ -6,10 +6,21 @@ public struct ParsedArguments: Sendable {
     public private(set) var flags: Set<String> = []
     /// Arguments that are not options.
     public private(set) var positional: [String] = []
+    /// The environment variable each option taken from the environment came from.
+    public private(set) var variables: [String: String] = [:]
 
-    mutating func add(value: String, for name: String) { values[name, default: []].append(value) }
-    mutating func add(flag name: String) { flags.insert(name) }
+    mutating func add(value: String, for name: String, from variable: String? = nil) {
+        values[name, default: []].append(value)
+        if let variable { variables[name] = variable }
+    }
+    mutating func add(flag name: String, from variable: String? = nil) {
+        flags.insert(name)
+        if let variable { variables[name] = variable }
+    }
     mutating func add(positional argument: String) { positional.append(argument) }
+
+    /// How a message names where `name` was given: `--name`, or the variable it came from.
+    public func origin(of name: String) -> String { variables[name] ?? "--\(name)" }
 
     /// Whether the flag `--name` was given.
     public func has(_ name: String) -> Bool { flags.contains(name) }
@@ -26,7 +37,7 @@ public struct ParsedArguments: Sendable {
     public func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandLineError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw CommandLineError("--\(name) expects an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw CommandLineError("\(origin(of: name)) expects an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return number
     }
@@ -49,7 +60,7 @@ public struct ParsedArguments: Sendable {
     public func logLevel(_ name: String = "log-level") throws(CommandLineError) -> Logger.Level? {
         guard let text = value(name) else { return nil }
         guard let level = Logger.Level(rawValue: text) else {
-            throw CommandLineError("--\(name) expects one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+            throw CommandLineError("\(origin(of: name)) expects one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
         }
         return level
     }

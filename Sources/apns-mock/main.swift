@@ -12,7 +12,7 @@ let parser = CommandLineParser(
     usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--no-tls] "
         + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] "
         + "[--max-connections N] [--connection-preface-timeout S] [--request-headers-timeout S] [--request-read-timeout S] "
-        + "[--connection-error-budget N] [--log-level LEVEL]",
+        + "[--connection-error-budget N] [--control-token TOKEN | --control-token-file FILE] [--log-level LEVEL]",
     options: [
         .value("config", "FILE", help: "Read the JSON configuration file (docs/configuration.md)."),
         .value("host", "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv4 and IPv6)."),
@@ -32,9 +32,12 @@ let parser = CommandLineParser(
         .value("request-read-timeout", "SECONDS", help: "A whole push, body included, must arrive within this, or 408 (default 30)."),
         .value("connection-error-budget", "N",
                help: "End a connection with GOAWAY after N rejected pushes (410 does not count), as APNs does; default off."),
+        .value("control-token", "TOKEN", help: "Require 'authorization: Bearer TOKEN' on the control API (all but GET /healthz)."),
+        .value("control-token-file", "FILE", help: "The same, with the token read from FILE (trailing newlines dropped)."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default: a line per push), notice, warning, error or critical."),
         .flag("capture-fsync", help: "With --capture: fdatasync each batch of lines before answering (survives power loss)."),
-    ])
+    ],
+    environmentPrefix: "APNS_MOCK")
 
 let certsVariable = "APNS_MOCK_CERTS"
 // A long-running server: large freed buffers go back to the system (the type says why).
@@ -77,7 +80,8 @@ do {
     if arguments.has("no-tls") {
         // A certificate given with --no-tls would be silently unused: the person meant one or the other.
         if arguments.value("tls-cert") != nil || arguments.value("tls-key") != nil {
-            throw CommandLineError("--tls-cert and --tls-key serve TLS, which --no-tls turns off; give one or the other")
+            throw CommandLineError("\(arguments.origin(of: "tls-cert")) and \(arguments.origin(of: "tls-key")) serve TLS, "
+                + "which \(arguments.origin(of: "no-tls")) turns off; give one or the other")
         }
         configuration.server.tlsEnabled = false
     }
@@ -98,9 +102,21 @@ do {
     if let budget = try arguments.integer("connection-error-budget", in: 1...Int(Int32.max)) {
         configuration.server.connectionErrorBudget = budget
     }
+    if let token = arguments.value("control-token") { configuration.server.controlAccessToken = token }
+    if let path = arguments.value("control-token-file") {
+        guard arguments.value("control-token") == nil else {
+            throw CommandLineError("give \(arguments.origin(of: "control-token")) or \(arguments.origin(of: "control-token-file")), not both")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandLineError("\(arguments.origin(of: "control-token-file")): cannot read '\(path)'")
+        }
+        var token = String(decoding: data, as: UTF8.self)
+        while token.last?.isNewline == true { token.removeLast() }
+        configuration.server.controlAccessToken = token
+    }
     if let level = try arguments.logLevel() { logLevel = level }
     if configuration.server.captureSyncsEachBatch, configuration.server.captureFilePath == nil {
-        throw CommandLineError("--capture-fsync syncs the capture file, and there is none: add --capture FILE")
+        throw CommandLineError("\(arguments.origin(of: "capture-fsync")) syncs the capture file, and there is none: add --capture FILE")
     }
     // Checked once the flags are applied: `--port 4200 --sandbox-port 4200` is the same usage
     // error as the clash in a file, which names the file when the flags left the clash in it.
@@ -181,6 +197,11 @@ nonisolated func reportCaptureLoss(of file: CaptureFileWriter, to logger: Logger
 }
 
 let captureWatch = mock.capture.fileWriter.map { reportCaptureLoss(of: $0, to: logger) }
+let host = configuration.server.host
+if configuration.server.controlAccessToken == nil, host != "localhost", host != "::1", !host.hasPrefix("127.") {
+    logger.warning("the control API listens on \(host) without an access token: whoever reaches \(mock.controlURL) reads "
+        + "every push and changes the mock; publish it on loopback only, or set --control-token-file or APNS_MOCK_CONTROL_TOKEN")
+}
 
 TerminationSignals.wait()
 captureWatch?.cancel()

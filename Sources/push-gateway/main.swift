@@ -17,7 +17,8 @@ let parser = CommandLineParser(
         .value("port", "N", help: "Port to listen on (default \(GatewayConfiguration.defaultPort); 0 picks a free port)."),
         .value("tls-cert", "PEM", help: "Serve HTTPS with this certificate chain (with --tls-key)."),
         .value("tls-key", "PEM", help: "The TLS private key."),
-        .value("auth-key", "KEY_ID:TEAM_ID:P8_PATH", help: "The .p8 key provider tokens are signed with."),
+        .value("auth-key", "KEY_ID:TEAM_ID[:P8_PATH]", help: "The .p8 key provider tokens are signed with; without a path, "
+            + "the key is read from \(GatewaySecrets.providerKeyVariable)."),
         .value("topic", "BUNDLE_ID", help: "The app's bundle id (apns-topic)."),
         .value("apns-production", "URL", help: "APNs production (default \(GatewayConfiguration.appleProductionURL))."),
         .value("apns-sandbox", "URL", help: "APNs sandbox (default \(GatewayConfiguration.appleSandboxURL))."),
@@ -28,13 +29,15 @@ let parser = CommandLineParser(
             + "(default \(Int(GatewayConfiguration.defaultAPNsTimeout / .milliseconds(1))); keep it under the plugin's 5 s)."),
         .value("threads", "N", help: "Event-loop threads, each serving HTTP with its own APNs connections (default: one per core, here \(GatewayConfiguration.defaultEventLoopThreads))."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default), notice, warning, error or critical."),
-    ])
+    ],
+    environmentPrefix: "PUSH_GATEWAY")
 
 // A long-running server: large freed buffers go back to the system (the type says why).
 LargeAllocationPolicy.returnLargeBuffersToTheSystem()
 let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: version, helpFooter: "\nSECRETS (environment only, never flags):\n"
     + "  \(GatewaySecrets.hmacSecretVariable) or \(GatewaySecrets.hmacSecretVariable)_FILE      shared secret of hmac mode\n"
-    + "  \(GatewaySecrets.capabilityKeyVariable) or \(GatewaySecrets.capabilityKeyVariable)_FILE  key capabilities are derived from\n")
+    + "  \(GatewaySecrets.capabilityKeyVariable) or \(GatewaySecrets.capabilityKeyVariable)_FILE  key capabilities are derived from\n"
+    + "  \(GatewaySecrets.providerKeyVariable) or \(GatewaySecrets.providerKeyVariable)_FILE        the .p8 itself, for --auth-key KEY_ID:TEAM_ID\n")
 
 var configuration = GatewayConfiguration(topic: "")
 let secrets: GatewaySecrets
@@ -62,11 +65,15 @@ do {
         configuration.eventLoopThreads = threads
     }
     if let level = try arguments.logLevel() { logger.logLevel = level }
+    // What a container started without its settings lacks first, named as flag and variable.
+    if configuration.topic.isEmpty {
+        throw GatewayConfigurationError("topic: set the app's bundle id (--topic BUNDLE_ID or PUSH_GATEWAY_TOPIC)")
+    }
+    if configuration.providerKey == nil {
+        throw GatewayConfigurationError("auth key: set the signing key (--auth-key KEY_ID:TEAM_ID:P8_PATH or PUSH_GATEWAY_AUTH_KEY)")
+    }
     secrets = try GatewaySecrets.fromEnvironment()
     try configuration.validate(secrets: secrets)
-    if configuration.providerKey == nil {
-        throw GatewayConfigurationError("auth key: set the signing key (--auth-key KEY_ID:TEAM_ID:P8_PATH)")
-    }
 } catch let error as CommandLineError {
     parser.exitWithUsageError(error.message)
 } catch let error as GatewayConfigurationError {
@@ -78,7 +85,7 @@ do {
 signal(SIGPIPE, SIG_IGN)
 let gateway: PushGatewayServer
 do {
-    let delivery = try APNsClientDelivery(configuration: configuration)
+    let delivery = try APNsClientDelivery(configuration: configuration, secrets: secrets)
     gateway = try PushGatewayServer(configuration: configuration, secrets: secrets, delivery: delivery, logger: logger)
 } catch {
     // A key that cannot be read is the person's input; a port in use is a runtime failure.

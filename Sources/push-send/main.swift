@@ -4,7 +4,7 @@ import CLISupport
 import Foundation
 import JWTVerify
 
-let version = "0.1.0"
+let version = SuiteVersion.current
 let parser = CommandLineParser(
     command: "push-send",
     overview: "Send one push notification to one device token through APNs or apns-mock, and print the answer.",

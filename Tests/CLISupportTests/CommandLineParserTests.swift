@@ -44,6 +44,52 @@ import Testing
         }
         #expect(parser.errorText(CommandLineError("boom")) == "Error: boom\nUsage: tool [--port N] [--topic ID]... [--no-tls]\nSee 'tool --help'.\n")
     }
+
+    private func run(_ arguments: [String], environment: [String: String]) throws -> ParsedArguments {
+        var parser = parser
+        parser.environmentPrefix = "TOOL"
+        guard case let .run(parsed) = try parser.parse(arguments, environment: environment) else { throw CommandLineError("not a run") }
+        return parsed
+    }
+
+    @Test func optionsLeftOutComeFromTheEnvironmentAndTheCommandLineWins() throws {
+        let environment = ["TOOL_PORT": "8443", "TOOL_TOPIC": "a, b,,c", "TOOL_NO_TLS": "yes"]
+        let fromEnvironment = try run([], environment: environment)
+        #expect(try fromEnvironment.integer("port", in: 0...65535) == 8443)
+        #expect(fromEnvironment.all("topic") == ["a", "b", "c"])
+        #expect(fromEnvironment.has("no-tls"))
+        #expect(fromEnvironment.origin(of: "port") == "TOOL_PORT")
+
+        let overridden = try run(["--port", "9000", "--topic", "d"], environment: environment)
+        #expect(overridden.value("port") == "9000")
+        #expect(overridden.origin(of: "port") == "--port")
+        #expect(overridden.all("topic") == ["d"], "a repeatable option on the command line replaces the variable's list")
+    }
+
+    @Test func anEmptyVariableIsUnsetAndAFlagCanBeTurnedOff() throws {
+        let parsed = try run([], environment: ["TOOL_PORT": "", "TOOL_NO_TLS": "false"])
+        #expect(parsed.value("port") == nil)
+        #expect(!parsed.has("no-tls"))
+        #expect(try run([], environment: ["TOOL_NO_TLS": "0"]).has("no-tls") == false)
+    }
+
+    @Test func environmentErrorsNameTheVariable() throws {
+        #expect(throws: CommandLineError("TOOL_NO_TLS expects 1, true or yes (on) or 0, false or no (off), got 'maybe'")) {
+            try run([], environment: ["TOOL_NO_TLS": "maybe"])
+        }
+        #expect(throws: CommandLineError("TOOL_PORT expects an integer from 0 to 65535, got 'x'")) {
+            try run([], environment: ["TOOL_PORT": "x"]).integer("port", in: 0...65535)
+        }
+    }
+
+    @Test func withoutAPrefixTheEnvironmentIsNotReadAndHelpSaysNothingOfIt() throws {
+        guard case let .run(parsed) = try parser.parse([], environment: ["TOOL_PORT": "1"]) else { Issue.record("not a run"); return }
+        #expect(parsed.value("port") == nil)
+        #expect(!parser.helpText.contains("environment"))
+        var prefixed = parser
+        prefixed.environmentPrefix = "TOOL"
+        #expect(prefixed.helpText.contains("as TOOL_<OPTION> (TOOL_PORT for --port); the command line wins."))
+    }
 }
 
 @Suite struct LoggerTests {

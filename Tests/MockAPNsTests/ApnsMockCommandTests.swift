@@ -25,9 +25,10 @@ struct ApnsMockCommandTests {
         let process: BackgroundProcess
         var urls: [String: String] = [:]
 
-        init(arguments: [String]) throws {
+        init(arguments: [String], environment: [String: String] = [:]) throws {
             process = try BackgroundProcess(
-                ApnsMockCommandTests.executable.path, arguments, environment: ["APNS_MOCK_CERTS": ApnsMockCommandTests.certs])
+                ApnsMockCommandTests.executable.path, arguments,
+                environment: environment.merging(["APNS_MOCK_CERTS": ApnsMockCommandTests.certs]) { $1 })
             let banner = process.waitForOutput(containing: "topics", timeout: 20) ?? process.standardOutput
             for line in banner.split(separator: "\n") {
                 let parts = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -90,6 +91,86 @@ struct ApnsMockCommandTests {
         let help = try await SpawnedProcess.runDetached(Self.executable.path, ["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("APNS_MOCK_CERTS"), "\(help.stdout)")
+    }
+
+    /// A container or CI service sets the mock up through `APNS_MOCK_*` variables; a flag
+    /// on the command line wins over its variable.
+    @Test func optionsMayComeFromTheEnvironmentAndFlagsWin() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let seen = try await onThread { () throws -> (urls: [String: String], banner: String, curl: String, status: Int32, log: String) in
+            let mock = try RunningMock(arguments: ["--capture", "\(folder.path)/flag.jsonl"], environment: [
+                "APNS_MOCK_PORT": "0", "APNS_MOCK_SANDBOX_PORT": "0", "APNS_MOCK_CONTROL_PORT": "0",
+                "APNS_MOCK_CAPTURE": "\(folder.path)/variable.jsonl", "APNS_MOCK_TOPIC": "com.example.app, com.example.other",
+                "APNS_MOCK_LOG_LEVEL": "warning",
+            ])
+            let banner = mock.process.standardOutput
+            guard let sandbox = mock.urls["sandbox"] else { return (mock.urls, banner, "", mock.stop(), mock.takeLog().joined()) }
+            let curl = try Self.run("curl", [
+                "-s", "-w", "%{http_code}", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(try Self.pyjwtToken())",
+                "-H", "apns-topic: com.example.other", "-d", #"{"aps":{"alert":"hi"}}"#, "\(sandbox)/3/device/\(Self.device)",
+            ])
+            let status = mock.stop()
+            return (mock.urls, banner, curl.output, status, mock.takeLog().joined(separator: "\n"))
+        }
+        #expect(seen.banner.contains("topics      com.example.app, com.example.other"), "\(seen.banner)")
+        #expect(seen.urls["capture"] == "\(folder.path)/flag.jsonl", "the flag wins: \(seen.urls)")
+        #expect(seen.curl == "200", "the second topic from APNS_MOCK_TOPIC is served: \(seen.curl)")
+        #expect(seen.status == 0)
+        #expect(!seen.log.contains("push accepted"), "APNS_MOCK_LOG_LEVEL=warning: \(seen.log)")
+        let lines = try String(contentsOf: folder.appendingPathComponent("flag.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("variable.jsonl").path))
+    }
+
+    /// `APNS_MOCK_CONTROL_TOKEN_FILE` (a mounted secret) sets the control API's access token.
+    @Test func theControlAPIAccessTokenComesFromAFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
+        try Data("control-token-from-a-file-0123\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let seen = try await onThread { () throws -> (open: String, refused: String, allowed: String, log: String) in
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0"],
+                                       environment: ["APNS_MOCK_CONTROL_TOKEN_FILE": file.path])
+            guard let control = mock.urls["control"] else { _ = mock.stop(); return ("", "", "", "no control URL: \(mock.urls)") }
+            let open = try Self.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(control)/healthz"]).output
+            let refused = try Self.run("curl", ["-s", "-w", " %{http_code}", "\(control)/pushes"]).output
+            let allowed = try Self.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}",
+                                                "-H", "authorization: Bearer control-token-from-a-file-0123", "\(control)/pushes"]).output
+            _ = mock.stop()
+            return (open, refused, allowed, mock.takeLog().joined(separator: "\n"))
+        }
+        #expect(seen.open == "200")
+        #expect(seen.refused.hasSuffix(" 401") && seen.refused.contains("needs its access token"), "\(seen.refused)")
+        #expect(seen.allowed == "200", "the file's trailing newline is not part of the token")
+        #expect(!seen.log.contains("without an access token"), "no warning on loopback: \(seen.log)")
+    }
+
+    /// A bad variable or a bad file it names is the usual usage error, naming the variable
+    /// or the file: exit 2.
+    @Test func badSettingsFromTheEnvironmentExitTwoNamingTheVariableOrTheFile() async throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
+        try Data(#"{"server":{"sandbox_port":"2198"}}"#.utf8).write(to: config)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let cases: [([String: String], String)] = [
+            (["APNS_MOCK_NO_TLS": "maybe"], "APNS_MOCK_NO_TLS expects 1, true or yes (on) or 0, false or no (off), got 'maybe'"),
+            (["APNS_MOCK_PORT": "http"], "APNS_MOCK_PORT expects an integer from 0 to 65535, got 'http'"),
+            (["APNS_MOCK_CONFIG": config.path], "\(config.path): server.sandbox_port: expected an integer 0-65535, found string \"2198\""),
+            (["APNS_MOCK_CAPTURE": "/nonexistent-folder/pushes.jsonl"], "server.capture_file: cannot write '/nonexistent-folder/pushes.jsonl'"),
+            (["APNS_MOCK_CAPTURE_FSYNC": "1", "APNS_MOCK_CAPTURE": ""], "APNS_MOCK_CAPTURE_FSYNC syncs the capture file, and there is none"),
+            (["APNS_MOCK_CONTROL_TOKEN": "0123456789abcdef", "APNS_MOCK_CONTROL_TOKEN_FILE": config.path],
+             "give APNS_MOCK_CONTROL_TOKEN or APNS_MOCK_CONTROL_TOKEN_FILE, not both"),
+            (["APNS_MOCK_CONTROL_TOKEN": "short"], "server.control_token: expected 16 to 4096 visible ASCII characters"),
+            (["APNS_MOCK_CONTROL_TOKEN_FILE": "/nonexistent/token"], "APNS_MOCK_CONTROL_TOKEN_FILE: cannot read '/nonexistent/token'"),
+        ]
+        for (environment, message) in cases {
+            let result = try await SpawnedProcess.runDetached(
+                Self.executable.path, [], environment: environment.merging(["APNS_MOCK_CERTS": Self.certs]) { $1 }, timeout: 30)
+            #expect(result.status == 2, "\(environment): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(environment): \(result.stderr)")
+        }
+        let help = try await SpawnedProcess.runDetached(Self.executable.path, ["--help"])
+        #expect(help.stdout.contains("APNS_MOCK_<OPTION> (APNS_MOCK_CONFIG for --config)"), "\(help.stdout)")
     }
 
     /// Started away from the checkout with no variable set, the defaults use the test

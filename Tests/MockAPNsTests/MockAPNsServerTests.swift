@@ -99,6 +99,47 @@ struct MockAPNsServerTests {
         #expect(records.first?.faults.first?.hasPrefix("down") == true)
     }
 
+    /// With an access token, every control-API request but GET /healthz must carry it as a
+    /// bearer token; one without it is refused before anything is read or changed.
+    @Test func theControlAPIRequiresItsAccessTokenWhenOneIsSet() async throws {
+        let secret = "control-token-for-tests-0123456789"
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) {
+            $0.server.tlsEnabled = false
+            $0.server.controlAccessToken = secret
+        }
+        defer { mock.stop() }
+        let control = try Self.client(for: mock.controlURL, trust: nil)
+        let apns = try Self.client(for: mock.productionURL, trust: nil)
+        #expect(try await apns.send(Self.push(token: try Self.providerToken())).status == 200)
+
+        func send(_ method: String, _ path: String, authorization: String?) async throws -> (status: Int, body: String, challenge: String?) {
+            let headers: HTTPHeaders = authorization.map { ["authorization": $0] } ?? [:]
+            let answer = try await control.send(HTTPClientRequest(method: method, path: path, headers: headers))
+            return (answer.status, String(decoding: answer.body, as: UTF8.self), answer.headers["www-authenticate"])
+        }
+        #expect(try await send("GET", "/healthz", authorization: nil).status == 200, "health checks hold no secret")
+        for authorization in [nil, "Bearer wrong-token-0123456789abcdef", "Basic \(secret)", "Bearer", secret, "Bearer \(secret)x"] {
+            let refused = try await send("DELETE", "/pushes", authorization: authorization)
+            #expect(refused.status == 401, "\(authorization ?? "none"): \(refused.body)")
+            #expect(refused.body == #"{"error":"the control API needs its access token: send authorization: Bearer <token>"}"# + "\n")
+            #expect(refused.challenge == #"Bearer realm="apns-mock control API""#)
+        }
+        #expect(try await send("GET", "/pushes?unknown=1", authorization: nil).status == 401, "the query is not read first")
+        let listed = try await send("GET", "/pushes", authorization: "Bearer \(secret)")
+        #expect(listed.status == 200 && listed.body.hasPrefix(#"{"count":1,"#), "the refused DELETE cleared nothing: \(listed.body)")
+        #expect(try await send("GET", "/registry", authorization: "bearer \(secret)").status == 200, "the scheme is case-insensitive")
+        await control.close()
+        await apns.close()
+    }
+
+    @Test func anAccessTokenShorterThanSixteenBytesOrWithSpacesIsRefused() throws {
+        for token in ["short", "sixteen bytes with spaces", String(repeating: "x", count: 4097)] {
+            var settings = MockServerSettings.makeDefault(certsDirectory: Self.certs)
+            settings.controlAccessToken = token
+            #expect { try settings.validate() } throws: { "\($0)".contains("server.control_token: expected 16 to 4096 visible ASCII characters") }
+        }
+    }
+
     @Test func theControlAPIListsWaitsClearsAndSetsFaults() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }

@@ -61,7 +61,7 @@ import Testing
         (#"{"prot":1}"#, "unknown key \"prot\""),
         (#"{"port":"80"}"#, "\"port\": expected an integer"),
         (#"{"auth_modes":["hmac","jwt"]}"#, "unknown mode \"jwt\""),
-        (#"{"auth_key":"ABC:TEAM"}"#, "KEY_ID:TEAM_ID:P8_PATH"),
+        (#"{"auth_key":"ABC"}"#, "KEY_ID:TEAM_ID:P8_PATH"),
         (#"{"auth_key":{"key_id":"A","team_id":"T"}}"#, "\"auth_key.path\" is required"),
         (#"{"rate_limits":{"per_device":{"burst":0,"per_second":1}}}"#, "rate_limits.per_device"),
         (#"{"rate_limits":{"device":{}}}"#, "unknown key \"rate_limits.device\""),
@@ -93,7 +93,7 @@ import Testing
         ])
         #expect(secrets.hmacSecret == Array("s".utf8))
         #expect(secrets.capabilityKey == Array("from-a-file-0123456789".utf8), "the trailing newline is dropped")
-        #expect("\(secrets)" == "GatewaySecrets(hmac: set, capability key: set)")
+        #expect("\(secrets)" == "GatewaySecrets(hmac: set, capability key: set, provider key: unset)")
         var dumped = ""
         dump(secrets, to: &dumped)
         #expect(!dumped.contains("from-a-file"))
@@ -125,5 +125,8 @@ import Testing
         #expect(try GatewayProviderKey(commandLineSpec: "ABC123DEFG:TEAM000001:C:/keys/a.p8")
             == GatewayProviderKey(keyID: "ABC123DEFG", teamID: "TEAM000001", path: "C:/keys/a.p8"))
         #expect(throws: GatewayConfigurationError.self) { try GatewayProviderKey(commandLineSpec: "ABC::x") }
+        #expect(try GatewayProviderKey(commandLineSpec: "ABC123DEFG:TEAM000001")
+            == GatewayProviderKey(keyID: "ABC123DEFG", teamID: "TEAM000001", path: nil), "the key itself is in the environment")
+        #expect(throws: GatewayConfigurationError.self) { try GatewayProviderKey(commandLineSpec: "ABC123DEFG") }
     }
 }

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import MockAPNs
 import PushTestSupport
@@ -80,6 +81,56 @@ struct PushGatewayCommandTests {
         }
     }
 
+    /// A container is configured through its environment: every option as `PUSH_GATEWAY_*`,
+    /// and the `.p8` itself in `PUSH_GATEWAY_AUTH_KEY_P8`, never in a flag or an image layer.
+    @Test func everySettingAndTheKeyItselfMayComeFromTheEnvironment() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: GatewayFixture.certs)
+        defer { mock.stop() }
+        let certs = GatewayFixture.certs
+        let p8 = try String(contentsOfFile: "\(certs)/AuthKey_ABC123DEFG.p8", encoding: .utf8)
+        let environment = Self.environment.merging([
+            "PUSH_GATEWAY_PORT": "0", "PUSH_GATEWAY_TOPIC": GatewayFixture.topic, "PUSH_GATEWAY_AUTH_KEY": "ABC123DEFG:TEAM000001",
+            "PUSH_GATEWAY_AUTH_KEY_P8": p8, "PUSH_GATEWAY_APNS_PRODUCTION": mock.productionURL,
+            "PUSH_GATEWAY_APNS_SANDBOX": mock.sandboxURL, "PUSH_GATEWAY_APNS_CA": "\(certs)/ca.pem",
+            "PUSH_GATEWAY_AUTH_MODES": "hmac", "PUSH_GATEWAY_TLS_CERT": "", "PUSH_GATEWAY_LOG_LEVEL": "info",
+        ]) { $1 }
+        let gateway = try await onThread { try RunningGateway(arguments: [], environment: environment) }
+        #expect(gateway.url.hasPrefix("http://127.0.0.1:"), "an empty PUSH_GATEWAY_TLS_CERT is unset: cleartext")
+        let plugin = try await onThread {
+            try ProcessRunner.python(PluginClient.script, arguments: [gateway.url, "hmac", "\(certs)/ca.pem"],
+                                     environment: ["HERMES_PUSH_SECRET": GatewayFixture.hmacSecret])
+        }
+        let captured = await mock.capture.wait(for: .all, count: 4, timeout: .seconds(10))
+        let stopped = try await onThread { gateway.stop() }
+        #expect(plugin.status == 0, "\(plugin.output)")
+        #expect(captured.records.count == 4 && captured.records.allSatisfy { $0.outcome.status == 200 },
+                "the mock verified tokens signed with the key from the environment")
+        #expect(stopped.status == 0, "\(stopped.log)")
+    }
+
+    /// A container started without what the gateway needs stops at once, naming the variable.
+    @Test func aMissingSettingOrSecretNamesItsVariable() async throws {
+        let key = "ABC123DEFG:TEAM000001:\(GatewayFixture.certs)/AuthKey_ABC123DEFG.p8"
+        let cases: [([String: String], String)] = [
+            ([:], "PUSH_GATEWAY_TOPIC"),
+            (["PUSH_GATEWAY_TOPIC": "t"], "PUSH_GATEWAY_AUTH_KEY"),
+            (["PUSH_GATEWAY_TOPIC": "t", "PUSH_GATEWAY_AUTH_KEY": key], "PUSH_GATEWAY_HMAC_SECRET"),
+            (["PUSH_GATEWAY_TOPIC": "t", "PUSH_GATEWAY_AUTH_KEY": "ABC123DEFG:TEAM000001", "PUSH_GATEWAY_AUTH_MODES": "hmac",
+              "PUSH_GATEWAY_HMAC_SECRET": "s"], "export PUSH_GATEWAY_AUTH_KEY_P8 or PUSH_GATEWAY_AUTH_KEY_P8_FILE"),
+            (["PUSH_GATEWAY_TOPIC": "t", "PUSH_GATEWAY_AUTH_KEY": key, "PUSH_GATEWAY_AUTH_MODES": "hmac",
+              "PUSH_GATEWAY_HMAC_SECRET": "s", "PUSH_GATEWAY_AUTH_KEY_P8": "x"], "the .p8 is given twice"),
+            (["PUSH_GATEWAY_TOPIC": "t", "PUSH_GATEWAY_AUTH_KEY": "ABC123DEFG:TEAM000001", "PUSH_GATEWAY_AUTH_MODES": "hmac",
+              "PUSH_GATEWAY_HMAC_SECRET": "s", "PUSH_GATEWAY_AUTH_KEY_P8": "not a key"], "auth key: PUSH_GATEWAY_AUTH_KEY_P8: "),
+            (["PUSH_GATEWAY_TOPIC": "t", "PUSH_GATEWAY_AUTH_KEY": key, "PUSH_GATEWAY_PORT": "http"],
+             "PUSH_GATEWAY_PORT expects an integer from 0 to 65535, got 'http'"),
+        ]
+        for (environment, message) in cases {
+            let result = try await onThread { try Self.run([], environment: environment) }
+            #expect(result.status == 2, "\(environment.keys.sorted()): \(result.errors)")
+            #expect(result.errors.hasPrefix("Error: ") && result.errors.contains(message), "\(environment.keys.sorted()): \(result.errors)")
+        }
+    }
+
     /// A SIGTERM sent while the gateway is still starting is held until it is up, then stops
     /// it cleanly (status 0, "stopped"), instead of killing it or being ignored.
     @Test func aSIGTERMDuringStartupStopsItCleanly() async throws {
@@ -123,7 +174,7 @@ struct PushGatewayCommandTests {
         #expect(options.count >= 15)
         for option in options { #expect(usage.contains("[\(option) ") || usage.contains(" \(option) "), "usage lacks \(option)") }
         let version = try await onThread { try Self.run(["--version"]) }
-        #expect(version.status == 0 && version.output == "0.1.0\n")
+        #expect(version.status == 0 && version.output == SuiteVersion.current + "\n")
 
         let key = "ABC123DEFG:TEAM000001:\(GatewayFixture.certs)/AuthKey_ABC123DEFG.p8"
         let cases: [([String], [String: String], String)] = [

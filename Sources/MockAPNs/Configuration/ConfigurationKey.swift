@@ -51,6 +51,8 @@ enum ServerSettingsKey {
     static let captureRingSize = "capture_ring_size"
     static let captureFsync = "capture_fsync"
     static let explanationHeader = "explanation_header"
+    /// Names the access token in errors; the file has no such field (the token is a secret).
+    static let controlToken = "control_token"
     static let all = [
         host, productionPort, sandboxPort, controlPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
         dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,

@@ -69,6 +69,11 @@ public struct MockServerSettings: Sendable, Hashable {
     public var captureFilePath: String?
     /// How many recent pushes the in-memory capture keeps.
     public var captureRingSize: Int
+    /// The bearer token every control-API request but `GET /healthz` must carry
+    /// (`authorization: Bearer <token>`); nil leaves the control API open to whoever reaches
+    /// it. A secret: set by the CLI from a flag, a file or the environment, never read from
+    /// or written to the configuration file.
+    public var controlAccessToken: String?
     /// Whether each batch of capture lines is followed by `fdatasync`, so that an answered
     /// push survives power loss, not only a crash of the mock (off: `write(2)` suffices).
     public var captureSyncsEachBatch = false
@@ -179,6 +184,9 @@ public struct MockServerSettings: Sendable, Hashable {
         self.requestReadTimeout = requestReadTimeout
     }
 
+    /// The lengths a control-API access token may have, in bytes: short ones are guessed.
+    public static let controlAccessTokenLengths = 16...4096
+
     /// Checks ranges: ports 0-65535 and distinct unless 0, a positive stream limit, idle
     /// timeout and request read timeout, a ring size of at least 0, a non-empty host, and HTTP/2 settings HTTP/2
     /// can carry (``headerTableSizes``, ``initialWindowSizes``, ``maxFrameSizes``,
@@ -245,6 +253,12 @@ public struct MockServerSettings: Sendable, Hashable {
         }
         guard captureRingSize >= 0 else {
             throw fail(ServerSettingsKey.captureRingSize, "expected an integer of at least 0, found \(captureRingSize)")
+        }
+        if let controlAccessToken, !Self.controlAccessTokenLengths.contains(controlAccessToken.utf8.count)
+            || !controlAccessToken.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            throw fail(ServerSettingsKey.controlToken, "expected \(Self.controlAccessTokenLengths.lowerBound) to "
+                + "\(Self.controlAccessTokenLengths.upperBound) visible ASCII characters (e.g. `openssl rand -hex 32`), "
+                + "found \(controlAccessToken.utf8.count) bytes")
         }
         let http2Settings = [
             (ServerSettingsKey.headerTableSize, headerTableSize, Self.headerTableSizes),

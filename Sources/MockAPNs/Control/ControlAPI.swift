@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import HTTPTransport
+import JWTVerify
 import StrictJSON
 
 /// The mock's control API: captured pushes (list, wait, clear), the registry's devices and
@@ -28,6 +29,8 @@ struct ControlAPI: HTTPServerHandler {
     let services: MockServices
     /// The APNs listeners' transport counters, summed.
     let transportMetrics: @Sendable () -> TransportMetrics
+    /// The bearer token requests must carry (``MockServerSettings/controlAccessToken``).
+    let accessToken: [UInt8]?
     let waits = ControlWaits()
 
     /// The longest `/pushes/wait` may hold a request.
@@ -46,6 +49,14 @@ struct ControlAPI: HTTPServerHandler {
 
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
         let (path, query) = QueryParameters.split(request.path)
+        // /healthz stays open, for health checks that hold no secret; nothing else is
+        // read, not even the query, before the token is checked.
+        if let accessToken, !(request.method == "GET" && path == "/healthz"), !Self.carries(accessToken, request) {
+            var response = Self.error(401, "the control API needs its access token: send authorization: Bearer <token>")
+            response.headers.add(name: "www-authenticate", value: #"Bearer realm="apns-mock control API""#)
+            responder.respond(response)
+            return
+        }
         do {
             try Self.checkParameterNames(query, method: request.method, path: path)
             switch (request.method, path) {
@@ -149,6 +160,16 @@ struct ControlAPI: HTTPServerHandler {
         } catch {
             responder.respond(Self.error(400, "\(error)"))
         }
+    }
+
+    /// Whether `request` has `authorization: Bearer <token>` (the scheme in any case),
+    /// compared in constant time.
+    static func carries(_ token: [UInt8], _ request: HTTPRequest) -> Bool {
+        guard let value = request.headers["authorization"] else { return false }
+        let bytes = Array(value.utf8)
+        let scheme = Array("bearer ".utf8)
+        guard bytes.count > scheme.count, bytes.prefix(scheme.count).map({ $0 | 0x20 }) == scheme else { return false }
+        return ConstantTime.equals(Array(bytes.dropFirst(scheme.count)), token)
     }
 
     // MARK: Query parsing

@@ -148,7 +148,8 @@ public final class MockAPNsServer: Sendable {
             controlListener.maxBodySize = 4 * 1024 * 1024
             let listeners = [production, sandbox]
             let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services,
-                                        transportMetrics: { Self.sum(listeners.map(\.metrics)) })
+                                        transportMetrics: { Self.sum(listeners.map(\.metrics)) },
+                                        accessToken: settings.controlAccessToken.map { Array($0.utf8) })
             controlWaits = controlAPI.waits
             control = try start("control", port: settings.controlPort, handler: controlAPI,
                                 configuration: controlListener, on: controlGroup)

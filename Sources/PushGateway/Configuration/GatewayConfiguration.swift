@@ -151,6 +151,13 @@ public struct GatewayConfiguration: Sendable, Hashable {
             throw GatewayConfigurationError(
                 "capability mode is on but no key is set: export \(GatewaySecrets.capabilityKeyVariable) or \(GatewaySecrets.capabilityKeyVariable)_FILE")
         }
+        if let providerKey, providerKey.path == nil, secrets.providerKey == nil {
+            throw GatewayConfigurationError("auth key: \(providerKey.keyID):\(providerKey.teamID) names no .p8 file, so the key is read from the "
+                + "environment, and none is set: export \(GatewaySecrets.providerKeyVariable) or \(GatewaySecrets.providerKeyVariable)_FILE")
+        }
+        if providerKey?.path != nil, secrets.providerKey != nil {
+            throw GatewayConfigurationError("auth key: the .p8 is given twice, as a path and in \(GatewaySecrets.providerKeyVariable); give one")
+        }
         guard (1...Self.maximumAPNsAttempts).contains(apnsAttempts) else {
             throw GatewayConfigurationError("apns attempts: expected 1 to \(Self.maximumAPNsAttempts), got \(apnsAttempts)")
         }

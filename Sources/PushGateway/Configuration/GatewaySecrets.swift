@@ -1,6 +1,6 @@
 import Foundation
 
-/// The gateway's two secrets, read only from the environment (never argv or a config file,
+/// The gateway's secrets, read only from the environment (never argv or a config file,
 /// which show up in `ps`, shell history and repositories).
 ///
 /// Each comes from `NAME` or from the file `NAME_FILE` names (Docker and systemd secrets);
@@ -10,19 +10,23 @@ public struct GatewaySecrets: Sendable, Hashable, CustomStringConvertible, Custo
     public var hmacSecret: [UInt8]?
     /// The gateway-only key capabilities are derived from.
     public var capabilityKey: [UInt8]?
+    /// The `.p8` provider key's PEM text, for a ``GatewayProviderKey`` without a path.
+    public var providerKey: [UInt8]?
 
     public static let hmacSecretVariable = "PUSH_GATEWAY_HMAC_SECRET"
     public static let capabilityKeyVariable = "PUSH_GATEWAY_CAPABILITY_KEY"
+    public static let providerKeyVariable = "PUSH_GATEWAY_AUTH_KEY_P8"
     /// The shortest capability key accepted: it is the only thing between a guessed
     /// capability and a push.
     public static let minimumCapabilityKeyLength = 16
 
-    public init(hmacSecret: [UInt8]? = nil, capabilityKey: [UInt8]? = nil) {
+    public init(hmacSecret: [UInt8]? = nil, capabilityKey: [UInt8]? = nil, providerKey: [UInt8]? = nil) {
         self.hmacSecret = hmacSecret
         self.capabilityKey = capabilityKey
+        self.providerKey = providerKey
     }
 
-    /// Reads both secrets from `environment` (by default the process's).
+    /// Reads the secrets from `environment` (by default the process's).
     ///
     /// - Throws: ``GatewayConfigurationError`` when both `NAME` and `NAME_FILE` are set,
     ///   the file cannot be read, a secret is empty, or the capability key is too short.
@@ -31,7 +35,8 @@ public struct GatewaySecrets: Sendable, Hashable, CustomStringConvertible, Custo
     ) throws(GatewayConfigurationError) -> GatewaySecrets {
         let secrets = GatewaySecrets(
             hmacSecret: try read(hmacSecretVariable, from: environment),
-            capabilityKey: try read(capabilityKeyVariable, from: environment))
+            capabilityKey: try read(capabilityKeyVariable, from: environment),
+            providerKey: try read(providerKeyVariable, from: environment))
         if let key = secrets.capabilityKey, key.count < minimumCapabilityKeyLength {
             throw GatewayConfigurationError("\(capabilityKeyVariable): use at least \(minimumCapabilityKeyLength) bytes (e.g. `openssl rand -hex 32`)")
         }
@@ -61,7 +66,8 @@ public struct GatewaySecrets: Sendable, Hashable, CustomStringConvertible, Custo
     }
 
     public var description: String {
-        "GatewaySecrets(hmac: \(hmacSecret == nil ? "unset" : "set"), capability key: \(capabilityKey == nil ? "unset" : "set"))"
+        "GatewaySecrets(hmac: \(hmacSecret == nil ? "unset" : "set"), capability key: \(capabilityKey == nil ? "unset" : "set"), "
+            + "provider key: \(providerKey == nil ? "unset" : "set"))"
     }
 
     /// No children, so `dump` and debuggers cannot print the secrets either.

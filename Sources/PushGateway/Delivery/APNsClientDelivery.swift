@@ -22,18 +22,37 @@ public final class APNsClientDelivery: APNsDelivering {
     /// APNs timeout (the client's `sendTimeout`, which also bounds each attempt).
     ///
     /// - Parameters:
+    ///   - secrets: where the `.p8` is when the provider key has no path.
     ///   - now: the wall clock provider tokens are dated by; tests inject one.
     ///   - adjust: a last look at the client configuration (pool sizes, backoff in tests).
     /// - Throws: ``PushGatewayError`` when the key cannot be loaded or a URL is malformed.
     public convenience init(
-        configuration: GatewayConfiguration, now: @escaping @Sendable () -> Date = { Date() },
+        configuration: GatewayConfiguration, secrets: GatewaySecrets = GatewaySecrets(),
+        now: @escaping @Sendable () -> Date = { Date() },
         adjust: (inout APNsClientConfiguration) -> Void = { _ in }
     ) throws(PushGatewayError) {
         guard let key = configuration.providerKey else {
             throw PushGatewayError(context: "auth key", underlying: "set the signing key (--auth-key KEY_ID:TEAM_ID:P8_PATH)")
         }
+        let authentication: APNsAuthentication
         do {
-            var client = APNsClientConfiguration(authentication: try .token(p8Path: key.path, keyID: key.keyID, teamID: key.teamID))
+            if let path = key.path {
+                authentication = try .token(p8Path: path, keyID: key.keyID, teamID: key.teamID)
+            } else if let pem = secrets.providerKey {
+                let signingKey = try ES256PrivateKey(pemRepresentation: String(decoding: pem, as: UTF8.self))
+                authentication = .token(signingKey: signingKey, keyID: key.keyID, teamID: key.teamID)
+            } else {
+                throw PushGatewayError(context: "auth key", underlying: "\(GatewaySecrets.providerKeyVariable) is not set")
+            }
+        } catch let error as PushGatewayError {
+            throw error
+        } catch let error as ES256KeyError {
+            throw PushGatewayError(context: "auth key", underlying: "\(GatewaySecrets.providerKeyVariable): \(error)")
+        } catch {
+            throw PushGatewayError(context: "APNs client", underlying: "\(error)")
+        }
+        do {
+            var client = APNsClientConfiguration(authentication: authentication)
             client.production = try APNsDestination(url: configuration.productionURL)
             client.sandbox = try APNsDestination(url: configuration.sandboxURL)
             client.trustRootsPath = configuration.apnsCAPath
