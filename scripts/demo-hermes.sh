@@ -3,19 +3,18 @@
 #
 #   push-agent (HermesAgent) --HTTP--> push-gateway --HTTP/2+TLS--> apns-mock --control API--> hermes-device (HermesApp)
 #
-# Starts apns-mock and push-gateway (release builds) on demo ports, registers a virtual
-# device, fires all four triggers through the agent library, and prints per push what the
-# mock received, push-inspect's verdict under the hermes profile (when push-inspect is
-# built) and what the app logic did. Every process it starts is stopped on exit.
+# Starts apns-mock and push-gateway (release builds) on free ports, read from each one's own
+# banner, so it can only talk to the servers it started; registers a virtual device, fires
+# all four triggers through the agent library, and prints per push what the mock received,
+# push-inspect's verdict under the hermes profile and what the app logic did. Every process
+# it starts is stopped on exit; any step that fails (a push not captured, a verdict that
+# fails) makes the exit status 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN=.build/release
 WORK=$(mktemp -d /tmp/hermes-demo.XXXXXX)
-MOCK_PORT=${HERMES_DEMO_MOCK_PORT:-2297}       # production; sandbox +1, control +2
-GATEWAY_PORT=${HERMES_DEMO_GATEWAY_PORT:-2280}
-CONTROL="http://127.0.0.1:$((MOCK_PORT + 2))"
-GATEWAY="http://127.0.0.1:${GATEWAY_PORT}/push"
+FAILURES=0
 TOKEN=$(printf 'ab%.0s' {1..32})
 STORE="$WORK/devices.json"
 SECRET="demo-shared-secret"
@@ -28,18 +27,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_for() {  # wait_for URL NAME LOG: poll until URL answers, or show LOG and fail
-    for _ in $(seq 1 100); do
-        curl -sf -o /dev/null "$1" && return 0
+banner_url() {  # banner_url NAME LABEL OUT LOG: the URL after LABEL in OUT, the banner NAME printed
+    for _ in $(seq 1 200); do
+        url=$(awk -v label="$2" '$1 == label { print $2; exit }' "$3")
+        if [ -n "$url" ]; then echo "$url"; return 0; fi
         sleep 0.1
     done
-    echo "demo: $2 did not start; its log:" >&2
-    cat "$3" >&2
+    echo "demo: $1 did not start; its output:" >&2
+    cat "$3" "$4" >&2
     exit 1
 }
 
-products=(apns-mock push-gateway push-agent hermes-device)
-if [ -d Sources/push-inspect ]; then products+=(push-inspect); fi
+products=(apns-mock push-gateway push-agent hermes-device push-inspect)
 echo "== building (release): ${products[*]}"
 for product in "${products[@]}"; do
     if ! swift build -c release --product "$product" >"$WORK/build.log" 2>&1; then
@@ -50,17 +49,20 @@ for product in "${products[@]}"; do
 done
 
 echo "== starting apns-mock (TLS) and push-gateway"
-"$BIN/apns-mock" --port "$MOCK_PORT" --sandbox-port "$((MOCK_PORT + 1))" --control-port "$((MOCK_PORT + 2))" \
-    --capture "$WORK/capture.jsonl" >"$WORK/mock.log" 2>&1 &
+"$BIN/apns-mock" --port 0 --sandbox-port 0 --control-port 0 \
+    --capture "$WORK/capture.jsonl" >"$WORK/mock.out" 2>"$WORK/mock.log" &
 PIDS+=($!)
-wait_for "$CONTROL/healthz" apns-mock "$WORK/mock.log"
+PRODUCTION=$(banner_url apns-mock production "$WORK/mock.out" "$WORK/mock.log")
+SANDBOX=$(banner_url apns-mock sandbox "$WORK/mock.out" "$WORK/mock.log")
+CONTROL=$(banner_url apns-mock control "$WORK/mock.out" "$WORK/mock.log")
 
-PUSH_GATEWAY_HMAC_SECRET="$SECRET" "$BIN/push-gateway" --port "$GATEWAY_PORT" --topic com.example.app \
+PUSH_GATEWAY_HMAC_SECRET="$SECRET" "$BIN/push-gateway" --port 0 --topic com.example.app \
     --auth-key ABC123DEFG:TEAM000001:certs/AuthKey_ABC123DEFG.p8 \
-    --apns-production "https://127.0.0.1:$MOCK_PORT" --apns-sandbox "https://127.0.0.1:$((MOCK_PORT + 1))" \
-    --apns-ca certs/ca.pem --auth-modes hmac >"$WORK/gateway.log" 2>&1 &
+    --apns-production "$PRODUCTION" --apns-sandbox "$SANDBOX" \
+    --apns-ca certs/ca.pem --auth-modes hmac >"$WORK/gateway.out" 2>"$WORK/gateway.log" &
 PIDS+=($!)
-wait_for "http://127.0.0.1:${GATEWAY_PORT}/healthz" push-gateway "$WORK/gateway.log"
+GATEWAY="$(banner_url push-gateway listening "$WORK/gateway.out" "$WORK/gateway.log")/push"
+echo "   apns-mock: $CONTROL (control), push-gateway: $GATEWAY"
 
 echo "== registering the virtual device"
 "$BIN/push-agent" register --store "$STORE" --device-token "$TOKEN" --env sandbox --app-version demo
@@ -83,9 +85,7 @@ fire --hook pre_approval_request --surface cli --session sess-approval
 
 wait "$DEVICE_PID" || { echo "demo: the virtual device did not get 4 pushes" >&2; cat "$WORK/device.out" >&2; exit 1; }
 
-INSPECT=""
-if [ -x "$BIN/push-inspect" ]; then INSPECT="$BIN/push-inspect"; fi
-sleep 0.2   # the capture file's writer thread lingers 1 ms to batch lines
+INSPECT="$BIN/push-inspect"
 
 echo
 echo "== per push: what the mock received, push-inspect's verdict (hermes profile), what the app did"
@@ -93,30 +93,32 @@ apns_id=""
 while IFS= read -r line; do
     if [[ $line =~ ^push\ [0-9]+\ \ apns-id\ ([^ ]+) ]]; then apns_id=${BASH_REMATCH[1]}; fi
     if [[ $line == "  app "* ]]; then
-        if [ -n "$INSPECT" ]; then
-            # The one push the device saw, found by its apns-id.
-            if verdict=$("$INSPECT" check --no-apple --profile hermes --apns-id "$apns_id" "$WORK/capture.jsonl" 2>&1); then
-                passed=1
-            else
-                passed=0
-            fi
-            if grep -q "^checked 0 pushes" <<<"$verdict"; then
-                echo "  push-inspect   no capture record for $apns_id"
-            elif [ "$passed" = 1 ]; then
-                echo "  push-inspect   hermes profile: pass"
-            else
-                echo "  push-inspect   hermes profile: FAIL"
-                sed 's/^/                 /' <<<"$verdict"
-            fi
+        # The one push the device saw, found by its apns-id (answered only once captured).
+        if verdict=$("$INSPECT" check --no-apple --profile hermes --apns-id "$apns_id" "$WORK/capture.jsonl" 2>&1); then
+            passed=1
         else
-            echo "  push-inspect   not built on this branch: no verdict"
+            passed=0
+        fi
+        if grep -q "^checked 0 pushes" <<<"$verdict"; then
+            echo "  push-inspect   no capture record for $apns_id"
+            FAILURES=$((FAILURES + 1))
+        elif [ "$passed" = 1 ]; then
+            echo "  push-inspect   hermes profile: pass"
+        else
+            echo "  push-inspect   hermes profile: FAIL"
+            sed 's/^/                 /' <<<"$verdict"
+            FAILURES=$((FAILURES + 1))
         fi
     fi
     echo "$line"
 done <"$WORK/device.out"
 
-if [ -n "$INSPECT" ]; then
-    echo
-    echo "== push-inspect check --profile hermes (and apple), everything the mock captured"
-    "$INSPECT" check --profile hermes --from "$CONTROL" || true
+echo
+echo "== push-inspect check --profile hermes (and apple), everything the mock captured"
+"$INSPECT" check --profile hermes --from "$CONTROL" || FAILURES=$((FAILURES + 1))
+
+if [ "$FAILURES" -gt 0 ]; then
+    echo "demo: $FAILURES step(s) failed" >&2
+    exit 1
 fi
+echo "demo: every step passed"
