@@ -21,7 +21,8 @@ extension PushInput {
             deviceToken: record.deviceToken?.hex ?? record.rawDeviceToken)
         if sent.expiration == nil, sent.unparsedExpiration == nil { sent.expiration = record.expiration }
         let result = PushResult(status: record.outcome.status, reason: record.outcome.reason?.wireValue,
-                                injected: record.outcome.isInjected, faults: record.faults)
+                                injected: record.outcome.isInjected, faults: record.faults,
+                                explanation: record.outcome.explanation)
         let source = PushSource(name: sourceName, sequence: record.sequence, apnsID: record.outcome.apnsID,
                                 environment: record.environment.rawValue)
         let sentAt = record.receivedAtMicroseconds / 1_000_000

@@ -19,7 +19,7 @@ struct PushInspectFindYourPushTests {
         seq: UInt64, apnsID: String, token: String = tokenA, environment: APNsEnvironment = .sandbox,
         topic: String = "com.example.app", pushType: APNsPushType = .alert, status: Int = 200, reason: APNsReason? = nil,
         method: String = "POST", seconds: Int64 = 1_796_032_800, payload: String = alert, injected: Bool = false,
-        faults: [String] = []
+        faults: [String] = [], explanation: String? = nil
     ) -> String {
         var headers: CaptureHeaders = ["apns-topic": topic, "apns-push-type": pushType.rawValue]
         if pushType == .background { headers.add(name: "apns-priority", value: "5") }
@@ -31,6 +31,7 @@ struct PushInspectFindYourPushTests {
             outcome: PushOutcome(status: status, reason: reason, apnsID: apnsID, uniqueID: nil, timestamp: nil, connectionAction: .none),
             faults: faults)
         record.outcome.isInjected = injected
+        record.outcome.explanation = explanation
         return String(decoding: record.encodedLine(), as: UTF8.self).trimmingCharacters(in: .newlines)
     }
 
@@ -41,6 +42,21 @@ struct PushInspectFindYourPushTests {
     static func object(_ text: String) -> [String: JSONValue]? {
         guard case .object(let members)? = try? JSONParser.parse(Array(text.utf8)) else { return nil }
         return members
+    }
+
+    /// The finding carries the mock's sentence of why, quoted and escaped: it names the
+    /// sender's own values, such as the topic.
+    @Test func aRejectionsFindingSaysWhyTheMockRejectedIt() async throws {
+        let why = "topic com.example.wrong\u{1B}[2J is not served; the mock serves com.example.app and its push-type topics"
+        let capture = try Self.file([
+            Self.line(seq: 1, apnsID: "33333333-0000-4000-8000-000000000003", topic: "com.example.wrong", status: 400,
+                      reason: .topicDisallowed, explanation: why),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let text = try await P.run(["check", capture])
+        #expect(text.status == 1, "\(text.stdout)\(text.stderr)")
+        #expect(text.stdout.contains(#"  apns.rejected $: APNs rejected the push: 400 TopicDisallowed: "topic com.example.wrong\u001b[2J is not served; "#
+            + #"the mock serves com.example.app and its push-type topics""#), "\(text.stdout)")
     }
 
     @Test func aRejectedPushFailsUnderItsOwnRuleNamedByItsAPNsID() async throws {

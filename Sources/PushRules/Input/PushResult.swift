@@ -9,14 +9,17 @@ public struct PushResult: Sendable, Hashable {
     public var injected: Bool
     /// The mock's fault rules that fired for the push, as `<id>: <summary>`.
     public var faults: [String]
+    /// The mock's sentence of why it answered so (the capture's `explanation`), if any.
+    public var explanation: String?
 
     /// A result as captured. Status 0 means the push got no answer (its stream was reset
     /// or its connection closed).
-    public init(status: Int, reason: String? = nil, injected: Bool = false, faults: [String] = []) {
+    public init(status: Int, reason: String? = nil, injected: Bool = false, faults: [String] = [], explanation: String? = nil) {
         self.status = status
         self.reason = reason
         self.injected = injected
         self.faults = faults
+        self.explanation = explanation
     }
 
     /// `200`, `400 BadDeviceToken`, or `no answer` for status 0.

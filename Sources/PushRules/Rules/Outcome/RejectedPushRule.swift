@@ -2,8 +2,8 @@ import APNsCore
 import StrictJSON
 
 /// `apns.rejected`: APNs (or the mock) refused the push. What a rule finds in a push that
-/// was never delivered matters less than that it was not: the finding gives the status and
-/// the reason. An answer a fault rule of the mock decided (``PushResult/injected``) is no
+/// was never delivered matters less than that it was not: the finding gives the status, the
+/// reason and the mock's sentence of why, quoted and escaped (it may hold the sender's text). An answer a fault rule of the mock decided (``PushResult/injected``) is no
 /// finding: it says nothing of what the sender did.
 ///
 /// Not part of a profile: push-inspect adds it unless `--allow-rejected`, and a suite that
@@ -20,7 +20,8 @@ public enum RejectedPushRule {
     /// reported once, as what they are.
     public static let rule = FunctionRule(id: id, scope: RuleScope(includesNonPushes: true)) { push, findings in
         guard let result = push.result, !result.isAccepted, !result.injected else { return }
-        let answer = answerText(result)
+        var answer = answerText(result)
+        if let explanation = result.explanation { answer += ": " + JSONWriter.quoted(explanation, escaping: .terminalSafe) }
         let message = if let request = push.nonPushRequest {
             "not a push: \(request) was answered \(answer)"
         } else {
