@@ -55,7 +55,9 @@ public final class RawConnection: Sendable {
         for piece in pieces {
             var offset = 0
             while offset < piece.count {
-                let written = piece.withUnsafeBytes { write(client, $0.baseAddress! + offset, piece.count - offset) }
+                let written = piece.withUnsafeBytes { bytes in
+                    write(client, bytes.baseAddress.map { $0 + offset }, piece.count - offset)
+                }
                 if written > 0 {
                     offset += written
                     continue
