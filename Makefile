@@ -3,7 +3,7 @@ SHELL := /bin/bash
 WYCHEPROOF_DIR ?= $(abspath ../shared/vectors/wycheproof)
 export WYCHEPROOF_DIR
 
-.PHONY: setup build release run test image bench demo clean
+.PHONY: setup build release run test image bench fuzz demo clean
 
 setup:
 	@bash scripts/setup.sh
@@ -31,12 +31,20 @@ test: setup
 	done
 	@# A package depending on this one by version tag builds and embeds the mock.
 	timeout 900 bash scripts/check-consumer.sh
+	@# Every libFuzzer target, a few thousand inputs each (docs/fuzzing.md).
+	timeout 1800 bash scripts/fuzz.sh --smoke
 	@# Both images, built and run with podman as a CI job runs them (docs/containers.md).
 	timeout 900 bash scripts/test-images.sh
 
 # The apns-mock and push-gateway images (docs/containers.md), with podman.
 image: setup
 	bash scripts/build-images.sh
+
+# The libFuzzer campaign: FUZZ_RUNS executions per target (default 10 M), one target at a
+# time; FUZZ_TARGETS picks some (docs/fuzzing.md).
+FUZZ_RUNS ?= 10000000
+fuzz: setup
+	FUZZ_RUNS=$(FUZZ_RUNS) bash scripts/fuzz.sh $(FUZZ_TARGETS)
 
 bench: release
 	bash scripts/bench-transport.sh
