@@ -17,6 +17,7 @@ let package = Package(
             name: "FuzzSupport",
             dependencies: ["CFuzzer", .product(name: "HTTPTransport", package: "swift-apns-mock")]
         ),
+        // StrictJSON is no product of the suite; APNsCore brings it into the build.
         .executableTarget(
             name: "fuzz-json",
             dependencies: ["FuzzSupport", .product(name: "APNsCore", package: "swift-apns-mock")]
