@@ -11,7 +11,8 @@ public struct FuzzHTTPHandler: HTTPServerHandler {
         let path = request.path
         if path.hasPrefix("/later") {
             let response = Self.echo(request)
-            responder.eventLoop.execute { responder.respond(response) }
+            // A stopped loop refuses the task; the connection closes with it.
+            try? responder.eventLoop.execute { responder.respond(response) }
         } else if path.hasPrefix("/big") {
             responder.respond(HTTPResponse(status: 200, body: [UInt8](repeating: UInt8(ascii: "x"), count: 100_000)))
         } else if path.hasPrefix("/reset") {
