@@ -24,7 +24,7 @@ final class ServerConnection: ByteStreamDelegate {
     private var timer: ScheduledTask?
     /// When the TLS handshake (or, in cleartext, the accept) finished: the HTTP/2 preface
     /// deadline counts from here, through the sniffing of the first bytes.
-    private var sessionStartedAt = ContinuousClock.now
+    private var connectedAt = ContinuousClock.now
 
     init(id: UInt64, stream: ByteStream, context: ServerContext, remoteAddress: SocketAddress?) {
         self.id = id
@@ -48,7 +48,7 @@ final class ServerConnection: ByteStreamDelegate {
 
     func streamDidConnect(_ stream: ByteStream, applicationProtocol: String?) {
         self.applicationProtocol = applicationProtocol
-        sessionStartedAt = .now
+        connectedAt = .now
         switch applicationProtocol {
         case "h2": startSession(.http2)
         case "http/1.1": startSession(.http1_1)
@@ -100,7 +100,7 @@ final class ServerConnection: ByteStreamDelegate {
         let configuration = context.configuration
         var first = min(configuration.idleTimeout, configuration.requestReadTimeout, configuration.requestHeadersTimeout)
         if version == .http2 {
-            let prefaceDue = sessionStartedAt + configuration.connectionPrefaceTimeout
+            let prefaceDue = connectedAt + configuration.connectionPrefaceTimeout
             first = min(first, max(ContinuousClock.now.duration(to: prefaceDue), .milliseconds(1)))
         }
         armTimer(after: first)
@@ -126,7 +126,7 @@ final class ServerConnection: ByteStreamDelegate {
         guard !stream.isClosed, let session else { return }
         let configuration = context.configuration
         let now = ContinuousClock.now
-        let prefaceDeadline = sessionStartedAt + configuration.connectionPrefaceTimeout
+        let prefaceDeadline = connectedAt + configuration.connectionPrefaceTimeout
         if session.awaitsClientPreface, prefaceDeadline <= now {
             context.counters.prefaceTimeouts.wrappingAdd(1, ordering: .relaxed)
             let reason = "connection preface and SETTINGS not received within \(configuration.connectionPrefaceTimeout)"
