@@ -29,7 +29,8 @@ test: setup
 	    echo "== $$target"; \
 	    timeout 1200 swift test --skip-build --filter "^$$target\\."; \
 	done
-	@# make demo's script, on the debug builds: it passes, and fails when a step fails.
+	@# The README's first push and its mistakes, and make demo's script, on the debug builds.
+	timeout 300 bash scripts/readme-bar.sh
 	timeout 600 bash scripts/test-demo.sh
 	@# A package depending on this one by version tag builds and embeds the mock.
 	timeout 900 bash scripts/check-consumer.sh
