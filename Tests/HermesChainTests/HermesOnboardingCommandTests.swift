@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import Testing
 
 /// `hermes-device onboarding`, the built command, on a fixed clock.
@@ -74,6 +75,17 @@ import Testing
         #expect(run.status == 2)
         #expect(run.error.hasPrefix(message), "\(run.error)")
         #expect(run.output.isEmpty)
+    }
+
+    /// A report that cannot be written (standard output on a full disk) fails the run with 1
+    /// and a message, without a crash.
+    @Test func aReportThatCannotBeWrittenExitsOne() async throws {
+        let hub = try Self.hubFile(#"{"name":"hermes-push","runtime_status":"enabled"}"#)
+        defer { try? FileManager.default.removeItem(atPath: hub) }
+        let run = try await SpawnedProcess.runDetached(
+            CommandRunner.executable("hermes-device").path, ["onboarding", "--hub-file", hub], full: .output)
+        #expect(run.status == 1)
+        #expect(run.stderr == "Error: cannot write the report to standard output: No space left on device\n", "\(run.stderr)")
     }
 
     @Test func helpNamesTheOnboardingOptions() async throws {
