@@ -64,7 +64,7 @@ check "HTTP/1.1: counted in /metrics" \
 
 # 3. push-inspect over the control API: exit 1, since three pushes were rejected.
 set +e
-"$BIN/push-inspect" check --from "$CONTROL" --json >"$WORK/check.json" 2>"$WORK/check.err"
+timeout 60 "$BIN/push-inspect" check --from "$CONTROL" --json >"$WORK/check.json" 2>"$WORK/check.err"
 inspect_status=$?
 set -e
 check "push-inspect check exits 1" [ "$inspect_status" = 1 ]
@@ -95,7 +95,7 @@ sys.exit(0 if report["pushes"] == 4 and report["passed"] == 1 and report["failed
 
 # 4. push-send's background push, with no priority given, to the same mock.
 check "push-send --push-type background: status 200" grep -qx "status: 200" <(
-    "$BIN/push-send" --sandbox --url "$SANDBOX" --ca certs/ca.pem \
+    timeout 60 "$BIN/push-send" --sandbox --url "$SANDBOX" --ca certs/ca.pem \
         --auth-key ABC123DEFG:TEAM000001:certs/AuthKey_ABC123DEFG.p8 --topic com.example.app \
         --push-type background --payload '{"aps":{"content-available":1}}' "$(printf 'ab%.0s' {1..32})" 2>&1)
 
