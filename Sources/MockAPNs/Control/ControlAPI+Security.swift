@@ -28,7 +28,9 @@ extension ControlAPI {
         // A browser sends a form or a `text/plain` fetch to any site without asking it
         // first; `application/json` it sends cross-site only after a CORS preflight, which
         // this API never approves.
-        if Self.changesState(request.method), !Self.isJSON(request.headers["content-type"]) {
+        // Only on endpoints: another path or method is a 404 or 405, which says more.
+        if Self.changesState(request.method), Self.acceptedParameters(method: request.method, path: path) != nil,
+            !Self.isJSON(request.headers["content-type"]) {
             let given = request.headers["content-type"].map { "content-type \(JSONValue.string($0))" } ?? "no content-type"
             return Self.error(415, "\(request.method) \(path) changes the mock, so it needs content-type: \(Self.requiredContentType) "
                 + "(found \(given)), even with no body")
