@@ -108,7 +108,12 @@ let package = Package(
         .target(
             name: "MockAPNs",
             dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
-            resources: [.copy("TestCertificates")],
+            resources: [
+                .copy("TestCertificates"),
+                // The dashboard page, compiled in so the binary alone serves it (DashboardPage).
+                .embedInCode("Dashboard/index.html"), .embedInCode("Dashboard/dashboard.js"),
+                .embedInCode("Dashboard/render.js"), .embedInCode("Dashboard/dashboard.css"),
+            ],
             swiftSettings: hotPathSettings
         ),
         // A typed client for the mock's control API, for tests and tools that drive a mock.

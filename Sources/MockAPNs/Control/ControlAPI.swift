@@ -14,6 +14,8 @@ import StrictJSON
 /// | GET | /healthz | `{"status":"ok"}` |
 /// | GET | /metrics | Prometheus text |
 /// | GET | /pushes | captured pushes matching the filter query |
+/// | GET | / and /dashboard/… | the dashboard page (``DashboardPage``) |
+/// | GET | /pushes/live | the newest pushes after a sequence number, or a wait for one |
 /// | GET | /pushes/wait | waits until `count` pushes match, or `timeout` seconds pass (408) |
 /// | DELETE | /pushes | clears the capture |
 /// | GET, PUT | /devices | the registry's devices |
@@ -49,6 +51,8 @@ struct ControlAPI: HTTPServerHandler {
 
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
         let (path, query) = QueryParameters.split(request.path)
+        // The dashboard's files hold no data, so the page loads to ask for the token.
+        if let page = DashboardPage.response(method: request.method, path: path) { return responder.respond(page) }
         // /healthz stays open, for health checks that hold no secret; nothing else is
         // read, not even the query, before the token is checked.
         if let accessToken, !(request.method == "GET" && path == "/healthz"), !Self.carries(accessToken, request) {
@@ -74,6 +78,8 @@ struct ControlAPI: HTTPServerHandler {
                 let limit = try Self.integer(query, ControlQueryKey.limit, in: 1...1_000_000)
                 // The ring's lines as they are, without building records from them.
                 responder.respond(Self.pushes(capture.entries(matching: filter, limit: limit), extra: [:]))
+            case ("GET", "/pushes/live"):
+                try respondLive(query, request, responder)
             case ("GET", "/pushes/wait"):
                 let filter = try Self.filter(from: query)
                 let count = try Self.integer(query, ControlQueryKey.count, in: 1...1_000_000) ?? 1
@@ -183,6 +189,7 @@ struct ControlAPI: HTTPServerHandler {
     static func acceptedParameters(method: String, path: String) -> [String]? {
         switch (method, path) {
         case ("GET", "/pushes"): ControlQueryKey.filters + [ControlQueryKey.limit]
+        case ("GET", "/pushes/live"): liveParameters
         case ("GET", "/pushes/wait"): [ControlQueryKey.count, ControlQueryKey.timeout] + ControlQueryKey.filters
         case ("PUT", "/devices"): [ControlQueryKey.acceptUnknownDevices]
         case ("GET", "/healthz"), ("GET", "/metrics"), ("DELETE", "/pushes"), ("GET", "/registry"), ("GET", "/devices"), ("GET", "/keys"), ("PUT", "/keys"),
