@@ -258,6 +258,12 @@ let package = Package(
             name: "PushRulesTests",
             dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "PushTestSupport"]
         ),
+        // The dashboard in headless chromium, driven by Selenium against the built apns-mock.
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: ["PushTestSupport"],
+            exclude: ["Browser"]
+        ),
         .testTarget(
             name: "StrictJSONTests",
             dependencies: ["StrictJSON"]

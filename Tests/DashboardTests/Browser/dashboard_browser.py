@@ -312,7 +312,7 @@ def mock_state(mock, driver, out):
     until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, '#faults li[data-id="page-rule"]'), "the rule gone")
     return {"status_after_unregister": status, "devices": json.load(urllib.request.urlopen(mock.control + "/devices", timeout=5)),
             "faults_after_add": [r["id"] for r in faults_after_add], "faulted_status": faulted, "injected": injected,
-            "faults_after_remove": json.load(urllib.request.urlopen(mock.control + "/faults", timeout=5))}
+            "faults_after_remove": [r["id"] for r in json.load(urllib.request.urlopen(mock.control + "/faults", timeout=5))]}
 
 
 SCENARIOS = {f.__name__: f for f in (live, rejected_and_filters, xss, export, screenshot, reconnect, login, mock_state)}
