@@ -107,7 +107,7 @@ let package = Package(
         // package that depends on this one.
         .target(
             name: "MockAPNs",
-            dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
+            dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport", "PushRules"],
             resources: [
                 .copy("TestCertificates"),
                 // The dashboard page, compiled in so the binary alone serves it (DashboardPage).
@@ -161,7 +161,7 @@ let package = Package(
         // mock can reuse them; the CLI only reads captures and prints reports.
         .target(
             name: "PushRules",
-            dependencies: ["StrictJSON", "APNsCore", "HermesContract"]
+            dependencies: ["StrictJSON", "APNsCore", "HermesContract", "APNsCapture"]
         ),
         .executableTarget(
             name: "push-inspect",

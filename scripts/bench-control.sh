@@ -57,7 +57,7 @@ done
 
 # 2. Pushes/s with the control API idle, then busy.
 idle=$(rate "$(push 40000)")
-curl -sf -X DELETE "$control/pushes" >/dev/null
+curl -sf -X DELETE -H "content-type: application/json" "$control/pushes" >/dev/null
 push "$RING" >/dev/null
 for _ in $(seq "$WAITS"); do
     curl -s -o /dev/null "$control/pushes/wait?count=$((RING + 1))&timeout=60" & pids+=($!)
