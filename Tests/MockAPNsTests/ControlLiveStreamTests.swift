@@ -95,7 +95,7 @@ struct ControlLiveStreamTests {
         let (mock, control) = try Self.start()
         defer { mock.stop() }
         for (query, message) in [("after=-1", "after: expected a sequence number"), ("limit=0", "limit: expected an integer from 1 to 1000"),
-                                 ("timeout=601", "timeout: expected seconds"), ("count=1", "unknown query parameter \"count\""),
+                                 ("timeout=601", "timeout: expected seconds"), ("count=1", #"unknown query parameter \"count\"; expected one of after, limit, timeout"#),
                                  ("push_type=banner", "push_type: expected one of")] {
             let answer = try await control.send(HTTPClientRequest(path: "/pushes/live?\(query)"))
             #expect(answer.status == 400 && String(decoding: answer.body, as: UTF8.self).contains(message),

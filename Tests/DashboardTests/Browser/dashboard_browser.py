@@ -138,7 +138,8 @@ def text_of(element, selector):
 
 
 def shown_ids(driver):
-    return [e.get_attribute("data-apns-id") for e in driver.find_elements(By.CSS_SELECTOR, "li.push")]
+    # In one script: the list may be redrawn between finding the items and reading them.
+    return driver.execute_script("return Array.from(document.querySelectorAll('li.push')).map(li => li.dataset.apnsId);")
 
 
 def csp_violations_listener(driver):
