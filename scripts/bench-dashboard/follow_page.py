@@ -1,10 +1,10 @@
 """Holds the dashboard open in headless chromium while scripts/bench-dashboard.sh loads the
-mock: prints "ready" once the page is live, then after SECONDS prints what the page drew
-(as one JSON line) and exits.
+mock: prints "ready" once the page is live; on SIGTERM (or after SECONDS) prints what the
+page drew, as one JSON line, and exits.
 
     python3 follow_page.py CONTROL_URL SECONDS
 """
-import json, sys, time
+import json, signal, sys, time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -20,7 +20,8 @@ try:
     driver.get(url + "/")
     WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live")
     print("ready", flush=True)
-    time.sleep(seconds)
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])  # taken below, not fatal
+    signal.sigtimedwait([signal.SIGTERM], seconds)
     seqs = [int(e) for e in driver.execute_script("return Array.from(document.querySelectorAll('li.push')).map(li => li.dataset.seq);")]
     print(json.dumps({"drawn": len(seqs), "newest_seq": max(seqs, default=0),
                       "state": driver.find_element(By.ID, "connection").get_attribute("data-state"),
