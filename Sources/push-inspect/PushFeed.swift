@@ -44,19 +44,19 @@ struct PushFeed {
     /// Stops early when its task is cancelled (Ctrl-C): following, that is the normal end;
     /// reading, it is an input error, because the pushes after that point were never checked.
     mutating func run(_ body: (PushInput) -> Void) async {
-        await withoutActuallyEscaping(body) { body in
-            await run(payloads: body, records: { body(PushInput(record: $0, sourceName: $1)) })
-        }
+        await run(takesPayloads: true, payloads: body, records: { body(PushInput(record: $0, sourceName: $1)) })
     }
 
     /// Calls `body` with each captured push and the name of where it was read, as ``run(_:)``
     /// does; a bare payload or `.apns` file, which is no capture, is an input error.
     mutating func runRecords(_ body: (CaptureRecord, String) -> Void) async {
-        await run(payloads: nil as ((PushInput) -> Void)?, records: body)
+        await run(takesPayloads: false, payloads: { _ in }, records: body)
     }
 
-    /// - Parameter payloads: what takes bare payloads; nil makes each an input error.
-    private mutating func run(payloads: ((PushInput) -> Void)?, records body: (CaptureRecord, String) -> Void) async {
+    /// - Parameter takesPayloads: whether bare payloads go to `payloads`; if not, each is an input error.
+    private mutating func run(
+        takesPayloads: Bool, payloads: (PushInput) -> Void, records body: (CaptureRecord, String) -> Void
+    ) async {
         defer { Interruption.readingInput.store(false, ordering: .relaxed) }
         if let from {
             await readControlAPI(from, body)
@@ -65,7 +65,7 @@ struct PushFeed {
         for file in files {
             guard !Task.isCancelled else { break }
             if payloadMode || SinglePayload.isPayloadFile(file) {
-                guard let payloads else {
+                guard takesPayloads else {
                     inputError("\(file == "-" ? "<stdin>" : file): a bare payload has no captured push to take; name capture files")
                     continue
                 }

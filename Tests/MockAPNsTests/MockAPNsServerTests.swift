@@ -480,13 +480,13 @@ struct MockAPNsServerTests {
         let apns = try Self.client(for: mock.productionURL, trust: nil)
         let device = #"[{"token":"\#(String(repeating: "ab", count: 32))","bundle_id":"com.example.app","#
             + #""environment":"production","state":"unregistered","unregistered_since":"#
-        let refused = try await control.send(HTTPClientRequest(
-            method: "PUT", path: "/devices", body: Array((device + "9223372036854775807}]").utf8)))
+        let refused = try await control.send(HTTPClientRequest.control(
+            "PUT", path: "/devices", body: Array((device + "9223372036854775807}]").utf8)))
         #expect(refused.status == 400)
         #expect(String(decoding: refused.body, as: UTF8.self).contains("devices[0].unregistered_since"))
 
-        let latest = try await control.send(HTTPClientRequest(
-            method: "PUT", path: "/devices", body: Array((device + #""9999-12-31T23:59:59.999Z"}]"#).utf8)))
+        let latest = try await control.send(HTTPClientRequest.control(
+            "PUT", path: "/devices", body: Array((device + #""9999-12-31T23:59:59.999Z"}]"#).utf8)))
         #expect(latest.status == 200, "\(String(decoding: latest.body, as: UTF8.self))")
         let gone = try await apns.send(Self.push(token: try Self.providerToken()))
         #expect(gone.status == 410)

@@ -6,6 +6,6 @@ extension HTTPClientRequest {
     public static func control(_ method: String, path: String, headers: HTTPHeaders = [:], body: [UInt8] = []) -> HTTPClientRequest {
         var headers = headers
         headers.add(name: "content-type", value: "application/json")
-        return HTTPClientRequest.control(method, path: path, headers: headers, body: body)
+        return HTTPClientRequest(method: method, path: path, headers: headers, body: body)
     }
 }

@@ -11,8 +11,8 @@ extension MockConfiguration {
     /// - Parameters:
     ///   - file: the policy file.
     ///   - path: what gave the file (`--policy`, `policy_file`), for the error.
-    /// - Throws: ``ConfigurationError`` when the file cannot be read, is not a policy, or is
-    ///   named as a built-in profile is (its findings could not be told apart).
+    /// - Throws: ``ConfigurationError`` when the file cannot be read or is not a policy
+    ///   (a built-in profile's name included).
     public static func loadPolicy(file: String, path: String) throws(ConfigurationError) -> Policy {
         if let problem = ConfigurationFileCheck.problemReading(file) {
             throw ConfigurationError(.unreadableFile, path: path, "cannot read policy file '\(file)': \(problem)")
@@ -26,16 +26,12 @@ extension MockConfiguration {
         guard bytes.count <= maximumPolicyFileSize else {
             throw ConfigurationError(.invalidValue, path: path, "policy file '\(file)' is larger than \(maximumPolicyFileSize >> 20) MiB")
         }
-        let policy: Policy
         do {
-            policy = try Policy(json: bytes)
+            // A policy may not take a built-in profile's name (the reader says so), so the
+            // profiles the control API offers stay apart.
+            return try Policy(json: bytes)
         } catch {
             throw ConfigurationError(.invalidValue, path: path, "policy file '\(file)': \(error)")
         }
-        if BuiltInProfile(rawValue: policy.name) != nil {
-            throw ConfigurationError(.invalidValue, path: path, "policy file '\(file)' is named \"\(policy.name)\", "
-                + "as a built-in profile is; give it another \"name\"")
-        }
-        return policy
     }
 }

@@ -52,7 +52,7 @@ extension ControlAPI {
     func handle(_ route: InspectionRoute, query: QueryParameters, responder: HTTPResponder) throws {
         switch route {
         case .profiles:
-            let list = profiles.profiles.map { profile -> JSONValue in
+            let list = profiles.all.map { profile -> JSONValue in
                 .object([ControlBodyKey.name: .string(profile.name), ControlBodyKey.description: .string(profile.description)])
             }
             responder.respond(Self.json(200, .object([ControlBodyKey.profiles: .array(list)])))
@@ -74,7 +74,7 @@ extension ControlAPI {
             let name = query[ControlQueryKey.profile] ?? Self.defaultProfile
             guard let profile = profiles.profile(named: name) else {
                 throw QueryError(description: "\(ControlQueryKey.profile): no profile \(JSONValue.string(name)); expected one of "
-                    + profiles.profiles.map(\.name).joined(separator: ", "))
+                    + profiles.all.map(\.name).joined(separator: ", "))
             }
             guard let record = try capturedRecord(text, responder: responder) else { return }
             let result = profile.rules.check(PushInput(record: record, sourceName: "control API"))

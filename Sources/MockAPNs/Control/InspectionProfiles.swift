@@ -12,7 +12,7 @@ struct InspectionProfiles: Sendable {
     }
 
     /// In the order listed: the built-in profiles, then the policy.
-    let profiles: [Profile]
+    let all: [Profile]
 
     /// The built-in profiles and `policy`'s.
     init(policy: Policy?) {
@@ -23,11 +23,11 @@ struct InspectionProfiles: Sendable {
             profiles.append(Profile(name: policy.name, description: "The policy file given to the mock (--policy).",
                                     rules: RuleSet(profiles: [], policies: [policy])))
         }
-        self.profiles = profiles
+        all = profiles
     }
 
     /// The profile called `name`.
     func profile(named name: String) -> Profile? {
-        profiles.first { $0.name == name }
+        all.first { $0.name == name }
     }
 }
