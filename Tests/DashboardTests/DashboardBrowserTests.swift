@@ -149,6 +149,22 @@ struct DashboardBrowserTests {
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000)
     }
 
+    struct Thinning: Decodable {
+        var drawn_first: [Int]
+        var more: String
+        var drawn_after_older: [Int]
+        var more_shown_after_older: Bool
+    }
+
+    /// Behind by 60, the page draws the newest 50 (one answer's worth), says how many more
+    /// there are, and pages the older ones from the capture on request.
+    @Test func aFollowerBehindDrawsTheNewestAndPagesTheRest() async throws {
+        let seen = try await Self.run("thinning", as: Thinning.self)
+        #expect(seen.drawn_first == Array((11...60).reversed()))
+        #expect(seen.more.hasPrefix("10 more pushes arrived"), "\(seen.more)")
+        #expect(seen.drawn_after_older == Array((1...60).reversed()) && !seen.more_shown_after_older)
+    }
+
     struct Reconnect: Decodable {
         var disconnected_text: String
         var after_title: String?

@@ -208,6 +208,8 @@ $("older").addEventListener("click", async () => {
     state.order.push(record.seq);
     $("pushes").append(pushItem(record));
   }
+  state.skipped = Math.max(0, state.skipped - older.length);
+  showSkipped();
   $("older").textContent = older.length === 0 ? "No older pushes" : "Load older";
 });
 

@@ -266,6 +266,19 @@ def screenshot(mock, driver, out):
             "activity": text_of(driver.find_element(By.CSS_SELECTOR, ".banner.activity"), ".state")}
 
 
+def thinning(mock, driver, out):
+    mock.pushes([dict(payload={"aps": {"alert": f"push {i}"}}, push_type="alert", topic=TOPIC, device=DEVICE, extra=(), token=True)
+                 for i in range(60)])
+    open_page(driver, mock)
+    seen = {"drawn_first": driver.execute_script("return Array.from(document.querySelectorAll('li.push')).map(li => Number(li.dataset.seq));"),
+            "more": driver.find_element(By.ID, "more").text}
+    driver.find_element(By.ID, "older").click()
+    until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "li.push")) > len(seen["drawn_first"]), "older pushes")
+    seen["drawn_after_older"] = driver.execute_script("return Array.from(document.querySelectorAll('li.push')).map(li => Number(li.dataset.seq));")
+    seen["more_shown_after_older"] = driver.find_element(By.ID, "more").is_displayed()
+    return seen
+
+
 def reconnect(mock, driver, out):
     open_page(driver, mock)
     _, before = mock.push({"aps": {"alert": "before the restart"}})
@@ -316,7 +329,7 @@ def mock_state(mock, driver, out):
             "faults_after_remove": [r["id"] for r in json.load(urllib.request.urlopen(mock.control + "/faults", timeout=5))]}
 
 
-SCENARIOS = {f.__name__: f for f in (live, rejected_and_filters, xss, export, screenshot, reconnect, login, mock_state)}
+SCENARIOS = {f.__name__: f for f in (live, rejected_and_filters, xss, export, screenshot, thinning, reconnect, login, mock_state)}
 
 
 def main():
