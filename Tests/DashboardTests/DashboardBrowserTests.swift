@@ -102,6 +102,9 @@ struct DashboardBrowserTests {
     }
 
     struct Export: Decodable {
+        var findings: String
+        var profiles: [String]
+        var asked_privacy: Bool
         var file: [String: JSONAny]?
         var command: String
         var files: [String]
@@ -121,7 +124,8 @@ struct DashboardBrowserTests {
     }
 
     /// The download is an `.apns` file: the payload plus `Simulator Target Bundle`, with the
-    /// `xcrun simctl push` line beside it.
+    /// `xcrun simctl push` line beside it. The details show push-inspect's findings for the
+    /// profile picked.
     @Test func aPushExportsAsAnApnsFile() async throws {
         let seen = try await Self.run("export", as: Export.self)
         let file = try #require(seen.file, "no file downloaded: \(seen.files)")
@@ -129,11 +133,14 @@ struct DashboardBrowserTests {
         #expect(file["deep_link"]?.text == "\"example://x\"")
         #expect(file["aps"]?.text == #"{alert:{body:"to the simulator",title:"Export me"},badge:1.0}"#)
         #expect(seen.command.hasPrefix("xcrun simctl push booted com.example.app push-") && seen.command.hasSuffix(".apns"))
+        #expect(seen.findings == "no findings" || ["error", "warning", "info"].contains { seen.findings.hasPrefix($0) }, "\(seen.findings)")
+        #expect(Set(["apple", "privacy", "hermes"]).isSubset(of: seen.profiles) && seen.asked_privacy, "\(seen.profiles)")
     }
 
     struct Screenshot: Decodable {
         var path: String
         var pushes: Int
+        var reasons: [String]
         var rejected_reason: String?
         var activity: String?
     }
@@ -144,6 +151,7 @@ struct DashboardBrowserTests {
         let out = ProcessInfo.processInfo.environment["DASHBOARD_SCREENSHOT"].map { Self.root.appendingPathComponent($0).path }
         let seen = try await Self.run("screenshot", as: Screenshot.self, out: out)
         #expect(seen.pushes == 4 && seen.rejected_reason == "TopicDisallowed")
+        #expect(seen.reasons == ["TopicDisallowed 1"])
         #expect(seen.activity == "driverSamminutes_away4stageon the way")
         let png = try Data(contentsOf: URL(fileURLWithPath: seen.path))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000)
@@ -202,15 +210,17 @@ struct DashboardBrowserTests {
         var faulted_status: Int
         var injected: String?
         var faults_after_remove: [String]
+        var held_after_clear: Int
     }
 
     /// From the page: a device marked unregistered (then answered 410), a fault rule added
-    /// (its answer marked injected) and removed.
+    /// (its answer marked injected) and removed, the capture cleared after a confirmation.
     @Test func thePageChangesTheMockState() async throws {
         let seen = try await Self.run("mock_state", as: MockState.self)
         #expect(seen.devices.map(\.state) == ["unregistered"] && seen.devices.first?.bundle_id == "com.example.app")
         #expect(seen.status_after_unregister == 410)
         #expect(seen.faults_after_add == ["page-rule"] && seen.faulted_status == 503 && seen.injected == "injected")
         #expect(seen.faults_after_remove.isEmpty)
+        #expect(seen.held_after_clear == 0)
     }
 }

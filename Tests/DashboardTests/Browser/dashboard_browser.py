@@ -243,7 +243,14 @@ def export(mock, driver, out):
     while not os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(0.05)
     until(driver, lambda d: "saved" in d.find_element(By.CSS_SELECTOR, "#details .export-status").text, "the saved note")
-    return {"file": json.load(open(path)) if os.path.exists(path) else None, "sent": payload,
+    findings = until(driver, lambda d: (lambda t: t if t and t != "loading…" else None)(
+        d.find_element(By.CSS_SELECTOR, "#details .findings").get_attribute("textContent")), "the findings")
+    Select(driver.find_element(By.CSS_SELECTOR, "#details select.profile")).select_by_visible_text("privacy")
+    until(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#details .findings").get_attribute("textContent") != findings
+          or d.execute_script("return performance.getEntriesByType('resource').some(e => e.name.includes('profile=privacy'));"), "the privacy findings")
+    return {"findings": findings, "profiles": [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#details select.profile option")],
+            "asked_privacy": driver.execute_script("return performance.getEntriesByType('resource').some(e => e.name.includes('findings?profile=privacy'));"),
+            "file": json.load(open(path)) if os.path.exists(path) else None, "sent": payload,
             "command": driver.find_element(By.CSS_SELECTOR, "#details .command").text, "files": sorted(os.listdir(out))}
 
 
@@ -262,6 +269,7 @@ def screenshot(mock, driver, out):
     path = os.path.join(out, "dashboard.png")
     driver.save_screenshot(path)
     return {"path": path, "pushes": len(driver.find_elements(By.CSS_SELECTOR, "li.push")),
+            "reasons": [c.get_attribute("textContent") for c in driver.find_elements(By.CSS_SELECTOR, "#reasons .chip")],
             "rejected_reason": text_of(item(driver, rejected), ".reason"),
             "activity": text_of(driver.find_element(By.CSS_SELECTOR, ".banner.activity"), ".state")}
 
@@ -324,7 +332,11 @@ def mock_state(mock, driver, out):
     faults_after_add = json.load(urllib.request.urlopen(mock.control + "/faults", timeout=5))
     driver.find_element(By.CSS_SELECTOR, '#faults li[data-id="page-rule"] button').click()
     until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, '#faults li[data-id="page-rule"]'), "the rule gone")
-    return {"status_after_unregister": status, "devices": json.load(urllib.request.urlopen(mock.control + "/devices", timeout=5)),
+    driver.find_element(By.ID, "clear-capture").click()
+    WebDriverWait(driver, WAIT).until(lambda d: d.switch_to.alert).accept()
+    until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "li.push"), "an empty list")
+    held = json.load(urllib.request.urlopen(mock.control + "/pushes", timeout=5))["count"]
+    return {"held_after_clear": held, "status_after_unregister": status, "devices": json.load(urllib.request.urlopen(mock.control + "/devices", timeout=5)),
             "faults_after_add": [r["id"] for r in faults_after_add], "faulted_status": faulted, "injected": injected,
             "faults_after_remove": [r["id"] for r in json.load(urllib.request.urlopen(mock.control + "/faults", timeout=5))]}
 
