@@ -25,7 +25,8 @@ import StrictJSON
 /// | GET | /profiles, /pushes/reasons, /pushes/{seq}/findings, /pushes/{seq}/simulator | inspection (`ControlAPI+Inspection`) |
 ///
 /// Every request first passes ``refusal(of:path:)``: its host, the access token, and a JSON
-/// content type for a change.
+/// content type for a change. The dashboard's files pass only the host check: they hold no
+/// data, and the page must load to ask for the token.
 ///
 /// Another method on one of these paths is a 405 with an `allow` header; another path, a 404.
 struct ControlAPI: HTTPServerHandler {
