@@ -108,7 +108,12 @@ let package = Package(
         .target(
             name: "MockAPNs",
             dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport", "PushRules"],
-            resources: [.copy("TestCertificates")],
+            resources: [
+                .copy("TestCertificates"),
+                // The dashboard page, compiled in so the binary alone serves it (DashboardPage).
+                .embedInCode("Dashboard/index.html"), .embedInCode("Dashboard/dashboard.js"),
+                .embedInCode("Dashboard/render.js"), .embedInCode("Dashboard/dashboard.css"),
+            ],
             swiftSettings: hotPathSettings
         ),
         // A typed client for the mock's control API, for tests and tools that drive a mock.
@@ -252,6 +257,12 @@ let package = Package(
         .testTarget(
             name: "PushRulesTests",
             dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+        ),
+        // The dashboard in headless chromium, driven by Selenium against the built apns-mock.
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: ["PushTestSupport"],
+            exclude: ["Browser"]
         ),
         .testTarget(
             name: "StrictJSONTests",

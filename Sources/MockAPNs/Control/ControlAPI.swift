@@ -14,6 +14,8 @@ import StrictJSON
 /// | GET | /healthz | `{"status":"ok"}` |
 /// | GET | /metrics | Prometheus text |
 /// | GET | /pushes | captured pushes matching the filter query |
+/// | GET | / and /dashboard/… | the dashboard page (``DashboardPage``) |
+/// | GET | /pushes/live | the newest pushes after a sequence number, or a wait for one |
 /// | GET | /pushes/wait | waits until `count` pushes match, or `timeout` seconds pass (408) |
 /// | DELETE | /pushes | clears the capture |
 /// | GET, PUT | /devices | the registry's devices |
@@ -23,7 +25,8 @@ import StrictJSON
 /// | GET | /profiles, /pushes/reasons, /pushes/{seq}/findings, /pushes/{seq}/simulator | inspection (`ControlAPI+Inspection`) |
 ///
 /// Every request first passes ``refusal(of:path:)``: its host, the access token, and a JSON
-/// content type for a change.
+/// content type for a change. The dashboard's files pass only the host check: they hold no
+/// data, and the page must load to ask for the token.
 ///
 /// Another method on one of these paths is a 405 with an `allow` header; another path, a 404.
 struct ControlAPI: HTTPServerHandler {
@@ -57,6 +60,10 @@ struct ControlAPI: HTTPServerHandler {
 
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
         let (path, query) = QueryParameters.split(request.path)
+        // The dashboard's files hold no data: the page loads, then asks for the token.
+        if hostCheck.allows(authority: request.authority), let page = DashboardPage.response(method: request.method, path: path) {
+            return responder.respond(page)
+        }
         if let refusal = refusal(of: request, path: path) {
             responder.respond(refusal)
             return
@@ -78,6 +85,8 @@ struct ControlAPI: HTTPServerHandler {
                 let limit = try Self.integer(query, ControlQueryKey.limit, in: 1...1_000_000)
                 // The ring's lines as they are, without building records from them.
                 responder.respond(Self.pushes(capture.entries(matching: filter, limit: limit), extra: [:]))
+            case ("GET", "/pushes/live"):
+                try respondLive(query, request, responder)
             case ("GET", "/pushes/wait"):
                 let filter = try Self.filter(from: query)
                 let count = try Self.integer(query, ControlQueryKey.count, in: 1...1_000_000) ?? 1
@@ -191,6 +200,7 @@ struct ControlAPI: HTTPServerHandler {
     static func acceptedParameters(method: String, path: String) -> [String]? {
         switch (method, path) {
         case ("GET", "/pushes"): ControlQueryKey.filters + [ControlQueryKey.limit]
+        case ("GET", "/pushes/live"): liveParameters
         case ("GET", "/pushes/wait"): [ControlQueryKey.count, ControlQueryKey.timeout] + ControlQueryKey.filters
         case ("PUT", "/devices"): [ControlQueryKey.acceptUnknownDevices]
         case ("GET", "/healthz"), ("GET", "/metrics"), ("DELETE", "/pushes"), ("GET", "/registry"), ("GET", "/devices"), ("GET", "/keys"), ("PUT", "/keys"),
