@@ -275,9 +275,15 @@ function duration(ms) {
   return ms < 0 ? `${text} in the future` : text;
 }
 
+/// The name the mock gives the file (`SimulatorPushFile.fileName`): the apns-id when it is
+/// UUID-shaped, else the push's seq.
+function exportFileName(record) {
+  return /^[0-9A-Fa-f-]{1,64}$/.test(record.apns_id || "") ? `${record.apns_id}.apns` : `push-${record.seq}.apns`;
+}
+
 function details(record) {
   const payload = payloadOf(record);
-  const file = `push-${record.seq}.apns`;
+  const file = exportFileName(record);
   const bundle = bundleID(record.topic);
   const parts = [
     el("h2", {}, `Push ${record.seq}`, el("span", { class: "muted" }, ` ${record.env} · ${clock(record.time)}`)),
@@ -347,7 +353,7 @@ async function loadFindings(record) {
     const answer = await api(`/pushes/${record.seq}/findings?profile=${encodeURIComponent(state.profile)}`);
     if (state.selected !== record.seq) return;
     box.replaceChildren(answer.findings.length === 0 ? el("p", { class: "muted" }, "no findings")
-      : el("ul", {}, answer.findings.map((finding) => el("li", { class: `finding ${finding.severity}` }, el("b", {}, finding.severity), " ", el("code", {}, finding.rule), " ", finding.message))));
+      : el("ul", {}, answer.findings.map((finding) => el("li", { class: "finding" }, el("code", {}, finding.rule), finding.path ? [" at ", el("code", {}, finding.path)] : null, " ", finding.message))));
   } catch (error) {
     if (state.selected === record.seq) box.replaceChildren(el("p", { class: "muted" }, String(error.message || error)));
   }
@@ -367,14 +373,15 @@ $("details").addEventListener("click", async (event) => {
       const file = JSON.parse(await blob.text());
       const link = el("a", {});
       link.href = URL.createObjectURL(blob);
-      link.download = `push-${seq}.apns`;
+      const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") || "")?.[1] || `push-${seq}.apns`;
+      link.download = name;
       document.body.append(link);
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
       const command = $("details").querySelector(".command");
-      command.textContent = `xcrun simctl push booted ${file["Simulator Target Bundle"]} push-${seq}.apns`;
-      status.textContent = `saved push-${seq}.apns`;
+      command.textContent = `xcrun simctl push booted ${file["Simulator Target Bundle"]} ${name}`;
+      status.textContent = `saved ${name}`;
     } catch (error) {
       if (!(error instanceof Unauthorized)) status.textContent = `export failed: ${error.message}`;
     }

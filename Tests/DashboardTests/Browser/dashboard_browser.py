@@ -238,7 +238,7 @@ def export(mock, driver, out):
     button = until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#details button.export"), "the export button")[0]
     seq = button.get_attribute("data-seq")
     button.click()
-    path = os.path.join(out, f"push-{seq}.apns")
+    path = os.path.join(out, f"{apns_id}.apns")
     deadline = time.monotonic() + WAIT
     while not os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -251,7 +251,8 @@ def export(mock, driver, out):
     return {"findings": findings, "profiles": [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#details select.profile option")],
             "asked_privacy": driver.execute_script("return performance.getEntriesByType('resource').some(e => e.name.includes('findings?profile=privacy'));"),
             "file": json.load(open(path)) if os.path.exists(path) else None, "sent": payload,
-            "command": driver.find_element(By.CSS_SELECTOR, "#details .command").text, "files": sorted(os.listdir(out))}
+            "command": driver.find_element(By.CSS_SELECTOR, "#details .command").text, "files": sorted(os.listdir(out)),
+            "apns_id": apns_id}
 
 
 def screenshot(mock, driver, out):
