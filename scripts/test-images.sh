@@ -115,6 +115,14 @@ listed=$(control "/pushes?device_token=$direct")
     = "1 11111111-1111-4111-8111-111111111111 200" ] || fail "the control API lists: $listed"
 step "a curl push answered 200 over HTTP/2 and read back through the control API"
 
+# The dashboard as a browser on the host opens it: through the mapped port, as localhost.
+page=$(curl -sS --max-time 20 -D "$work/page.headers" "http://localhost:$control_port/") || fail "GET / on the control port failed"
+grep -q '<title>apns-mock</title>' <<<"$page" || fail "the control port's / is not the dashboard: ${page:0:200}"
+grep -qi '^content-security-policy:' "$work/page.headers" || fail "the dashboard came without its Content-Security-Policy"
+rebound=$(curl -sS -o /dev/null -w '%{http_code}' -H "Host: evil.example:$control_port" "http://127.0.0.1:$control_port/")
+[ "$rebound" = 421 ] || fail "the dashboard answered $rebound to a foreign Host, not 421"
+step "the dashboard served through the mapped port, and refused under a foreign Host"
+
 # --- push-gateway ------------------------------------------------------------------------
 gateway=push-gateway-test-$suffix
 hmac_secret=image-test-hmac-secret
