@@ -63,7 +63,7 @@ struct ControlAPI: HTTPServerHandler {
             case ("GET", "/healthz"):
                 responder.respond(Self.json(200, .object([ControlBodyKey.status: "ok"])))
             case ("GET", "/metrics"):
-                var text = metrics.prometheusText() + PushMetrics.transportText(transportMetrics())
+                var text = metrics.prometheusText() + PushMetrics.transportText(transportMetrics()) + services.channelEvents.prometheusText()
                 if let file = capture.fileWriter {
                     text += PushMetrics.captureFileText(
                         written: file.writtenRecordCount, dropped: file.droppedRecordCount, unsynced: file.unsyncedRecordCount)
