@@ -152,6 +152,14 @@ public final class ChannelStore: Sendable {
         state.withLock { !$0.disabledApps.contains(bundleID) }
     }
 
+    /// The apps whose broadcast capability is off.
+    public var broadcastDisabledApps: Set<String> { state.withLock { $0.disabledApps } }
+
+    /// Replaces the apps whose broadcast capability is off.
+    public func replaceBroadcastDisabledApps(_ apps: Set<String>) {
+        state.withLock { $0.disabledApps = apps }
+    }
+
     /// Turns an app's broadcast capability on or off.
     public func setBroadcastEnabled(_ enabled: Bool, for bundleID: String) {
         state.withLock { state in
