@@ -20,6 +20,7 @@ import StrictJSON
 /// | GET, PUT | /keys | the registry's provider keys (no key material) |
 /// | GET, PUT, POST, DELETE | /faults | fault rules |
 /// | DELETE | /faults/{id} | removes one rule |
+/// | GET, POST, DELETE | /channels… | broadcast channels (``ControlChannels``) |
 ///
 /// Another method on one of these paths is a 405 with an `allow` header; another path, a 404.
 struct ControlAPI: HTTPServerHandler {
