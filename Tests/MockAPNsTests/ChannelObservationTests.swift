@@ -14,7 +14,8 @@ import Testing
     static func control(_ mock: MockAPNsServer, _ method: String, _ path: String, body: String = "") async throws -> HTTPClientResponse {
         let client = try Acceptance.client(for: mock.controlURL, trust: nil)
         defer { Task { await client.close() } }
-        return try await client.send(HTTPClientRequest(method: method, path: path, body: Array(body.utf8)))
+        return try await client.send(HTTPClientRequest(method: method, path: path, headers: ["content-type": "application/json"],
+                                                       body: Array(body.utf8)))
     }
 
     @Test func theTenThousandAndFirstChannelIsRefusedPerEnvironment() async throws {
