@@ -26,7 +26,7 @@ check() {  # check DESCRIPTION COMMAND…: runs COMMAND; a failure is counted an
 }
 
 # 1. The mock on its defaults, on free ports read from its own banner.
-"$BIN/apns-mock" --port 0 --sandbox-port 0 --control-port 0 >"$WORK/mock.out" 2>"$WORK/mock.log" &
+"$BIN/apns-mock" --port 0 --sandbox-port 0 --control-port 0 --channel-sandbox-port 0 --channel-port 0 >"$WORK/mock.out" 2>"$WORK/mock.log" &
 MOCK_PID=$!
 for _ in $(seq 100); do grep -q '^  topics' "$WORK/mock.out" && break; sleep 0.1; done
 banner() { awk -v label="$1" '$1 == label { print $2 }' "$WORK/mock.out"; }

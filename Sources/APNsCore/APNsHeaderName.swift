@@ -9,4 +9,8 @@ public enum APNsHeaderName {
     public static let topic = "apns-topic"
     public static let collapseID = "apns-collapse-id"
     public static let contentType = "content-type"
+    /// A broadcast channel's id (base64): on broadcasts and channel management requests.
+    public static let channelID = "apns-channel-id"
+    /// A broadcast or channel management request's id (a UUID), echoed in the answer.
+    public static let requestID = "apns-request-id"
 }

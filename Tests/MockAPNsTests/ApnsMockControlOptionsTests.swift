@@ -23,7 +23,7 @@ struct ApnsMockControlOptionsTests {
         let policy = folder.appendingPathComponent("acme.json")
         try Data(#"{"name":"acme","required_keys":["acme_id"]}"#.utf8).write(to: policy)
         let seen = try await onThread { () throws -> (profiles: String, proxy: String, other: String, status: Int32) in
-            let mock = try Command.RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0"], environment: [
+            let mock = try Command.RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"], environment: [
                 "APNS_MOCK_POLICY": policy.path, "APNS_MOCK_CONTROL_ALLOWED_HOST": "apns-mock, gateway.test",
             ])
             guard let control = mock.urls["control"] else { return ("no control URL: \(mock.urls)", "", "", mock.stop()) }

@@ -22,6 +22,7 @@ import StrictJSON
 /// | GET, PUT | /keys | the registry's provider keys (no key material) |
 /// | GET, PUT, POST, DELETE | /faults | fault rules |
 /// | DELETE | /faults/{id} | removes one rule |
+/// | GET, POST, DELETE | /channels… | broadcast channels (``ControlChannels``) |
 /// | GET | /profiles, /pushes/reasons, /pushes/{seq}/findings, /pushes/{seq}/simulator | inspection (`ControlAPI+Inspection`) |
 ///
 /// Every request first passes ``refusal(of:path:)``: its host, the access token, and a JSON
@@ -74,7 +75,7 @@ struct ControlAPI: HTTPServerHandler {
             case ("GET", "/healthz"):
                 responder.respond(Self.json(200, .object([ControlBodyKey.status: "ok"])))
             case ("GET", "/metrics"):
-                var text = metrics.prometheusText() + PushMetrics.transportText(transportMetrics())
+                var text = metrics.prometheusText() + PushMetrics.transportText(transportMetrics()) + services.channelEvents.prometheusText()
                 if let file = capture.fileWriter {
                     text += PushMetrics.captureFileText(
                         written: file.writtenRecordCount, dropped: file.droppedRecordCount, unsynced: file.unsyncedRecordCount)
@@ -158,6 +159,13 @@ struct ControlAPI: HTTPServerHandler {
                 } else {
                     responder.respond(HTTPResponse(status: 204))
                 }
+            case let (_, path) where ControlChannels.isChannelPath(path):
+                if let response = try ControlChannels.handle(
+                    request, path: path, query: query, channels: services.validator.channels, events: services.channelEvents) {
+                    responder.respond(response)
+                } else {
+                    responder.respond(Self.methodNotAllowed(request.method, path: path))
+                }
             default:
                 if let route = InspectionRoute(method: request.method, path: path) {
                     try handle(route, query: query, responder: responder)
@@ -168,10 +176,10 @@ struct ControlAPI: HTTPServerHandler {
                     responder.respond(Self.error(404, "no such control endpoint: \(path)"))
                     return
                 }
-                var response = Self.error(405, "\(request.method) is not allowed on \(path); it answers \(allowed.joined(separator: ", "))")
-                response.headers.add(name: "allow", value: allowed.joined(separator: ", "))
-                responder.respond(response)
+                responder.respond(Self.methodNotAllowed(request.method, path: path))
             }
+        } catch let error as ControlChannels.RequestError {
+            responder.respond(Self.error(error.status, error.description))
         } catch let error as ConfigurationError {
             responder.respond(Self.error(400, error.description))
         } catch {
@@ -207,6 +215,7 @@ struct ControlAPI: HTTPServerHandler {
              ("GET", "/faults"), ("PUT", "/faults"), ("POST", "/faults"), ("DELETE", "/faults"):
             []
         case let ("DELETE", path) where path.hasPrefix("/faults/"): []
+        case let (method, path) where ControlChannels.isChannelPath(path): ControlChannels.acceptedParameters(method: method, path: path)
         default: InspectionRoute(method: method, path: path)?.parameters
         }
     }
@@ -320,6 +329,14 @@ struct ControlAPI: HTTPServerHandler {
     }
 
     // MARK: Responses
+
+    /// 405 with an `allow` header naming what `path` answers.
+    static func methodNotAllowed(_ method: String, path: String) -> HTTPResponse {
+        let allowed = allowedMethods(path: path)
+        var response = error(405, "\(method) is not allowed on \(path); it answers \(allowed.joined(separator: ", "))")
+        response.headers.add(name: "allow", value: allowed.joined(separator: ", "))
+        return response
+    }
 
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
         var body: [UInt8] = []
