@@ -9,6 +9,9 @@ extension PushInput {
     /// `apns-id` come only from the headers: when none was sent, the record's `push_type` is
     /// the type the mock inferred and its `priority` is 10, and a rule must see that the
     /// header was not sent.
+    /// A broadcast's path, `/4/broadcasts/apps/<bundleID>`: a push to a channel, not a device.
+    static let broadcastPathPrefix = "/4/broadcasts/apps/"
+
     init(record: CaptureRecord, sourceName: String) {
         let headers = record.headers
         var sent = PushHeaders(
@@ -20,6 +23,7 @@ extension PushInput {
             apnsID: headers[APNsHeaderName.id],
             deviceToken: record.deviceToken?.hex ?? record.rawDeviceToken)
         if sent.expiration == nil, sent.unparsedExpiration == nil { sent.expiration = record.expiration }
+        sent.channelID = headers[APNsHeaderName.channelID]
         let result = PushResult(status: record.outcome.status, reason: record.outcome.reason?.wireValue,
                                 injected: record.outcome.isInjected, faults: record.faults,
                                 explanation: record.outcome.explanation)
@@ -36,7 +40,7 @@ extension PushInput {
         // A request of another shape never was a push: rules about headers and payloads
         // would only report what a GET lacks. Its line is the sender's text, escaped, with
         // the device token masked as everywhere in a report.
-        if record.method != "POST" || record.rawDeviceToken == nil {
+        if record.method != "POST" || (record.rawDeviceToken == nil && !record.path.hasPrefix(Self.broadcastPathPrefix)) {
             let path = record.deviceToken.map { "/3/device/" + $0.masked } ?? record.path
             nonPushRequest = TerminalText.escaped("\(record.method) \(path)")
         }
