@@ -27,7 +27,7 @@ token=$(provider_token)
 
 
 production=$(free_port); sandbox=$(free_port); control=$(free_port)
-.build/release/apns-mock --port "$production" --sandbox-port "$sandbox" --control-port "$control" >/dev/null 2>&1 & pids+=($!)
+.build/release/apns-mock --port "$production" --sandbox-port "$sandbox" --control-port "$control" --channel-sandbox-port 0 --channel-port 0 >/dev/null 2>&1 & pids+=($!)
 wait_port "$sandbox"
 url="https://127.0.0.1:$sandbox"
 

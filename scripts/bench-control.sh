@@ -25,7 +25,7 @@ source scripts/bench-common.sh
 alert_payload > "$work/body.json"
 token=$(provider_token)
 p1=$(free_port); p2=$(free_port); p3=$(free_port)
-.build/release/apns-mock --port "$p1" --sandbox-port "$p2" --control-port "$p3" --capture "$work/capture.jsonl" \
+.build/release/apns-mock --port "$p1" --sandbox-port "$p2" --control-port "$p3" --channel-sandbox-port 0 --channel-port 0 --capture "$work/capture.jsonl" \
     >/dev/null 2>&1 & pids+=($!)
 wait_port "$p1"; wait_port "$p3"
 control="http://127.0.0.1:$p3"

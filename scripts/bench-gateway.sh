@@ -45,7 +45,7 @@ cpu_seconds_of() { local TIMEFORMAT='%U %S' t; t=$( { time "$@" >"$work/out" 2>&
 pushes_answered() { curl -s "http://127.0.0.1:$p4/metrics" | awk '/^push_gateway_requests_total\{endpoint="push",outcome="ok"\}/ { print $2 }'; }
 
 p1=$(free_port); p2=$(free_port); p3=$(free_port); p4=$(free_port)
-APNS_MOCK_CERTS=certs .build/release/apns-mock --port "$p1" --sandbox-port "$p2" --control-port "$p3" >/dev/null 2>&1 & pids+=($!)
+APNS_MOCK_CERTS=certs .build/release/apns-mock --port "$p1" --sandbox-port "$p2" --control-port "$p3" --channel-sandbox-port 0 --channel-port 0 >/dev/null 2>&1 & pids+=($!)
 mock_pid=$!
 wait_port "$p1"
 # Limits far above the load, so the benchmark measures forwarding, not refusing.

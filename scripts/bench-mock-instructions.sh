@@ -71,7 +71,7 @@ profile() { # NAME PORT command... : PUSHES pushes to the command under callgrin
 profile_mock() { # NAME flags...
     local name=$1 port; shift
     port=$(free_port)
-    profile "$name" "$port" "$mock_binary" --port "$port" --sandbox-port "$(free_port)" --control-port "$(free_port)" "$@"
+    profile "$name" "$port" "$mock_binary" --port "$port" --sandbox-port "$(free_port)" --control-port "$(free_port)" --channel-sandbox-port 0 --channel-port 0 "$@"
 }
 total() { awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }' "$work/$1.txt"; } # NAME -> instructions
 cost() { # NAME symbol pattern -> inclusive instructions of the first match, 0 when none

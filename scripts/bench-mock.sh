@@ -32,7 +32,7 @@ rate() { # h2load output -> req/s, failing loudly unless every request got a 2xx
 
 p1=$(free_port); p2=$(free_port); p3=$(free_port); p4=$(free_port)
 nghttpd -n 2 -d "$work/docroot" "$p1" certs/server.key certs/server.pem >/dev/null 2>&1 & pids+=($!)
-.build/release/apns-mock --port "$p2" --sandbox-port "$p3" --control-port "$p4" --capture "$work/capture.jsonl" \
+.build/release/apns-mock --port "$p2" --sandbox-port "$p3" --control-port "$p4" --channel-sandbox-port 0 --channel-port 0 --capture "$work/capture.jsonl" \
     >/dev/null 2>&1 & mock=$!; pids+=($mock)
 bare=$(swift build -c release --show-bin-path)/transport-bench-server
 [ -x "$bare" ] || swift build -c release --product transport-bench-server >&2

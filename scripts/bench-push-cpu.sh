@@ -54,7 +54,7 @@ start() { # NAME PORT command... : starts a server whose stderr goes to $work/NA
 start_mock() { # NAME flags...
     local name=$1; shift
     local port; port=$(free_port)
-    start "$name" "$port" "$mock_binary" --port "$port" --sandbox-port "$(free_port)" --control-port "$(free_port)" "$@"
+    start "$name" "$port" "$mock_binary" --port "$port" --sandbox-port "$(free_port)" --control-port "$(free_port)" --channel-sandbox-port 0 --channel-port 0 "$@"
 }
 port=$(free_port); start nghttpd "$port" nghttpd -n 2 -d "$work/docroot" "$port" certs/server.key certs/server.pem
 port=$(free_port); start transport "$port" "$bare" "$port" --tls certs/server.pem certs/server.key

@@ -49,7 +49,7 @@ for product in "${products[@]}"; do
 done
 
 echo "== starting apns-mock (TLS) and push-gateway"
-"$BIN/apns-mock" --port 0 --sandbox-port 0 --control-port 0 \
+"$BIN/apns-mock" --port 0 --sandbox-port 0 --control-port 0 --channel-sandbox-port 0 --channel-port 0 \
     --capture "$WORK/capture.jsonl" >"$WORK/mock.out" 2>"$WORK/mock.log" &
 PIDS+=($!)
 PRODUCTION=$(banner_url apns-mock production "$WORK/mock.out" "$WORK/mock.log")

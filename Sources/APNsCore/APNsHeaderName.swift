@@ -9,8 +9,8 @@ public enum APNsHeaderName {
     public static let topic = "apns-topic"
     public static let collapseID = "apns-collapse-id"
     public static let contentType = "content-type"
-    /// A broadcast channel's id, on broadcasts and channel management requests.
+    /// A broadcast channel's id (base64): on broadcasts and channel management requests.
     public static let channelID = "apns-channel-id"
-    /// The id of a broadcast or channel management request, echoed in the answer.
+    /// A broadcast or channel management request's id (a UUID), echoed in the answer.
     public static let requestID = "apns-request-id"
 }

@@ -41,10 +41,21 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
     case internalServerError
     case serviceUnavailable
     case shutdown
+    // The broadcast and channel management APIs' own reasons (Apple's broadcast error table).
+    case featureNotEnabled
+    case missingChannelId
+    case badChannelId
+    case channelNotRegistered
+    case badRequestParams
+    case badRequestPayload
+    case missingPushType
+    case cannotCreateChannelConfig
+    case topicMismatch
     /// A reason this version does not know, kept verbatim.
     case unknown(String)
 
-    /// Every reason in Apple's table, in the table's order.
+    /// Every reason in Apple's tables, in the tables' order: device pushes, then the
+    /// broadcast and channel management APIs' own.
     public static let allKnown: [APNsReason] = table.map(\.reason)
 
     private static let table: [(reason: APNsReason, wire: String, status: Int)] = [
@@ -80,6 +91,15 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
         (.internalServerError, "InternalServerError", 500),
         (.serviceUnavailable, "ServiceUnavailable", 503),
         (.shutdown, "Shutdown", 503),
+        (.featureNotEnabled, "FeatureNotEnabled", 400),
+        (.missingChannelId, "MissingChannelId", 400),
+        (.badChannelId, "BadChannelId", 400),
+        (.channelNotRegistered, "ChannelNotRegistered", 400),
+        (.badRequestParams, "BadRequestParams", 400),
+        (.badRequestPayload, "BadRequestPayload", 400),
+        (.missingPushType, "MissingPushType", 400),
+        (.cannotCreateChannelConfig, "CannotCreateChannelConfig", 400),
+        (.topicMismatch, "TopicMismatch", 403),
     ]
 
     private static let byWire: [String: (reason: APNsReason, status: Int)] = Dictionary(

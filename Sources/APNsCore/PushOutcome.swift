@@ -27,6 +27,9 @@ public struct PushOutcome: Sendable, Hashable {
     /// Whether a fault rule chose this answer, not the push's own merits: a test's injected
     /// 503 is not the sender's failure.
     public var isInjected: Bool
+    /// `apns-request-id`, which a broadcast's answer carries (echoed or generated) where a
+    /// device push's carries `apns-id`; nil for device pushes.
+    public var requestID: String?
 
     /// An accepted push.
     public static func accepted(apnsID: String, uniqueID: String?) -> PushOutcome {

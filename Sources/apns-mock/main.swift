@@ -9,7 +9,7 @@ let version = SuiteVersion.current
 let parser = CommandLineParser(
     command: "apns-mock",
     overview: "A mock of Apple Push Notification service (APNs) for tests and CI.",
-    usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--no-tls] "
+    usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--channel-sandbox-port N] [--channel-port N] [--no-tls] "
         + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] "
         + "[--max-connections N] [--connection-preface-timeout S] [--request-headers-timeout S] [--request-read-timeout S] "
         + "[--connection-error-budget N] [--control-token TOKEN | --control-token-file FILE] [--log-level LEVEL]",
@@ -19,6 +19,8 @@ let parser = CommandLineParser(
         .value("port", "N", help: "Production listener (default 2197; 0 picks a free port)."),
         .value("sandbox-port", "N", help: "Sandbox listener (default 2198)."),
         .value("control-port", "N", help: "Control API (default 2199), HTTP/1.1 and h2c."),
+        .value("channel-sandbox-port", "N", help: "Sandbox channel management listener (default 2195, as Apple's)."),
+        .value("channel-port", "N", help: "Production channel management listener (default 2196, as Apple's)."),
         .flag("no-tls", help: "APNs listeners speak h2c instead of TLS."),
         .value("tls-cert", "PEM", help: "Server certificate (default certs/server.pem)."),
         .value("tls-key", "PEM", help: "Server private key (default certs/server.key)."),
@@ -77,6 +79,8 @@ do {
     if let port = try arguments.integer("port", in: 0...65535) { configuration.server.productionPort = port }
     if let port = try arguments.integer("sandbox-port", in: 0...65535) { configuration.server.sandboxPort = port }
     if let port = try arguments.integer("control-port", in: 0...65535) { configuration.server.controlPort = port }
+    if let port = try arguments.integer("channel-sandbox-port", in: 0...65535) { configuration.server.channelSandboxPort = port }
+    if let port = try arguments.integer("channel-port", in: 0...65535) { configuration.server.channelProductionPort = port }
     if arguments.has("no-tls") {
         // A certificate given with --no-tls would be silently unused: the person meant one or the other.
         if arguments.value("tls-cert") != nil || arguments.value("tls-key") != nil {
@@ -152,6 +156,7 @@ var banner = """
       production  \(mock.productionURL)
       sandbox     \(mock.sandboxURL)
       control     \(mock.controlURL)
+      channels    \(mock.channelSandboxURL) (sandbox), \(mock.channelProductionURL) (production)
 
     """
 if let ca = mock.trustRootsPath { banner += "  CA          \(ca)\n" }

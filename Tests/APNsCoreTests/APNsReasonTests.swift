@@ -13,10 +13,14 @@ import Testing
         ("MethodNotAllowed", 405), ("ExpiredToken", 410), ("Unregistered", 410), ("PayloadTooLarge", 413),
         ("TooManyProviderTokenUpdates", 429), ("TooManyRequests", 429), ("InternalServerError", 500),
         ("ServiceUnavailable", 503), ("Shutdown", 503),
+        // The broadcast and channel management APIs' own reasons.
+        ("FeatureNotEnabled", 400), ("MissingChannelId", 400), ("BadChannelId", 400), ("ChannelNotRegistered", 400),
+        ("BadRequestParams", 400), ("BadRequestPayload", 400), ("MissingPushType", 400),
+        ("CannotCreateChannelConfig", 400), ("TopicMismatch", 403),
     ]
 
     @Test func everyAppleReasonRoundTripsWithItsStatus() {
-        #expect(APNsReason.allKnown.count == 32)
+        #expect(APNsReason.allKnown.count == 41)
         for (wire, status) in Self.apple {
             let reason = APNsReason(wireValue: wire)
             #expect(reason != .unknown(wire), "\(wire) should be known")

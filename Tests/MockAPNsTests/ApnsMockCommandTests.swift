@@ -82,7 +82,7 @@ struct ApnsMockCommandTests {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
         let result = try await SpawnedProcess.runDetached(
-            Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0"],
+            Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"],
             environment: ["APNS_MOCK_CERTS": empty.path], timeout: 30)
         #expect(result.status == 2)
         #expect(result.stderr.contains("cannot read key file '\(empty.path)/AuthKey_ABC123DEFG.p8'"), "\(result.stderr)")
@@ -130,7 +130,7 @@ struct ApnsMockCommandTests {
         try Data("control-token-from-a-file-0123\n".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let seen = try await onThread { () throws -> (open: String, refused: String, allowed: String, log: String) in
-            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0"],
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"],
                                        environment: ["APNS_MOCK_CONTROL_TOKEN_FILE": file.path])
             guard let control = mock.urls["control"] else { _ = mock.stop(); return ("", "", "", "no control URL: \(mock.urls)") }
             let open = try Self.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(control)/healthz"]).output
@@ -182,7 +182,7 @@ struct ApnsMockCommandTests {
         defer { try? FileManager.default.removeItem(at: empty) }
         let seen = try await onThread { () throws -> (ca: String?, curl: String, status: Int32) in
             let process = try BackgroundProcess("/bin/sh", [
-                "-c", "cd \"$0\" && exec env -u APNS_MOCK_CERTS \"$1\" --port 0 --sandbox-port 0 --control-port 0",
+                "-c", "cd \"$0\" && exec env -u APNS_MOCK_CERTS \"$1\" --port 0 --sandbox-port 0 --control-port 0 --channel-sandbox-port 0 --channel-port 0",
                 empty.path, Self.executable.path,
             ])
             let banner = process.waitForOutput(containing: "topics", timeout: 20) ?? process.standardOutput
@@ -212,7 +212,7 @@ struct ApnsMockCommandTests {
     /// they happen, counted in /metrics, and make the exit status 1 instead of "capture flushed".
     @Test func lostCaptureLinesAreLoggedCountedAndFailTheExit() async throws {
         let seen = try await onThread { () throws -> (metrics: String, status: Int32, log: String, answers: [String]) in
-            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", "/dev/full"])
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0", "--capture", "/dev/full"])
             guard let sandbox = mock.urls["sandbox"], let control = mock.urls["control"] else {
                 return ("", mock.stop(), "no URLs in the banner: \(mock.urls)", [])
             }
@@ -238,7 +238,7 @@ struct ApnsMockCommandTests {
     /// `--log-level warning` leaves out the line per push, and keeps what goes wrong.
     @Test func aLogLevelAboveInfoLeavesOutTheLinePerPush() async throws {
         let log = try await onThread { () throws -> String in
-            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--log-level", "warning"])
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0", "--log-level", "warning"])
             guard let sandbox = mock.urls["sandbox"] else { _ = mock.stop(); return "no URLs in the banner" }
             let answer = try Self.run("curl", ["-s", "--http2", "--cacert", "\(Self.certs)/ca.pem", "-H", "authorization: bearer \(try Self.pyjwtToken())",
                                                "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"hi"}}"#,
@@ -254,7 +254,7 @@ struct ApnsMockCommandTests {
     /// an HTTP/1.1 request is logged as refused.
     @Test func theLogLineSaysWhyAndNamesTheLints() async throws {
         let log = try await onThread { () throws -> [String] in
-            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0"])
+            let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"])
             guard let sandbox = mock.urls["sandbox"] else { _ = mock.stop(); return ["no URLs in the banner"] }
             let token = try Self.pyjwtToken()
             for topic in ["com.example.wrong", "com.example.app"] {
@@ -305,7 +305,7 @@ struct ApnsMockCommandTests {
     static func curlAndH2load() throws -> Observations {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: capture) }
-        let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", capture.path])
+        let mock = try RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0", "--capture", capture.path])
         guard let production = mock.urls["production"] else {
             _ = mock.stop()
             throw CommandFailure(output: "no production URL in the banner: \(mock.urls)")
@@ -329,7 +329,7 @@ struct ApnsMockCommandTests {
     /// exit 1 with a log line saying why, instead of crashing in the write.
     @Test func aBannerThatCannotBeWrittenFailsTheStartWithoutACrash() async throws {
         let result = try await SpawnedProcess.runDetached(
-            Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0"], full: .output,
+            Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"], full: .output,
             environment: ["APNS_MOCK_CERTS": Self.certs], timeout: 30)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("cannot start: cannot write the banner to standard output: No space left on device"),
@@ -352,7 +352,7 @@ struct ApnsMockCommandTests {
     /// the configuration is checked after the flags are applied, before anything listens.
     @Test func portClashesFromFlagsAreUsageErrorsAsFromTheFile() async throws {
         let flags = try await onThread {
-            try Self.run(Self.executable.path, ["--port", "4200", "--sandbox-port", "4200", "--control-port", "0"])
+            try Self.run(Self.executable.path, ["--port", "4200", "--sandbox-port", "4200", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"])
         }
         #expect(flags.status == 2, "\(flags.output)")
         #expect(flags.output.hasPrefix("Error: server.sandbox_port: port 4200 is already used by production_port\nUsage: apns-mock"),
@@ -374,7 +374,7 @@ struct ApnsMockCommandTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         try #"{"keys":[{"keyId":"ABC123DEFG","team_id":"TEAM000001","path":"k.p8"}]}"#
             .write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try await onThread { try Self.run(Self.executable.path, ["--config", file, "--control-port", "0"]) }
+        let result = try await onThread { try Self.run(Self.executable.path, ["--config", file, "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"]) }
         #expect(result.status == 2, "\(result.output)")
         #expect(result.output.hasPrefix(#"Error: \#(file): keys[0].keyId: unknown field; it is now "key_id""#), "\(result.output)")
     }
@@ -383,7 +383,7 @@ struct ApnsMockCommandTests {
     /// say why, found before any listener starts, each naming the file or address and the
     /// problem (a key path naming a folder says so, not an NSCocoaErrorDomain code).
     @Test func unusableFilesAndAddressesAreUsageErrorsThatSayWhy() async throws {
-        let ports = ["--port", "0", "--sandbox-port", "0", "--control-port", "0"]
+        let ports = ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"]
         let cases: [([String], String)] = [
             (["--tls-cert", "/nonexistent/server.pem"], "Error: server.certificate: cannot read '/nonexistent/server.pem': no such file or directory"),
             (["--tls-key", NSTemporaryDirectory()], "Error: server.private_key: cannot read '\(NSTemporaryDirectory())': is a directory, not a file"),
@@ -429,7 +429,7 @@ struct ApnsMockCommandTests {
         defer { try? FileManager.default.removeItem(atPath: capture) }
         let ended = try await onThread {
             try BackgroundProcess.stopWhileStarting(
-                Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", capture],
+                Self.executable.path, ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0", "--capture", capture],
                 environment: ["APNS_MOCK_CERTS": Self.certs])
         }
         #expect(ended.held, "the mock never held SIGINT and SIGTERM: \(ended.log)")

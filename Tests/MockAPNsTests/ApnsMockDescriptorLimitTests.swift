@@ -52,7 +52,7 @@ struct ApnsMockDescriptorLimitTests {
         let process = try BackgroundProcess(
             "/bin/bash",
             ["-c", launch, ApnsMockCommandTests.executable.path,
-             "--no-tls", "--port", "0", "--sandbox-port", "0", "--control-port", "0", "--log-level", "warning",
+             "--no-tls", "--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0", "--log-level", "warning",
              // The held connections must not be closed by the preface limit during the test.
              "--connection-preface-timeout", "600"],
             environment: ["APNS_MOCK_CERTS": ApnsMockCommandTests.certs])

@@ -53,7 +53,7 @@ struct ApnsMockKillTests {
         for _ in 0..<Self.kills {
             let mock = try await onThread {
                 try ApnsMockCommandTests.RunningMock(arguments: [
-                    "--no-tls", "--port", "0", "--sandbox-port", "0", "--control-port", "0", "--capture", path])
+                    "--no-tls", "--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0", "--capture", path])
             }
             let url = try #require(mock.urls["production"], "no banner: \(mock.takeLog())")
             let load = Load()

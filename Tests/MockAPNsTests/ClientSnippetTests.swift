@@ -32,7 +32,7 @@ struct ClientSnippetTests {
     @Test(arguments: snippets)
     func theSnippetSendsAPushTheMockCaptures(_ snippet: Snippet) async throws {
         let run = try await onThread { () throws -> Run in
-            let mock = try ApnsMockCommandTests.RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0"])
+            let mock = try ApnsMockCommandTests.RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"])
             defer { _ = mock.stop() }
             guard let production = mock.urls["production"], let port = production.split(separator: ":").last,
                   let control = mock.urls["control"] else {
@@ -89,7 +89,7 @@ struct ClientSnippetTests {
     /// hosts entry would), verifies the mock with certs/ca.pem alone and is answered.
     @Test func applesHostNamesResolvedToTheMockVerifyWithTheTestCA() async throws {
         let answers = try await onThread { () throws -> [String] in
-            let mock = try ApnsMockCommandTests.RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0"])
+            let mock = try ApnsMockCommandTests.RunningMock(arguments: ["--port", "0", "--sandbox-port", "0", "--control-port", "0", "--channel-sandbox-port", "0", "--channel-port", "0"])
             defer { _ = mock.stop() }
             guard let production = mock.urls["production"], let sandbox = mock.urls["sandbox"],
                   let productionPort = production.split(separator: ":").last, let sandboxPort = sandbox.split(separator: ":").last else {

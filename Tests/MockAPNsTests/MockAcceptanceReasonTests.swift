@@ -138,11 +138,18 @@ struct MockAcceptanceReasonTests {
         },
     ]
 
+    /// The broadcast and channel management reasons, which BroadcastReasonTests answers.
+    static let broadcastReasons: [APNsReason] = [
+        .featureNotEnabled, .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams, .badRequestPayload,
+        .missingPushType, .cannotCreateChannelConfig, .topicMismatch,
+    ]
+
     @Test func everyReasonIsAnsweredAsAPNsDoesOnBothListeners() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs, configure: Self.configure)
         defer { mock.stop() }
         let notCovered = Set(APNsReason.allKnown).subtracting(Self.cases.map(\.reason))
-        #expect(notCovered == [.idleTimeout, .badCertificate, .badCertificateEnvironment], "the certificate reasons have their own test")
+        #expect(notCovered == Set([.idleTimeout, .badCertificate, .badCertificateEnvironment] + Self.broadcastReasons),
+                "the certificate reasons have their own test, the broadcast ones BroadcastReasonTests")
 
         for environment in [APNsEnvironment.sandbox, .production] {
             let url = environment == .sandbox ? mock.sandboxURL : mock.productionURL

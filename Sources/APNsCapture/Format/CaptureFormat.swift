@@ -32,6 +32,8 @@ enum CaptureFormat {
         static let collapseID: StaticString = "collapse_id"
         static let teamID: StaticString = "team_id"
         static let keyID: StaticString = "key_id"
+        /// A broadcast's `apns-channel-id`.
+        static let channelID: StaticString = "channel_id"
         static let payload: StaticString = "payload"
         static let status: StaticString = "status"
         static let reason: StaticString = "reason"
@@ -39,6 +41,8 @@ enum CaptureFormat {
         static let injected: StaticString = "injected"
         static let apnsID: StaticString = "apns_id"
         static let uniqueID: StaticString = "unique_id"
+        /// A broadcast's `apns-request-id`, as answered.
+        static let requestID: StaticString = "request_id"
         static let timestamp: StaticString = "timestamp"
         static let connectionAction: StaticString = "conn_action"
         static let lint: StaticString = "lint"

@@ -80,7 +80,9 @@ enum CaptureRecordDecoder {
             timestamp: try fields.optionalInteger(Key.timestamp),
             connectionAction: try decodeConnectionAction(fields.optionalString(Key.connectionAction)),
             explanation: try fields.optionalString(Key.explanation), isInjected: try fields.optionalBool(Key.injected) ?? false)
-        return CaptureRecord(
+        var outcomeWithRequest = outcome
+        outcomeWithRequest.requestID = try fields.optionalString(Key.requestID)
+        var record = CaptureRecord(
             sequence: sequence, receivedAtMicroseconds: time, environment: environment,
             connectionID: try fields.unsigned(Key.connection), method: try fields.string(Key.method),
             path: try fields.string(Key.path), headers: try decodeHeaders(fields.value(Key.headers)),
@@ -89,8 +91,10 @@ enum CaptureRecordDecoder {
             pushType: pushType, priority: priority, expiration: try fields.optionalInteger(Key.expiration),
             collapseID: try fields.optionalString(Key.collapseID), teamID: try fields.optionalString(Key.teamID),
             keyID: try fields.optionalString(Key.keyID), payload: payload,
-            outcome: outcome, lintWarnings: try fields.optionalValue(Key.lint).map(decodeLint) ?? [],
+            outcome: outcomeWithRequest, lintWarnings: try fields.optionalValue(Key.lint).map(decodeLint) ?? [],
             faults: try fields.optionalValue(Key.faults).map(decodeFaults) ?? [])
+        record.channelID = try fields.optionalString(Key.channelID)
+        return record
     }
 
     private static func decodeHeaders(_ value: JSONValue) throws(CaptureDecodingError) -> CaptureHeaders {

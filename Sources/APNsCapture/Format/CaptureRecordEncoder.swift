@@ -106,6 +106,7 @@ enum CaptureRecordEncoder {
         if let collapseID = record.collapseID { writeMember(Key.collapseID, string: collapseID, into: &output) }
         if let teamID = record.teamID { writeMember(Key.teamID, string: teamID, into: &output) }
         if let keyID = record.keyID { writeMember(Key.keyID, string: keyID, into: &output) }
+        if let channelID = record.channelID { writeMember(Key.channelID, string: channelID, into: &output) }
 
         writeKey(Key.payload, separator: UInt8(ascii: ","), into: &output)
         writePayload(record.storedPayload, into: &output)
@@ -120,6 +121,7 @@ enum CaptureRecordEncoder {
         }
         writeMember(Key.apnsID, string: outcome.apnsID, into: &output)
         if let uniqueID = outcome.uniqueID { writeMember(Key.uniqueID, string: uniqueID, into: &output) }
+        if let requestID = outcome.requestID { writeMember(Key.requestID, string: requestID, into: &output) }
         if let timestamp = outcome.timestamp { writeMember(Key.timestamp, integer: timestamp, into: &output) }
         if outcome.connectionAction != .none {
             writeMember(Key.connectionAction, plain: connectionActionValue(outcome.connectionAction), into: &output)

@@ -62,6 +62,8 @@ public struct CaptureRecord: Sendable, Hashable {
     public var lintWarnings: [PushLintWarning]
     /// The fault rules that fired for this request, as `<id>: <summary>`.
     public var faults: [String]
+    /// A broadcast's `apns-channel-id`; nil for a device push.
+    public var channelID: String?
 
     /// Builds a record field by field.
     public init(

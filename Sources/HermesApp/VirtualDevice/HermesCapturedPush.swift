@@ -24,6 +24,8 @@ enum HermesCapturedPush {
         var records: [HermesDelivery] = []
         for (index, element) in pushes.enumerated() {
             guard let push = element as? [String: Any] else { continue }
+            // Other kinds (channel operations, delivery events) are not pushes to deliver.
+            if let kind = push["kind"] as? String, kind != "push" { continue }
             guard let sequence = integer(push["seq"]), let payload = push["payload"] as? [String: Any] else {
                 throw .unexpectedAnswer("a record lacks seq or payload")
             }

@@ -31,6 +31,8 @@ enum ServerSettingsKey {
     static let productionPort = "production_port"
     static let sandboxPort = "sandbox_port"
     static let controlPort = "control_port"
+    static let channelSandboxPort = "channel_sandbox_port"
+    static let channelProductionPort = "channel_production_port"
     static let tls = "tls"
     static let certificate = "certificate"
     static let privateKey = "private_key"
@@ -54,7 +56,7 @@ enum ServerSettingsKey {
     /// Names the access token in errors; the file has no such field (the token is a secret).
     static let controlToken = "control_token"
     static let all = [
-        host, productionPort, sandboxPort, controlPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
+        host, productionPort, sandboxPort, controlPort, channelSandboxPort, channelProductionPort, tls, certificate, privateKey, clientCA, maxConcurrentStreams,
         dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,
         idleTimeoutSeconds, requestReadTimeoutSeconds, requestHeadersTimeoutSeconds, connectionPrefaceTimeoutSeconds,
         maxConnections, connectionErrorBudget, captureFile, captureRingSize, captureFsync,

@@ -110,6 +110,8 @@ extension MockConfiguration {
             ServerSettingsKey.productionPort: .integer(Int64(settings.productionPort)),
             ServerSettingsKey.sandboxPort: .integer(Int64(settings.sandboxPort)),
             ServerSettingsKey.controlPort: .integer(Int64(settings.controlPort)),
+            ServerSettingsKey.channelSandboxPort: .integer(Int64(settings.channelSandboxPort)),
+            ServerSettingsKey.channelProductionPort: .integer(Int64(settings.channelProductionPort)),
             ServerSettingsKey.tls: .bool(settings.tlsEnabled),
             ServerSettingsKey.certificate: .string(settings.certificatePath),
             ServerSettingsKey.privateKey: .string(settings.privateKeyPath),
@@ -152,6 +154,8 @@ extension MockConfiguration {
         if let value = try port(ServerSettingsKey.productionPort) { settings.productionPort = value }
         if let value = try port(ServerSettingsKey.sandboxPort) { settings.sandboxPort = value }
         if let value = try port(ServerSettingsKey.controlPort) { settings.controlPort = value }
+        if let value = try port(ServerSettingsKey.channelSandboxPort) { settings.channelSandboxPort = value }
+        if let value = try port(ServerSettingsKey.channelProductionPort) { settings.channelProductionPort = value }
         if let value = try object.bool(ServerSettingsKey.tls) { settings.tlsEnabled = value }
         if let value = try path(ServerSettingsKey.certificate) { settings.certificatePath = value }
         if let value = try path(ServerSettingsKey.privateKey) { settings.privateKeyPath = value }

@@ -15,6 +15,12 @@ public struct MockServerSettings: Sendable, Hashable {
     public var sandboxPort: Int
     /// Port of the control API (capture, registry and faults over HTTP); 0 picks a free port.
     public var controlPort: Int
+    /// Port of the sandbox channel management listener (`api-manage-broadcast.sandbox.push.apple.com`);
+    /// 0 picks a free port.
+    public var channelSandboxPort = defaultChannelSandboxPort
+    /// Port of the production channel management listener (`api-manage-broadcast.push.apple.com`);
+    /// 0 picks a free port.
+    public var channelProductionPort = defaultChannelProductionPort
     /// Whether the APNs endpoints speak TLS; off means HTTP/2 by prior knowledge (h2c).
     public var tlsEnabled: Bool
     /// The server certificate chain (PEM), used when TLS is on.
@@ -93,6 +99,10 @@ public struct MockServerSettings: Sendable, Hashable {
     public static let defaultSandboxPort = 2198
     /// The port after sandbox's.
     public static let defaultControlPort = 2199
+    /// 2195, Apple's port for sandbox channel management.
+    public static let defaultChannelSandboxPort = 2195
+    /// 2196, Apple's port for production channel management.
+    public static let defaultChannelProductionPort = 2196
     /// TLS on, as APNs requires.
     public static let defaultTLSEnabled = true
     /// 1000, the limit APNs has announced since 2018.
@@ -223,7 +233,8 @@ public struct MockServerSettings: Sendable, Hashable {
         }
         let ports = [
             (ServerSettingsKey.productionPort, productionPort), (ServerSettingsKey.sandboxPort, sandboxPort),
-            (ServerSettingsKey.controlPort, controlPort),
+            (ServerSettingsKey.controlPort, controlPort), (ServerSettingsKey.channelSandboxPort, channelSandboxPort),
+            (ServerSettingsKey.channelProductionPort, channelProductionPort),
         ]
         for (index, (field, port)) in ports.enumerated() {
             guard (0...65535).contains(port) else { throw fail(field, "expected an integer 0-65535, found \(port)") }

@@ -63,7 +63,7 @@ struct ControlAPI: HTTPServerHandler {
             case ("GET", "/healthz"):
                 responder.respond(Self.json(200, .object([ControlBodyKey.status: "ok"])))
             case ("GET", "/metrics"):
-                var text = metrics.prometheusText() + PushMetrics.transportText(transportMetrics())
+                var text = metrics.prometheusText() + PushMetrics.transportText(transportMetrics()) + services.channelEvents.prometheusText()
                 if let file = capture.fileWriter {
                     text += PushMetrics.captureFileText(
                         written: file.writtenRecordCount, dropped: file.droppedRecordCount, unsynced: file.unsyncedRecordCount)
@@ -145,16 +145,23 @@ struct ControlAPI: HTTPServerHandler {
                 } else {
                     responder.respond(HTTPResponse(status: 204))
                 }
+            case let (_, path) where ControlChannels.isChannelPath(path):
+                if let response = try ControlChannels.handle(
+                    request, path: path, query: query, channels: services.validator.channels, events: services.channelEvents) {
+                    responder.respond(response)
+                } else {
+                    responder.respond(Self.methodNotAllowed(request.method, path: path))
+                }
             default:
                 let allowed = Self.allowedMethods(path: path)
                 guard !allowed.isEmpty else {
                     responder.respond(Self.error(404, "no such control endpoint: \(path)"))
                     return
                 }
-                var response = Self.error(405, "\(request.method) is not allowed on \(path); it answers \(allowed.joined(separator: ", "))")
-                response.headers.add(name: "allow", value: allowed.joined(separator: ", "))
-                responder.respond(response)
+                responder.respond(Self.methodNotAllowed(request.method, path: path))
             }
+        } catch let error as ControlChannels.RequestError {
+            responder.respond(Self.error(error.status, error.description))
         } catch let error as ConfigurationError {
             responder.respond(Self.error(400, error.description))
         } catch {
@@ -189,6 +196,7 @@ struct ControlAPI: HTTPServerHandler {
              ("GET", "/faults"), ("PUT", "/faults"), ("POST", "/faults"), ("DELETE", "/faults"):
             []
         case let ("DELETE", path) where path.hasPrefix("/faults/"): []
+        case let (method, path) where ControlChannels.isChannelPath(path): ControlChannels.acceptedParameters(method: method, path: path)
         default: nil
         }
     }
@@ -302,6 +310,14 @@ struct ControlAPI: HTTPServerHandler {
     }
 
     // MARK: Responses
+
+    /// 405 with an `allow` header naming what `path` answers.
+    static func methodNotAllowed(_ method: String, path: String) -> HTTPResponse {
+        let allowed = allowedMethods(path: path)
+        var response = error(405, "\(method) is not allowed on \(path); it answers \(allowed.joined(separator: ", "))")
+        response.headers.add(name: "allow", value: allowed.joined(separator: ", "))
+        return response
+    }
 
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
         var body: [UInt8] = []

@@ -158,21 +158,22 @@ public final class FaultEngine: Sendable {
     ///   - now: When the push arrived: rate-limit windows and 410 timestamps use it.
     /// - Returns: What the server must do; ``FaultDecision/none`` when no rule fired.
     public func evaluate(
-        deviceToken: DeviceToken?, topic: String?, pushType: APNsPushType?, at now: Date = Date()
+        deviceToken: DeviceToken?, topic: String?, pushType: APNsPushType?, channelID: String? = nil, at now: Date = Date()
     ) -> FaultDecision {
         guard armed.load(ordering: .relaxed) else { return .none }
         return state.withLock { states in
-            evaluate(&states, deviceToken: deviceToken, topic: topic, pushType: pushType, now: now)
+            evaluate(&states, deviceToken: deviceToken, topic: topic, pushType: pushType, channelID: channelID, now: now)
         }
     }
 
     /// Decides what faults apply to a push, from what validation learned about it.
     public func evaluate(_ details: PushDetails, at now: Date = Date()) -> FaultDecision {
-        evaluate(deviceToken: details.deviceToken, topic: details.topic, pushType: details.pushType, at: now)
+        evaluate(deviceToken: details.deviceToken, topic: details.topic, pushType: details.pushType, channelID: details.channelID, at: now)
     }
 
     private func evaluate(
-        _ states: inout [RuleState], deviceToken: DeviceToken?, topic: String?, pushType: APNsPushType?, now: Date
+        _ states: inout [RuleState], deviceToken: DeviceToken?, topic: String?, pushType: APNsPushType?, channelID: String?,
+        now: Date
     ) -> FaultDecision {
         var decision = FaultDecision()
         var spentOne = false
@@ -183,7 +184,7 @@ public final class FaultEngine: Sendable {
                 if states[index].isSpent { continue }
                 let rule = states[index].rule
                 if !canApply(rule.action, to: decision) { continue }
-                guard rule.match.matches(deviceToken: deviceToken, topic: topic, pushType: pushType) else { continue }
+                guard rule.match.matches(deviceToken: deviceToken, topic: topic, pushType: pushType, channelID: channelID) else { continue }
                 var limitedToken: DeviceToken?
                 if states[index].tracker != nil {
                     guard let deviceToken else { continue }

@@ -22,7 +22,8 @@ enum FaultMatchKey {
     static let deviceToken = "device_token"
     static let topic = "topic"
     static let pushType = "push_type"
-    static let all = [deviceToken, topic, pushType]
+    static let channelID = "channel_id"
+    static let all = [deviceToken, topic, pushType, channelID]
 }
 
 /// JSON field names and `type` values of a rule's `action`.
@@ -200,6 +201,7 @@ extension FaultMatch {
             }
             pushType = type
         }
+        channelID = try object.string(FaultMatchKey.channelID)
     }
 
     var jsonValue: JSONValue {
@@ -207,6 +209,7 @@ extension FaultMatch {
         if let deviceToken { members[FaultMatchKey.deviceToken] = .string(deviceToken.hex) }
         if let topic { members[FaultMatchKey.topic] = .string(topic) }
         if let pushType { members[FaultMatchKey.pushType] = .string(pushType.rawValue) }
+        if let channelID { members[FaultMatchKey.channelID] = .string(channelID) }
         return .object(members)
     }
 }

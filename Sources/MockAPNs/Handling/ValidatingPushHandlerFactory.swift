@@ -20,8 +20,10 @@ public final class ValidatingPushHandlerFactory: PushHandlerFactory {
     ///   - registry: The apps, keys and devices answered from until replaced.
     ///   - settings: Choices where Apple is silent.
     ///   - now: The provider-token clock; nil for the system clock.
-    public init(registry: MockRegistry, settings: PushValidator.Settings = .makeDefault(), now: (@Sendable () -> Date)? = nil) {
-        current = Mutex(PushValidator(registry: registry, settings: settings, now: now))
+    ///   - channels: The broadcast channels broadcasts are checked against.
+    public init(registry: MockRegistry, settings: PushValidator.Settings = .makeDefault(), now: (@Sendable () -> Date)? = nil,
+                channels: ChannelStore = ChannelStore()) {
+        current = Mutex(PushValidator(registry: registry, settings: settings, now: now, channels: channels))
         clock = now
     }
 
@@ -53,7 +55,7 @@ public final class ValidatingPushHandlerFactory: PushHandlerFactory {
         current.withLock { validator in
             var registry = validator.registry
             change(&registry)
-            validator = PushValidator(registry: registry, settings: validator.settings, now: clock)
+            validator = PushValidator(registry: registry, settings: validator.settings, now: clock, channels: validator.channels)
             return registry
         }
     }

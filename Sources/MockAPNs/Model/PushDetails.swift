@@ -37,6 +37,16 @@ public struct PushDetails: Sendable, Hashable {
     /// The key ID the push was verified with, if any.
     public var keyID: String?
     public var lintWarnings: [PushLintWarning]
+    /// For a broadcast (`/4/broadcasts/apps/<bundle ID>`): the bundle ID of its path, once
+    /// the path parsed; nil for a device push.
+    public var broadcastBundleID: String?
+    /// A broadcast's `apns-channel-id`, as sent.
+    public var channelID: String?
+    /// A broadcast's `apns-request-id` when it is a canonical UUID, which the answer echoes.
+    public var requestID: String?
+
+    /// Whether the request went to the broadcast path.
+    public var isBroadcast: Bool { broadcastBundleID != nil }
 
     public init() {
         lintWarnings = []

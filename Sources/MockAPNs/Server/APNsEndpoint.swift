@@ -63,6 +63,7 @@ final class APNsEndpoint: HTTPServerHandler {
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
         chargeErrorBudget(&decided, state: &box.state)
+        if validation.details.isBroadcast { decided.requestID = validation.details.requestID ?? services.ids.next() }
         let outcome = decided
 
         // A reset stream or closed connection is a fault, not an APNs answer: the limit stays.
@@ -77,6 +78,9 @@ final class APNsEndpoint: HTTPServerHandler {
         }
         for observer in services.observers {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: fired)
+        }
+        if validation.details.isBroadcast {
+            services.channelEvents.recordBroadcast(environment: environment, status: outcome.status, reason: outcome.reason)
         }
         // A delay rule's answer goes out later; its latency is what the client waits.
         services.metrics.recordPush(
@@ -298,6 +302,7 @@ final class APNsEndpoint: HTTPServerHandler {
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
         chargeErrorBudget(&decided, state: &box.state)
+        if validation.details.isBroadcast { decided.requestID = validation.details.requestID ?? services.ids.next() }
         let outcome = decided
         if let limit = services.streamPolicy.newLimit(
             after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {
@@ -327,7 +332,11 @@ final class APNsEndpoint: HTTPServerHandler {
         // Room for every header an answer can have, in the one allocation of its field list.
         var headers = HTTPHeaders()
         headers.reserveCapacity(4)
-        headers.add(name: APNsHeaderName.id, value: outcome.apnsID)
+        if let requestID = outcome.requestID {
+            headers.add(name: APNsHeaderName.requestID, value: requestID)
+        } else {
+            headers.add(name: APNsHeaderName.id, value: outcome.apnsID)
+        }
         if let uniqueID = outcome.uniqueID { headers.add(name: APNsHeaderName.uniqueID, value: uniqueID) }
         guard let reason = outcome.reason else { return HTTPResponse(status: outcome.status, headers: headers) }
         headers.add(name: APNsHeaderName.contentType, value: "application/json")

@@ -34,6 +34,7 @@ extension CaptureRecord {
             deviceToken: details.deviceToken, topic: details.topic, pushType: details.pushType, priority: details.priority,
             expiration: details.expiration, collapseID: details.collapseID, teamID: details.teamID, keyID: details.keyID,
             payload: request.body, outcome: outcome, lintWarnings: details.lintWarnings, faults: faults)
+        channelID = details.channelID
         // Validation parsed this very body strictly (the same array, so the comparison is of
         // identity): the capture need not check it again.
         if let depth = payload.acceptedMaximumDepth, payload.acceptedBytes == request.body {

@@ -26,6 +26,10 @@ public final class MockAPNsServer: Sendable {
     public let sandboxURL: String
     /// `http://host:port` of the control API.
     public let controlURL: String
+    /// `https://host:port` (or `http://` without TLS) of the sandbox channel management listener.
+    public let channelSandboxURL: String
+    /// The same for the production channel management listener.
+    public let channelProductionURL: String
     /// The CA that signed the server certificate, for clients to trust; nil without TLS or
     /// when the certificate's folder has no `ca.pem`.
     public let trustRootsPath: String?
@@ -35,11 +39,18 @@ public final class MockAPNsServer: Sendable {
     public let faults: FaultEngine
     /// Counters for `/metrics`.
     public let metrics: PushMetrics
+    /// The broadcast channels of both environments, which the channel management listeners,
+    /// broadcasts and the control API share; create some here for a test.
+    public let channels: ChannelStore
+    /// Channel management requests and broadcasts, counted and logged.
+    public var channelEvents: ChannelEventLog { services.channelEvents }
 
     private let services: MockServices
     private let production: HTTPServer
     private let sandbox: HTTPServer
     private let control: HTTPServer
+    private let channelSandbox: HTTPServer
+    private let channelProduction: HTTPServer
     /// The control API's long-polls, answered 503 with what they have when the mock stops.
     private let controlWaits: ControlWaits
     private let group: EventLoopGroup
@@ -77,7 +88,9 @@ public final class MockAPNsServer: Sendable {
             throw MockServerError(context: "configuration", underlying: "\(error)")
         }
         metrics = PushMetrics()
-        let validation = ValidatingPushHandlerFactory(registry: configuration.registry, settings: configuration.validation, now: now)
+        channels = ChannelStore()
+        let validation = ValidatingPushHandlerFactory(
+            registry: configuration.registry, settings: configuration.validation, now: now, channels: channels)
         services = MockServices(
             validation: validation, handlers: handlerFactory(validation), faults: faults, metrics: metrics,
             capture: capture, observers: observers,
@@ -144,6 +157,19 @@ public final class MockAPNsServer: Sendable {
             sandbox = try start("sandbox", port: settings.sandboxPort,
                                 handler: APNsEndpoint(environment: .sandbox, services: services, explainsInHeader: settings.explanationHeader),
                                 configuration: listener)
+            var channelListener = listener
+            // Streams are not limited to one before a valid token here: Apple documents that
+            // for the push listeners only.
+            channelListener.maxConcurrentStreams = settings.maxConcurrentStreams
+            channelListener.maxBodySize = PushValidator.maximumChannelRequestBodySize
+            channelSandbox = try start("channel sandbox", port: settings.channelSandboxPort,
+                                       handler: ChannelEndpoint(environment: .sandbox, services: services,
+                                                                explainsInHeader: settings.explanationHeader),
+                                       configuration: channelListener)
+            channelProduction = try start("channel production", port: settings.channelProductionPort,
+                                          handler: ChannelEndpoint(environment: .production, services: services,
+                                                                   explainsInHeader: settings.explanationHeader),
+                                          configuration: channelListener)
             var controlListener = HTTPServerConfiguration(host: settings.host, port: 0)
             controlListener.maxBodySize = 4 * 1024 * 1024
             let listeners = [production, sandbox]
@@ -162,6 +188,8 @@ public final class MockAPNsServer: Sendable {
         productionURL = "\(scheme)://\(production.localAddress)"
         sandboxURL = "\(scheme)://\(sandbox.localAddress)"
         controlURL = "http://\(control.localAddress)"
+        channelSandboxURL = "\(scheme)://\(channelSandbox.localAddress)"
+        channelProductionURL = "\(scheme)://\(channelProduction.localAddress)"
         let caPath = URL(fileURLWithPath: settings.certificatePath).deletingLastPathComponent().appendingPathComponent("ca.pem").path
         trustRootsPath = settings.tlsEnabled && FileManager.default.fileExists(atPath: caPath) ? caPath : nil
     }
@@ -198,6 +226,8 @@ public final class MockAPNsServer: Sendable {
         configuration.server.productionPort = 0
         configuration.server.sandboxPort = 0
         configuration.server.controlPort = 0
+        configuration.server.channelSandboxPort = 0
+        configuration.server.channelProductionPort = 0
         configure(&configuration)
         return try MockAPNsServer(configuration: configuration, now: now, handlerFactory: handlerFactory)
     }
@@ -231,6 +261,8 @@ public final class MockAPNsServer: Sendable {
     public func stop(gracePeriod: Duration = .seconds(2)) {
         production.shutdown(gracePeriod: gracePeriod)
         sandbox.shutdown(gracePeriod: gracePeriod)
+        channelSandbox.shutdown(gracePeriod: gracePeriod)
+        channelProduction.shutdown(gracePeriod: gracePeriod)
         // Long-polls answer 503 from tasks of the cooperative pool, which a loaded machine can
         // hold back for a while; a connection still open when its grace ends is reset, and the
         // reset destroys an answer its client has not read. Both get the whole grace period,

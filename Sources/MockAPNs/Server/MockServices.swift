@@ -23,6 +23,8 @@ final class MockServices: Sendable {
     let streamPolicy: StreamLimitPolicy
     let errorBudget: ConnectionErrorBudget
     let faults: FaultEngine
+    /// Channel management requests and broadcasts, counted and logged.
+    let channelEvents = ChannelEventLog()
 
     init(validation: ValidatingPushHandlerFactory, handlers: any PushHandlerFactory, faults: FaultEngine, metrics: PushMetrics,
          capture: CaptureStore, observers: [any PushObserver], streamPolicy: StreamLimitPolicy,

@@ -14,10 +14,18 @@ struct PushHeaderFields {
     var priority: String?
     var topic: String?
     var collapseID: String?
+    /// `apns-channel-id` and `apns-request-id`, which only broadcasts define.
+    var channelID: String?
+    var requestID: String?
     /// `apns-*` names the device-push API does not define, lowercased, in wire order.
     var unknownAPNsNames: [String] = []
     /// The first `apns-*` or `authorization` name that appeared twice.
     var repeatedName: String?
+
+    /// The broadcast-only names sent, for a device push's lint.
+    var broadcastOnlyNames: [String] {
+        (channelID == nil ? [] : [APNsHeaderName.channelID]) + (requestID == nil ? [] : [APNsHeaderName.requestID])
+    }
 
     init(_ headers: HTTPHeaders) {
         // Through the buffer, so that each field is read in place: iterating the headers
@@ -37,6 +45,8 @@ struct PushHeaderFields {
         case .priority: Self.record(field.value, APNsHeaderName.priority, in: &priority, repeated: &repeatedName)
         case .topic: Self.record(field.value, APNsHeaderName.topic, in: &topic, repeated: &repeatedName)
         case .collapseID: Self.record(field.value, APNsHeaderName.collapseID, in: &collapseID, repeated: &repeatedName)
+        case .channelID: Self.record(field.value, APNsHeaderName.channelID, in: &channelID, repeated: &repeatedName)
+        case .requestID: Self.record(field.value, APNsHeaderName.requestID, in: &requestID, repeated: &repeatedName)
         case .otherAPNs:
             let name = field.name.lowercased()
             if unknownAPNsNames.contains(name) {
@@ -58,7 +68,7 @@ struct PushHeaderFields {
 
     /// The headers validation reads, and the other `apns-*` names.
     private enum Recognized {
-        case authorization, pushType, id, expiration, priority, topic, collapseID, otherAPNs
+        case authorization, pushType, id, expiration, priority, topic, collapseID, channelID, requestID, otherAPNs
     }
 
     /// Which header `name` is, from its bytes: its length picks the one known name it can
@@ -79,6 +89,11 @@ struct PushHeaderFields {
                 default: nil
                 }
             if let known, equalsIgnoringCase(bytes, known.name) { return known.header }
+            // Three names have 15 bytes; the broadcast ones are tried only when the first is not it.
+            if bytes.count == 15 {
+                if equalsIgnoringCase(bytes, "apns-channel-id") { return .channelID }
+                if equalsIgnoringCase(bytes, "apns-request-id") { return .requestID }
+            }
             return .otherAPNs
         }
     }

@@ -60,11 +60,13 @@ public struct PushValidator: Sendable {
         let registry: MockRegistry
         let tokenVerifier: APNsProviderTokenVerifier
         let settings: Settings
+        let channels: ChannelStore
 
-        init(registry: MockRegistry, tokenVerifier: APNsProviderTokenVerifier, settings: Settings) {
+        init(registry: MockRegistry, tokenVerifier: APNsProviderTokenVerifier, settings: Settings, channels: ChannelStore) {
             self.registry = registry
             self.tokenVerifier = tokenVerifier
             self.settings = settings
+            self.channels = channels
         }
     }
 
@@ -80,16 +82,23 @@ public struct PushValidator: Sendable {
     ///   - tokenVerifier: The provider-token verifier, normally built from `registry.keys`.
     ///     Share one across validators so its cache survives registry updates.
     ///   - settings: Choices where Apple is silent.
-    public init(registry: MockRegistry, tokenVerifier: APNsProviderTokenVerifier, settings: Settings = .makeDefault()) {
-        storage = Storage(registry: registry, tokenVerifier: tokenVerifier, settings: settings)
+    ///   - channels: The broadcast channels broadcasts are checked against.
+    public init(registry: MockRegistry, tokenVerifier: APNsProviderTokenVerifier, settings: Settings = .makeDefault(),
+                channels: ChannelStore = ChannelStore()) {
+        storage = Storage(registry: registry, tokenVerifier: tokenVerifier, settings: settings, channels: channels)
     }
 
     /// Creates a validator whose token verifier uses the registry's keys.
     ///
     /// - Parameter now: The token verifier's clock; nil for the system clock.
-    public init(registry: MockRegistry, settings: Settings = .makeDefault(), now: (@Sendable () -> Date)? = nil) {
-        self.init(registry: registry, tokenVerifier: APNsProviderTokenVerifier(keys: registry.keys, now: now), settings: settings)
+    public init(registry: MockRegistry, settings: Settings = .makeDefault(), now: (@Sendable () -> Date)? = nil,
+                channels: ChannelStore = ChannelStore()) {
+        self.init(registry: registry, tokenVerifier: APNsProviderTokenVerifier(keys: registry.keys, now: now), settings: settings,
+                  channels: channels)
     }
+
+    /// The broadcast channels broadcasts are checked against.
+    public var channels: ChannelStore { storage.channels }
 
     /// Validates one push.
     ///
@@ -143,6 +152,10 @@ public struct PushValidator: Sendable {
         if let id = headers.id, APNsIDGenerator.isCanonicalUUID(id) { details.messageID = id }
         try checkHeaderListSize(request, details: &details)                                    // 0
         try checkMethod(request.method)                                                        // 1
+        if BroadcastPath.isBroadcast(request.path) {
+            try runBroadcastSteps(request, headers: headers, auth: &auth, details: &details)
+            return
+        }
         let deviceToken = try DevicePath.token(in: request.path, raw: &details.rawDeviceToken)  // 2
         details.deviceToken = deviceToken
         try checkRepeatedHeaders(headers, details: &details)                                    // 3
@@ -170,7 +183,7 @@ public struct PushValidator: Sendable {
     /// `RequestHeaderFieldsTooLarge`, before any APNs check, since the headers that would
     /// decide them may be the ones dropped. The path's device token, when it fitted, is
     /// still noted for the capture.
-    private func checkHeaderListSize(_ request: PushRequest, details: inout PushDetails) throws(PushRejection) {
+    func checkHeaderListSize(_ request: PushRequest, details: inout PushDetails) throws(PushRejection) {
         guard let limit = request.oversizedHeaderListLimit else { return }
         if let token = try? DevicePath.token(in: request.path, raw: &details.rawDeviceToken) {
             details.deviceToken = token
@@ -191,11 +204,12 @@ public struct PushValidator: Sendable {
     /// 3. Any `apns-*` or `authorization` header sent twice. Apple does not say which
     /// repeats count; these are the ones whose meaning a repeat would make ambiguous.
     /// Unknown `apns-*` headers are noted as lints here too.
-    private func checkRepeatedHeaders(_ headers: PushHeaderFields, details: inout PushDetails) throws(PushRejection) {
+    func checkRepeatedHeaders(_ headers: PushHeaderFields, details: inout PushDetails) throws(PushRejection) {
         if let name = headers.repeatedName {
             throw PushRejection(.duplicateHeaders, "the \(name) header appears more than once")
         }
-        for name in headers.unknownAPNsNames {
+        let broadcastOnly = details.isBroadcast ? [] : headers.broadcastOnlyNames
+        for name in headers.unknownAPNsNames + broadcastOnly {
             details.lintWarnings.append(PushLintWarning(
                 code: PushLintCode.unknownAPNsHeader, message: "APNs does not define \(name) for device pushes; it is ignored",
                 path: name))
@@ -291,7 +305,7 @@ public struct PushValidator: Sendable {
 
     /// 8. `apns-expiration` as whole UNIX seconds; 0 means "try once". A past time is
     /// accepted (APNs treats it like 0) with a lint.
-    private func checkExpiration(_ text: String?, receivedAt: Date, details: inout PushDetails) throws(PushRejection) {
+    func checkExpiration(_ text: String?, receivedAt: Date, details: inout PushDetails) throws(PushRejection) {
         guard let text else { return }
         guard let seconds = Self.unsignedInteger(text) else {
             throw PushRejection(.badExpirationDate, "apns-expiration must be UNIX seconds or 0, found \(text)")
@@ -319,7 +333,7 @@ public struct PushValidator: Sendable {
     /// environment (failures here are fatal to the connection by default); a token
     /// connection needs a non-empty `authorization` header. Returns its token, read once
     /// here for the steps that follow; nil on a certificate connection.
-    private func checkCredentialsPresent(
+    func checkCredentialsPresent(
         _ headers: PushHeaderFields, auth: ConnectionAuthState, details: inout PushDetails
     ) throws(PushRejection) -> Substring? {
         if let certificate = auth.certificate {
@@ -380,7 +394,7 @@ public struct PushValidator: Sendable {
     /// A rejected token's header and claims are still decoded into the details.
     ///
     /// - Parameter token: `authorization`'s token, as step 10 read it.
-    private func verifyProviderToken(
+    func verifyProviderToken(
         _ authorization: String?, token: Substring?, topic: String, bundleID: String?, pushType: APNsPushType,
         auth: inout ConnectionAuthState, details: inout PushDetails
     ) throws(PushRejection) {
@@ -523,7 +537,7 @@ public struct PushValidator: Sendable {
         }
     }
 
-    private func malformedPayload(_ code: String, _ message: String, details: inout PushDetails) throws(PushRejection) {
+    func malformedPayload(_ code: String, _ message: String, details: inout PushDetails) throws(PushRejection) {
         details.lintWarnings.append(PushLintWarning(code: code, message: message))
         if settings.rejectsMalformedPayloads { throw PushRejection(.payloadEmpty, message) }
     }
