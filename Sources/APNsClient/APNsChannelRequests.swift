@@ -13,11 +13,11 @@ enum APNsChannelRequests {
     static let channelsKey = "channels"
 
     /// `POST /1/apps/<bundleID>/channels` with `{"message-storage-policy":N,"push-type":"LiveActivity"}`.
-    static func create(bundleID: String, policy: APNsMessageStoragePolicy, requestID: String?) throws(APNsClientError) -> APNsProviderRequest {
+    static func create(bundleID: String, policy: APNsChannelStoragePolicy, requestID: String?) throws(APNsClientError) -> APNsProviderRequest {
         try checkBundleID(bundleID)
         try checkRequestID(requestID)
         var body: [UInt8] = []
-        JSONWriter.write([policyKey: .integer(Int64(policy.rawValue)), pushTypeKey: .string(APNsChannel.liveActivityPushType)], into: &body)
+        JSONWriter.write([policyKey: .integer(Int64(policy.rawValue)), pushTypeKey: .string(APNsChannelStoragePolicy.pushType)], into: &body)
         return APNsProviderRequest(method: "POST", path: channelsPath(bundleID), headers: [(APNsHeaderName.contentType, "application/json")],
                                    body: body, requestID: requestID)
     }
@@ -56,11 +56,11 @@ enum APNsChannelRequests {
         guard case .object(let members)? = try? JSONParser.parse(body, maximumDepth: 4) else {
             throw .invalidAnswer("the channel's description is not a JSON object: \(Self.excerpt(body))")
         }
-        guard case .integer(let number)? = members[policyKey], let policy = APNsMessageStoragePolicy(rawValue: Int(number)) else {
+        guard case .integer(let number)? = members[policyKey], let policy = APNsChannelStoragePolicy(rawValue: Int(number)) else {
             throw .invalidAnswer("the channel's description has no \(policyKey) of 0 or 1: \(Self.excerpt(body))")
         }
         return APNsChannel(id: id, messageStoragePolicy: policy,
-                           pushType: members[pushTypeKey]?.stringValue ?? APNsChannel.liveActivityPushType)
+                           pushType: members[pushTypeKey]?.stringValue ?? APNsChannelStoragePolicy.pushType)
     }
 
     /// A list's body, `{"channels":["id",…]}`.

@@ -27,7 +27,7 @@ extension APNsClient {
     ///   - messageStoragePolicy: what APNs keeps for offline devices (default: nothing).
     ///   - requestID: `apns-request-id`; nil for a generated UUID.
     public func createChannel(
-        bundleID: String, messageStoragePolicy: APNsMessageStoragePolicy = .noStorage, environment: APNsEnvironment,
+        bundleID: String, messageStoragePolicy: APNsChannelStoragePolicy = .noMessageStored, environment: APNsEnvironment,
         requestID: String? = nil
     ) async throws(APNsClientError) -> APNsChannel {
         let request = try APNsChannelRequests.create(bundleID: bundleID, policy: messageStoragePolicy, requestID: requestID)

@@ -74,7 +74,7 @@ enum ChannelCommand: String, CaseIterable {
         let configuration: APNsClientConfiguration
         let bundleID: String
         var channelID: String?
-        var policy = APNsMessageStoragePolicy.noStorage
+        var policy = APNsChannelStoragePolicy.noMessageStored
         do {
             environment = try ConnectionOptions.environment(parsed)
             configuration = try ConnectionOptions.configuration(parsed, environment: environment) { configuration, destination in
@@ -122,7 +122,7 @@ enum ChannelCommand: String, CaseIterable {
 
     /// Sends the request, prints the answer, and returns the exit status.
     private func send(
-        _ client: APNsClient, bundleID: String, channelID: String?, policy: APNsMessageStoragePolicy, requestID: String?,
+        _ client: APNsClient, bundleID: String, channelID: String?, policy: APNsChannelStoragePolicy, requestID: String?,
         environment: APNsEnvironment, parser: CommandLineParser
     ) async -> Int32 {
         do {
@@ -159,8 +159,12 @@ enum ChannelCommand: String, CaseIterable {
     }
 
     /// `no-storage`/`0` or `most-recent-message`/`1`.
-    static func policy(_ text: String) -> APNsMessageStoragePolicy? {
-        APNsMessageStoragePolicy.allCases.first { $0.description == text || String($0.rawValue) == text }
+    static func policy(_ text: String) -> APNsChannelStoragePolicy? {
+        switch text {
+        case "no-storage", "0": .noMessageStored
+        case "most-recent-message", "1": .mostRecentMessageStored
+        default: nil
+        }
     }
 
     private static func usageFailure(_ message: String) -> Never {

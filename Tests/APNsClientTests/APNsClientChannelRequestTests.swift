@@ -42,9 +42,9 @@ struct APNsClientChannelRequestTests {
         defer { server.stop() }
         let client = try Self.client(server)
         let channel = try await client.createChannel(
-            bundleID: Self.bundleID, messageStoragePolicy: .mostRecentMessage, environment: .sandbox, requestID: Self.requestID)
+            bundleID: Self.bundleID, messageStoragePolicy: .mostRecentMessageStored, environment: .sandbox, requestID: Self.requestID)
         await client.shutdown()
-        #expect(channel == APNsChannel(id: Self.channelID, messageStoragePolicy: .mostRecentMessage, pushType: "LiveActivity"))
+        #expect(channel == APNsChannel(id: Self.channelID, messageStoragePolicy: .mostRecentMessageStored, pushType: "LiveActivity"))
         let request = try #require(server.requests.first)
         #expect(request.method == "POST" && request.path == "/1/apps/com.example.app/channels")
         #expect(request.headers["apns-request-id"] == Self.requestID)
@@ -72,7 +72,7 @@ struct APNsClientChannelRequestTests {
         try await client.deleteChannel(Self.channelID, bundleID: Self.bundleID, environment: .production)
         let ids = try await client.channelIDs(bundleID: Self.bundleID, environment: .production)
         await client.shutdown()
-        #expect(channel.messageStoragePolicy == .noStorage && channel.id == Self.channelID)
+        #expect(channel.messageStoragePolicy == .noMessageStored && channel.id == Self.channelID)
         #expect(ids == [Self.channelID, "b3RoZXI="])
         let requests = server.requests
         #expect(requests.map(\.method) == ["GET", "DELETE", "GET"])

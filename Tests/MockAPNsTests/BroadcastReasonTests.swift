@@ -188,7 +188,8 @@ import Testing
             #expect(byLabel["read"]?.body == #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#
                 || byLabel["read"]?.body == #"{"push-type":"LiveActivity","message-storage-policy":1}"#)
             let listed = try JSONSerialization.jsonObject(with: Data((byLabel["list"]?.body ?? "").utf8)) as? [String: [String]]
-            #expect(Set(listed?["channels"] ?? []).isSuperset(of: [fixture.live, fixture.noStorage, created]))
+            let listedIDs = Set(listed?["channels"] ?? [])
+            #expect(listedIDs.isSuperset(of: [fixture.live, fixture.noStorage, created]))
             #expect(listed?["channels"]?.contains(fixture.otherApps) == false, "another app's channel is not listed")
             #expect(mock.channels.lookup(fixture.doomed, environment: environment) == .deleted)
         }

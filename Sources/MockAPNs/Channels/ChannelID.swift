@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// The text of an `apns-channel-id`: standard base64 (RFC 4648 §4, padded) of at least one
@@ -13,11 +14,9 @@ enum ChannelID {
         return Data(bytes).base64EncodedString()
     }
 
-    /// Whether `text` is padded standard base64 of at least one byte, within ``maximumLength``.
+    /// Whether `text` is padded standard base64 of at least one byte (APNsCore's
+    /// ``ChannelIDSyntax``, which `input-push-channel` is held to as well), within ``maximumLength``.
     static func isWellFormed(_ text: String) -> Bool {
-        let count = text.utf8.count
-        guard count > 0, count <= maximumLength, count % 4 == 0 else { return false }
-        guard let decoded = Data(base64Encoded: text) else { return false }
-        return !decoded.isEmpty
+        text.utf8.count <= maximumLength && ChannelIDSyntax.isWellFormed(text)
     }
 }

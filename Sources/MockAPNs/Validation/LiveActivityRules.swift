@@ -27,7 +27,7 @@ enum LiveActivityRules {
         case .missingField: PushLintCode.apsLiveActivityMissingField
         case .dateUnit: PushLintCode.apsLiveActivityDateUnit
         case .inputPush: PushLintCode.apsLiveActivityInputPush
-        case .broadcastStart: PushLintCode.apsLiveActivityBroadcastStart
+        case .broadcastStart: PushLintCode.broadcastStartEvent
         }
     }
 }

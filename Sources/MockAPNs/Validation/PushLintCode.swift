@@ -73,5 +73,5 @@ public enum PushLintCode {
     /// once, or a channel id that is not base64.
     public static let apsLiveActivityInputPush = "aps.liveactivity-input-push"
     /// A broadcast whose event is start: broadcasts cannot start an activity.
-    public static let apsLiveActivityBroadcastStart = "aps.liveactivity-broadcast-start"
+    public static let broadcastStartEvent = "aps.liveactivity-broadcast-start"
 }
