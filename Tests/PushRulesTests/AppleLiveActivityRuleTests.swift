@@ -58,4 +58,19 @@ struct AppleLiveActivityRuleTests {
         let findings = Fixtures.findings(Fixtures.push(#"{"aps":{"alert":"x","event":"nonsense"}}"#), [.apple])
         #expect(!findings.contains { $0.rule == "apple.liveactivity" })
     }
+
+    /// A broadcast is judged as the Live Activity push it is: whatever the case of its
+    /// `apns-push-type`, and without a topic to hold to a suffix.
+    @Test func aBroadcastIsALiveActivityPushWithoutATopic() {
+        for spelling in ["liveactivity", "LiveActivity", "Liveactivity"] {
+            var push = Fixtures.push(#"{"aps":{"event":"update","content-state":{}}}"#, type: spelling, topic: "com.example.app")
+            push.headers.channelID = Self.channel
+            let rules = Fixtures.failedRules(push, [.apple])
+            #expect(rules == ["apple.liveactivity"], "\(spelling): \(rules)")
+        }
+        var alert = Fixtures.push(#"{"aps":{"alert":"x"}}"#, type: "alert", topic: nil)
+        alert.headers.channelID = Self.channel
+        #expect(Fixtures.failedRules(alert, [.apple]).contains("apple.push-type"))
+        #expect(!Fixtures.failedRules(alert, [.apple]).contains("apple.topic-suffix"))
+    }
 }
