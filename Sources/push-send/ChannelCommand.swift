@@ -107,13 +107,7 @@ enum ChannelCommand: String, CaseIterable {
         } catch {
             parser.exitWithUsageError("\(error)")
         }
-        signal(SIGPIPE, SIG_IGN)
-        let client: APNsClient
-        do {
-            client = try APNsClient(configuration: configuration)
-        } catch {
-            parser.exitWithUsageError("\(error)")
-        }
+        let client = ConnectionOptions.client(configuration, parser: parser)
         let status = await command.send(client, bundleID: bundleID, channelID: channelID, policy: policy,
                                         requestID: parsed.value("request-id"), environment: environment, parser: parser)
         await client.shutdown()

@@ -1,6 +1,7 @@
 import APNsClient
 import APNsCore
 import CLISupport
+import Foundation
 
 /// The options every push-send command shares: the environment, the server, trust and
 /// credentials, and how they become the client's configuration.
@@ -42,6 +43,17 @@ enum ConnectionOptions {
         configuration.idlePingInterval = nil
         try configuration.validate()
         return configuration
+    }
+
+    /// The client for `configuration`, with SIGPIPE ignored (a closed standard output is an
+    /// error to report, not a signal); a client that cannot start is a usage error.
+    static func client(_ configuration: APNsClientConfiguration, parser: CommandLineParser) -> APNsClient {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            return try APNsClient(configuration: configuration)
+        } catch {
+            parser.exitWithUsageError("\(error)")
+        }
     }
 
     /// `status`, `reason` and the ids of an APNs error answer, as push-send prints them.

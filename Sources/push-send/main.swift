@@ -125,13 +125,7 @@ do {
     parser.exitWithUsageError("\(error)")
 }
 
-signal(SIGPIPE, SIG_IGN)
-let client: APNsClient
-do {
-    client = try APNsClient(configuration: configuration)
-} catch {
-    parser.exitWithUsageError("\(error)")
-}
+let client = ConnectionOptions.client(configuration, parser: parser)
 
 /// Sends, prints the answer, and says how the process should exit: 0 accepted, 1 rejected or
 /// a runtime failure, 2 a request that cannot be sent.
