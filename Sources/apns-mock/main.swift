@@ -156,7 +156,8 @@ var banner = """
       production  \(mock.productionURL)
       sandbox     \(mock.sandboxURL)
       control     \(mock.controlURL)
-      channels    \(mock.channelSandboxURL) (sandbox), \(mock.channelProductionURL) (production)
+      channels-production  \(mock.channelProductionURL)
+      channels-sandbox     \(mock.channelSandboxURL)
 
     """
 if let ca = mock.trustRootsPath { banner += "  CA          \(ca)\n" }

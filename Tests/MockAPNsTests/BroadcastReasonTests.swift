@@ -214,6 +214,19 @@ import Testing
         #expect(mock.channels.count(environment: .production) == 0 && mock.channels.count(environment: .sandbox) == 1)
     }
 
+    @Test func aDevicePushWithTheBroadcastHeadersIsLintedNotRefused() async throws {
+        let mock = try Self.startMock()
+        defer { mock.stop() }
+        let push = Acceptance.push(token: try Acceptance.providerToken(),
+                                   extra: [("apns-channel-id", "bm9wZQ=="), ("apns-request-id", Self.requestID)])
+        let client = try Acceptance.client(for: mock.sandboxURL, trust: mock.trustRootsPath)
+        let answer = try await client.send(push)
+        await client.close()
+        #expect(answer.status == 200 && answer.headers["apns-request-id"] == nil && answer.headers["apns-id"] != nil)
+        let lints = mock.capture.records().first?.lintWarnings.filter { $0.code == PushLintCode.unknownAPNsHeader }.compactMap(\.path)
+        #expect(lints == ["apns-channel-id", "apns-request-id"])
+    }
+
     @Test func certificateConnectionsManageTheCertificatesApp() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs) {
             $0.server.clientCAPath = "\(Acceptance.certs)/ca.pem"

@@ -11,11 +11,17 @@ public final class ChannelEventLog: Sendable {
     /// How many channel operations the control API can list.
     public static let recentLimit = 1000
 
+    /// One counter's labels, made into text only for the exposition.
+    private struct Labels: Hashable {
+        var environment: APNsEnvironment
+        var operation: ChannelOperation?
+        var status: Int
+        var reason: APNsReason?
+    }
+
     private struct Counts {
-        /// "environment operation status reason" → count.
-        var operations: [String: Int] = [:]
-        /// "environment status reason" → count.
-        var broadcasts: [String: Int] = [:]
+        var operations: [Labels: Int] = [:]
+        var broadcasts: [Labels: Int] = [:]
         var recent: [CaptureChannelOperation] = []
         var recentStart = 0
     }
@@ -34,8 +40,7 @@ public final class ChannelEventLog: Sendable {
             storagePolicy: decision.channel?.storagePolicy.rawValue, status: decision.status, reason: decision.reason,
             explanation: decision.message, requestID: decision.requestID ?? "", teamID: decision.teamID, keyID: decision.keyID)
         capture.record(channelOperation: operation)
-        let key = Self.labels(environment: environment, operation: decision.operation?.rawValue ?? "", status: decision.status,
-                              reason: decision.reason)
+        let key = Labels(environment: environment, operation: decision.operation, status: decision.status, reason: decision.reason)
         counts.withLock { counts in
             counts.operations[key, default: 0] += 1
             if counts.recent.count < Self.recentLimit {
@@ -49,7 +54,7 @@ public final class ChannelEventLog: Sendable {
 
     /// Counts one answered broadcast.
     func recordBroadcast(environment: APNsEnvironment, status: Int, reason: APNsReason?) {
-        let key = Self.labels(environment: environment, operation: nil, status: status, reason: reason)
+        let key = Labels(environment: environment, operation: nil, status: status, reason: reason)
         counts.withLock { $0.broadcasts[key, default: 0] += 1 }
     }
 
@@ -64,10 +69,12 @@ public final class ChannelEventLog: Sendable {
     /// Broadcasts answered so far, over both environments.
     public var broadcastCount: Int { counts.withLock { $0.broadcasts.values.reduce(0, +) } }
 
-    private static func labels(environment: APNsEnvironment, operation: String?, status: Int, reason: APNsReason?) -> String {
-        var text = "environment=\"\(environment.rawValue)\""
-        if let operation { text += ",operation=\"\(operation)\"" }
-        text += ",status=\"\(status)\",reason=\"\(Self.labelValue(reason?.wireValue ?? ""))\""
+    /// `environment="…"[,operation="…"],status="…",reason="…"`; a request whose path or
+    /// method named no operation has `operation=""`.
+    private static func text(_ labels: Labels, withOperation: Bool) -> String {
+        var text = "environment=\"\(labels.environment.rawValue)\""
+        if withOperation { text += ",operation=\"\(labels.operation?.rawValue ?? "")\"" }
+        text += ",status=\"\(labels.status)\",reason=\"\(Self.labelValue(labels.reason?.wireValue ?? ""))\""
         return text
     }
 
@@ -82,10 +89,12 @@ public final class ChannelEventLog: Sendable {
         let (operations, broadcasts) = counts.withLock { ($0.operations, $0.broadcasts) }
         var text = "# HELP apns_mock_broadcasts_total Broadcasts (/4/broadcasts/apps/…) answered, by status and reason.\n"
             + "# TYPE apns_mock_broadcasts_total counter\n"
-        for (labels, count) in broadcasts.sorted(by: { $0.key < $1.key }) { text += "apns_mock_broadcasts_total{\(labels)} \(count)\n" }
+        let broadcastLines = broadcasts.map { (Self.text($0.key, withOperation: false), $0.value) }.sorted { $0.0 < $1.0 }
+        for (labels, count) in broadcastLines { text += "apns_mock_broadcasts_total{\(labels)} \(count)\n" }
         text += "# HELP apns_mock_channel_requests_total Channel management requests answered, by operation, status and reason.\n"
             + "# TYPE apns_mock_channel_requests_total counter\n"
-        for (labels, count) in operations.sorted(by: { $0.key < $1.key }) {
+        let operationLines = operations.map { (Self.text($0.key, withOperation: true), $0.value) }.sorted { $0.0 < $1.0 }
+        for (labels, count) in operationLines {
             text += "apns_mock_channel_requests_total{\(labels)} \(count)\n"
         }
         return text

@@ -15,7 +15,8 @@ enum ChannelID {
     }
 
     /// Whether `text` is padded standard base64 of at least one byte (APNsCore's
-    /// ``ChannelIDSyntax``, which `input-push-channel` is held to as well), within ``maximumLength``.
+    /// ``ChannelIDSyntax``, checked on the bytes, which `input-push-channel` is held to as
+    /// well), within ``maximumLength``.
     static func isWellFormed(_ text: String) -> Bool {
         text.utf8.count <= maximumLength && ChannelIDSyntax.isWellFormed(text)
     }

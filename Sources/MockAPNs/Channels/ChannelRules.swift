@@ -15,7 +15,9 @@ enum ChannelRules {
     /// `TopicDisallowed` for a bundle ID that carries a push type's topic suffix
     /// (`com.example.app.push-type.liveactivity`): the path names the app itself.
     static func checkNoSuffix(_ bundleID: String) throws(PushRejection) {
-        for type in APNsPushType.allCases where !type.topicSuffix.isEmpty && bundleID.hasSuffix(type.topicSuffix) {
+        // Compared on bytes (`implied(byTopic:)`): `hasSuffix` compares graphemes, on every broadcast.
+        let type = APNsPushType.implied(byTopic: bundleID)
+        guard type.topicSuffix.isEmpty else {
             throw PushRejection(
                 .topicDisallowed, "the path names the app by its bundle ID, without the \(type.topicSuffix) suffix: \(bundleID)")
         }

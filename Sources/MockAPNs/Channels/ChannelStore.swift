@@ -37,10 +37,29 @@ public final class ChannelStore: Sendable {
         /// Deletion order, to forget the oldest first.
         var deletionOrder: [String] = []
         var deletionStart = 0
+
+        mutating func remember(deleted id: String) {
+            deleted.insert(id)
+            deletionOrder.append(id)
+            guard deletionOrder.count - deletionStart > ChannelStore.rememberedDeletions else { return }
+            deleted.remove(deletionOrder[deletionStart])
+            deletionStart += 1
+            // Compacted now and then, so the order array stays within twice the bound.
+            if deletionStart >= ChannelStore.rememberedDeletions {
+                deletionOrder.removeFirst(deletionStart)
+                deletionStart = 0
+            }
+        }
+    }
+
+    private static func index(of environment: APNsEnvironment) -> Int {
+        APNsEnvironment.allCases.firstIndex(of: environment) ?? 0
     }
 
     private struct State {
-        var environments: [APNsEnvironment: Environment] = [:]
+        /// By ``APNsEnvironment/allCases`` order, changed in place: taking an environment out
+        /// of a dictionary to change it copied all its channels on every create.
+        var environments = APNsEnvironment.allCases.map { _ in Environment() }
         /// Apps whose broadcast capability is off: `FeatureNotEnabled`.
         var disabledApps: Set<String> = []
     }
@@ -73,19 +92,20 @@ public final class ChannelStore: Sendable {
         now: Date = Date()
     ) throws(CreateError) -> BroadcastChannel {
         if let id, !ChannelID.isWellFormed(id) { throw .badID(id) }
+        let index = Self.index(of: environment)
         let result: Result<BroadcastChannel, CreateError> = state.withLock { state in
-            var space = state.environments[environment] ?? Environment()
-            defer { state.environments[environment] = space }
-            guard space.channels.count < Self.maximumChannelsPerEnvironment else {
+            guard state.environments[index].channels.count < Self.maximumChannelsPerEnvironment else {
                 return .failure(.limitReached(Self.maximumChannelsPerEnvironment))
             }
             var channelID = id ?? ChannelID.generate()
-            if id != nil, space.channels[channelID] != nil { return .failure(.badID(channelID)) }
-            while space.channels[channelID] != nil { channelID = ChannelID.generate() }
+            if id != nil, state.environments[index].channels[channelID] != nil { return .failure(.badID(channelID)) }
+            while state.environments[index].channels[channelID] != nil { channelID = ChannelID.generate() }
             let channel = BroadcastChannel(
                 id: channelID, bundleID: bundleID, environment: environment, storagePolicy: storagePolicy, createdAt: now)
-            space.channels[channelID] = channel
-            if space.deleted.remove(channelID) != nil { space.deletionOrder.removeAll { $0 == channelID } }
+            state.environments[index].channels[channelID] = channel
+            if state.environments[index].deleted.remove(channelID) != nil {
+                state.environments[index].deletionOrder.removeAll { $0 == channelID }
+            }
             return .success(channel)
         }
         return try result.get()
@@ -93,32 +113,20 @@ public final class ChannelStore: Sendable {
 
     /// What `id` names in `environment`.
     public func lookup(_ id: String, environment: APNsEnvironment) -> Lookup {
-        state.withLock { state in
-            guard let space = state.environments[environment] else { return .unknown }
-            if let channel = space.channels[id] { return .active(channel) }
-            return space.deleted.contains(id) ? .deleted : .unknown
+        let index = Self.index(of: environment)
+        return state.withLock { state in
+            if let channel = state.environments[index].channels[id] { return .active(channel) }
+            return state.environments[index].deleted.contains(id) ? .deleted : .unknown
         }
     }
 
     /// Deletes a channel; nil when `environment` has no channel `id`.
     @discardableResult
     public func delete(_ id: String, environment: APNsEnvironment) -> BroadcastChannel? {
-        state.withLock { state in
-            guard var space = state.environments[environment], let channel = space.channels.removeValue(forKey: id) else {
-                return nil
-            }
-            space.deleted.insert(id)
-            space.deletionOrder.append(id)
-            if space.deletionOrder.count - space.deletionStart > Self.rememberedDeletions {
-                space.deleted.remove(space.deletionOrder[space.deletionStart])
-                space.deletionStart += 1
-                // Compacted now and then, so the order array stays within twice the bound.
-                if space.deletionStart >= Self.rememberedDeletions {
-                    space.deletionOrder.removeFirst(space.deletionStart)
-                    space.deletionStart = 0
-                }
-            }
-            state.environments[environment] = space
+        let index = Self.index(of: environment)
+        return state.withLock { state in
+            guard let channel = state.environments[index].channels.removeValue(forKey: id) else { return nil }
+            state.environments[index].remember(deleted: id)
             return channel
         }
     }
@@ -127,7 +135,7 @@ public final class ChannelStore: Sendable {
     public func channels(bundleID: String? = nil, environment: APNsEnvironment? = nil) -> [BroadcastChannel] {
         let all: [BroadcastChannel] = state.withLock { state in
             var found: [BroadcastChannel] = []
-            for (name, space) in state.environments where environment == nil || name == environment {
+            for (name, space) in zip(APNsEnvironment.allCases, state.environments) where environment == nil || name == environment {
                 for channel in space.channels.values where bundleID == nil || channel.bundleID == bundleID {
                     found.append(channel)
                 }
@@ -139,12 +147,13 @@ public final class ChannelStore: Sendable {
 
     /// How many channels `environment` holds.
     public func count(environment: APNsEnvironment) -> Int {
-        state.withLock { $0.environments[environment]?.channels.count ?? 0 }
+        let index = Self.index(of: environment)
+        return state.withLock { $0.environments[index].channels.count }
     }
 
     /// Deletes every channel of both environments and forgets the deletions.
     public func removeAll() {
-        state.withLock { $0.environments = [:] }
+        state.withLock { $0.environments = APNsEnvironment.allCases.map { _ in Environment() } }
     }
 
     /// Whether `bundleID` may use broadcasts; `FeatureNotEnabled` otherwise.

@@ -31,7 +31,6 @@ extension PushValidator {
     func runBroadcastSteps(
         _ request: PushRequest, headers: PushHeaderFields, auth: inout ConnectionAuthState, details: inout PushDetails
     ) throws(PushRejection) {
-        if let id = headers.requestID, APNsIDGenerator.isCanonicalUUID(id) { details.requestID = id }
         details.channelID = headers.channelID
         guard let bundleID = BroadcastPath.bundleID(in: request.path) else {                       // B2
             throw PushRejection(.badPath, "a broadcast goes to /4/broadcasts/apps/<bundle ID>, found \(request.path)")
@@ -39,7 +38,7 @@ extension PushValidator {
         details.broadcastBundleID = bundleID
         details.topic = bundleID
         try checkRepeatedHeaders(headers, details: &details)                                         // B3
-        if let id = headers.requestID, details.requestID == nil {                                    // B4
+        if let id = headers.requestID, !APNsIDGenerator.isCanonicalUUID(id) {                       // B4
             throw PushRejection(.badRequestParams, "apns-request-id must be a UUID such as 123e4567-e89b-12d3-a456-426614174000, found \(id)")
         }
         guard let type = headers.pushType else {                                                     // B5

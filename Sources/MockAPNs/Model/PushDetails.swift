@@ -42,8 +42,6 @@ public struct PushDetails: Sendable, Hashable {
     public var broadcastBundleID: String?
     /// A broadcast's `apns-channel-id`, as sent.
     public var channelID: String?
-    /// A broadcast's `apns-request-id` when it is a canonical UUID, which the answer echoes.
-    public var requestID: String?
 
     /// Whether the request went to the broadcast path.
     public var isBroadcast: Bool { broadcastBundleID != nil }

@@ -63,7 +63,7 @@ final class APNsEndpoint: HTTPServerHandler {
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
         chargeErrorBudget(&decided, state: &box.state)
-        if validation.details.isBroadcast { decided.requestID = validation.details.requestID ?? services.ids.next() }
+        if BroadcastPath.isBroadcast(push.path) { decided.requestID = Self.echoedID(push.headers[APNsHeaderName.requestID]) ?? services.ids.next() }
         let outcome = decided
 
         // A reset stream or closed connection is a fault, not an APNs answer: the limit stays.
@@ -79,7 +79,7 @@ final class APNsEndpoint: HTTPServerHandler {
         for observer in services.observers {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: fired)
         }
-        if validation.details.isBroadcast {
+        if outcome.requestID != nil {
             services.channelEvents.recordBroadcast(environment: environment, status: outcome.status, reason: outcome.reason)
         }
         // A delay rule's answer goes out later; its latency is what the client waits.
@@ -302,7 +302,7 @@ final class APNsEndpoint: HTTPServerHandler {
             apnsID: validation.details.messageID ?? services.ids.next(),
             uniqueID: environment == .sandbox ? services.ids.next() : nil)
         chargeErrorBudget(&decided, state: &box.state)
-        if validation.details.isBroadcast { decided.requestID = validation.details.requestID ?? services.ids.next() }
+        if BroadcastPath.isBroadcast(push.path) { decided.requestID = Self.echoedID(push.headers[APNsHeaderName.requestID]) ?? services.ids.next() }
         let outcome = decided
         if let limit = services.streamPolicy.newLimit(
             after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {

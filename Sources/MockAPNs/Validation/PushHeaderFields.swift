@@ -22,11 +22,6 @@ struct PushHeaderFields {
     /// The first `apns-*` or `authorization` name that appeared twice.
     var repeatedName: String?
 
-    /// The broadcast-only names sent, for a device push's lint.
-    var broadcastOnlyNames: [String] {
-        (channelID == nil ? [] : [APNsHeaderName.channelID]) + (requestID == nil ? [] : [APNsHeaderName.requestID])
-    }
-
     init(_ headers: HTTPHeaders) {
         // Through the buffer, so that each field is read in place: iterating the headers
         // copied every name and value (a retain and a release each) only to look at them.

@@ -183,7 +183,7 @@ public struct PushValidator: Sendable {
     /// `RequestHeaderFieldsTooLarge`, before any APNs check, since the headers that would
     /// decide them may be the ones dropped. The path's device token, when it fitted, is
     /// still noted for the capture.
-    func checkHeaderListSize(_ request: PushRequest, details: inout PushDetails) throws(PushRejection) {
+    private func checkHeaderListSize(_ request: PushRequest, details: inout PushDetails) throws(PushRejection) {
         guard let limit = request.oversizedHeaderListLimit else { return }
         if let token = try? DevicePath.token(in: request.path, raw: &details.rawDeviceToken) {
             details.deviceToken = token
@@ -208,12 +208,17 @@ public struct PushValidator: Sendable {
         if let name = headers.repeatedName {
             throw PushRejection(.duplicateHeaders, "the \(name) header appears more than once")
         }
-        let broadcastOnly = details.isBroadcast ? [] : headers.broadcastOnlyNames
-        for name in headers.unknownAPNsNames + broadcastOnly {
-            details.lintWarnings.append(PushLintWarning(
-                code: PushLintCode.unknownAPNsHeader, message: "APNs does not define \(name) for device pushes; it is ignored",
-                path: name))
-        }
+        for name in headers.unknownAPNsNames { Self.lintUnknownHeader(name, details: &details) }
+        // The broadcast API's own headers mean nothing on a device push.
+        guard !details.isBroadcast else { return }
+        if headers.channelID != nil { Self.lintUnknownHeader(APNsHeaderName.channelID, details: &details) }
+        if headers.requestID != nil { Self.lintUnknownHeader(APNsHeaderName.requestID, details: &details) }
+    }
+
+    private static func lintUnknownHeader(_ name: String, details: inout PushDetails) {
+        details.lintWarnings.append(PushLintWarning(
+            code: PushLintCode.unknownAPNsHeader, message: "APNs does not define \(name) for device pushes; it is ignored",
+            path: name))
     }
 
     /// 4. `apns-id`, when sent, is 8-4-4-4-12 hex digits (`details.messageID` holds it if so).
