@@ -107,7 +107,7 @@ let package = Package(
         // package that depends on this one.
         .target(
             name: "MockAPNs",
-            dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
+            dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport", "PushRules"],
             resources: [.copy("TestCertificates")],
             swiftSettings: hotPathSettings
         ),
@@ -156,7 +156,7 @@ let package = Package(
         // mock can reuse them; the CLI only reads captures and prints reports.
         .target(
             name: "PushRules",
-            dependencies: ["StrictJSON", "APNsCore", "HermesContract"]
+            dependencies: ["StrictJSON", "APNsCore", "HermesContract", "APNsCapture"]
         ),
         .executableTarget(
             name: "push-inspect",

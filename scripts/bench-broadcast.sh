@@ -35,7 +35,7 @@ port=$(free_port); control=$(free_port); channels=$(free_port)
 for p in "$port" "$control" "$channels"; do wait_port "$p"; done
 url="https://127.0.0.1:$port"; channel_url="https://127.0.0.1:$channels"; control_url="http://127.0.0.1:$control"
 
-channel_id=$(curl -sf -X POST "$control_url/channels" -d '{"bundle_id":"com.example.app","environment":"production"}' \
+channel_id=$(curl -sf -X POST -H "content-type: application/json" "$control_url/channels" -d '{"bundle_id":"com.example.app","environment":"production"}' \
     | python3 -c 'import json, sys; print(json.load(sys.stdin)["channel_id"])')
 printf '%s' '{"aps":{"event":"update","timestamp":1764892800,"content-state":{"build":"b-20417","checks":42,"state":"passed"},"stale-date":1764896400}}' \
     > "$work/update.json"
@@ -57,8 +57,8 @@ run() { # KIND N: every request answered 2xx
     check_h2load "$out" "$2"
 }
 clear_channels() { # the created channels, keeping the broadcast's
-    curl -sf -X DELETE "$control_url/channels" >/dev/null
-    channel_id=$(curl -sf -X POST "$control_url/channels" -d '{"bundle_id":"com.example.app","environment":"production"}' \
+    curl -sf -X DELETE -H "content-type: application/json" "$control_url/channels" >/dev/null
+    channel_id=$(curl -sf -X POST -H "content-type: application/json" "$control_url/channels" -d '{"bundle_id":"com.example.app","environment":"production"}' \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["channel_id"])')
 }
 measure() { # KIND N -> µs of the mock's CPU per request

@@ -19,6 +19,7 @@ struct PushLogObserver: PushObserver {
             details.deviceToken?.withMaskedUTF8 { line.field("push.device", utf8: $0) }
             if let topic = details.topic { line.field("push.topic", topic) }
             if let type = details.pushType { line.field("push.type", type.rawValue) }
+            if let channel = details.channelID { line.field("push.channel", channel) }
             if let reason = outcome.reason { line.field("push.reason", reason.wireValue) }
             if let explanation = outcome.explanation { line.field("push.explanation", explanation) }
             if outcome.isInjected { line.field("push.injected", "true") }
@@ -26,6 +27,21 @@ struct PushLogObserver: PushObserver {
                 line.field("push.lints", details.lintWarnings.map(\.code).joined(separator: ","))
             }
             if !faults.isEmpty { line.field("push.faults", faults.count) }
+        }
+    }
+
+    func channelRequestAnswered(_ operation: CaptureChannelOperation) {
+        let message: StaticString = operation.reason == nil ? "channel request answered" : "channel request rejected"
+        logger.log(level: .info, message) { line in
+            line.field("channel.env", operation.environment.rawValue)
+            line.field("channel.connection", operation.connectionID)
+            line.field("channel.status", operation.status)
+            line.field("channel.request-id", operation.requestID)
+            if let name = operation.operation { line.field("channel.operation", name) }
+            if let bundleID = operation.bundleID { line.field("channel.app", bundleID) }
+            if let id = operation.channelID { line.field("channel.id", id) }
+            if let reason = operation.reason { line.field("channel.reason", reason.wireValue) }
+            if let explanation = operation.explanation { line.field("channel.explanation", explanation) }
         }
     }
 

@@ -102,6 +102,7 @@ struct ApnsMockCommandTests {
         let seen = try await onThread { () throws -> (urls: [String: String], banner: String, curl: String, status: Int32, log: String) in
             let mock = try RunningMock(arguments: ["--capture", "\(folder.path)/flag.jsonl"], environment: [
                 "APNS_MOCK_PORT": "0", "APNS_MOCK_SANDBOX_PORT": "0", "APNS_MOCK_CONTROL_PORT": "0",
+                "APNS_MOCK_CHANNEL_PORT": "0", "APNS_MOCK_CHANNEL_SANDBOX_PORT": "0",
                 "APNS_MOCK_CAPTURE": "\(folder.path)/variable.jsonl", "APNS_MOCK_TOPIC": "com.example.app, com.example.other",
                 "APNS_MOCK_LOG_LEVEL": "warning",
             ])
@@ -450,7 +451,7 @@ struct ApnsMockCommandTests {
         // binds it: then the mock cannot start, and another port is tried.
         for _ in 0..<5 {
             port = try Self.freePort()
-            try #"{"server":{"production_port":\#(port),"sandbox_port":\#(port),"control_port":0}}"#
+            try #"{"server":{"production_port":\#(port),"sandbox_port":\#(port),"control_port":0,"channel_sandbox_port":0,"channel_production_port":0}}"#
                 .write(toFile: file, atomically: true, encoding: .utf8)
             started = try await onThread { () throws -> (urls: [String: String], log: String, status: Int32) in
                 let mock = try RunningMock(arguments: ["--config", file, "--sandbox-port", "0"])

@@ -14,7 +14,8 @@ import Testing
     static func control(_ mock: MockAPNsServer, _ method: String, _ path: String, body: String = "") async throws -> HTTPClientResponse {
         let client = try Acceptance.client(for: mock.controlURL, trust: nil)
         defer { Task { await client.close() } }
-        return try await client.send(HTTPClientRequest(method: method, path: path, body: Array(body.utf8)))
+        return try await client.send(HTTPClientRequest(method: method, path: path, headers: ["content-type": "application/json"],
+                                                       body: Array(body.utf8)))
     }
 
     @Test func theTenThousandAndFirstChannelIsRefusedPerEnvironment() async throws {
@@ -59,6 +60,44 @@ import Testing
         #expect(after.first?.reason == "ChannelNotRegistered")
         let again = try await Self.control(mock, "DELETE", "/channels/\(encoded)")
         #expect(again.status == 404)
+    }
+
+    /// A 10 MB create body, sent as fast as flow control lets it, is 413 `PayloadTooLarge`;
+    /// the connection keeps serving.
+    @Test func aTenMegabyteCreateBodyIsPayloadTooLargeAndTheConnectionServesOn() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: Acceptance.certs)
+        defer { mock.stop() }
+        let script = #"""
+port, cafile, token = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+c = connect(port, tls=True, cafile=cafile)
+base = [(":method", "POST"), (":scheme", "https"), (":path", "/1/apps/com.example.app/channels"), (":authority", "localhost"),
+        ("authorization", "bearer " + token)]
+c.conn.send_headers(1, base)
+c.sock.sendall(c.conn.data_to_send())
+data, offset = b" " * (10 * 1024 * 1024), 0
+while offset < len(data) and not c.ended(1):
+    window = min(c.conn.local_flow_control_window(1), c.conn.max_outbound_frame_size)
+    if window <= 0:
+        c.pump(lambda c: c.conn.local_flow_control_window(1) > 0 or c.ended(1), timeout=2)
+        continue
+    try:
+        c.conn.send_data(1, data[offset:offset + window], end_stream=offset + window >= len(data))
+        c.sock.sendall(c.conn.data_to_send())
+    except (h2.exceptions.StreamClosedError, OSError):
+        break
+    offset += window
+c.pump(lambda c: c.ended(1))
+c.send(3, [(":method", "GET"), (":scheme", "https"), (":path", "/1/apps/com.example.app/all-channels"), (":authority", "localhost"),
+          ("authorization", "bearer " + token)])
+c.pump(lambda c: c.ended(3))
+c.report()
+"""#
+        let report = try await AcceptancePython.run(
+            script, [String(Acceptance.address(of: mock.channelSandboxURL).port), mock.trustRootsPath ?? "", try Acceptance.providerToken()])
+        let byStream = Dictionary(report.responses.map { ($0.stream, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(byStream[1]?.status == 413 && byStream[1]?.body == #"{"reason":"PayloadTooLarge"}"#, "\(report)")
+        #expect(byStream[3]?.status == 200 && byStream[3]?.body == #"{"channels":[]}"#, "\(report)")
+        #expect(mock.channels.count(environment: .sandbox) == 0)
     }
 
     @Test func captureControlAPIFaultsAndMetricsShowChannelsAndBroadcasts() async throws {

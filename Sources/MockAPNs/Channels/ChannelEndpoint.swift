@@ -72,8 +72,9 @@ final class ChannelEndpoint: HTTPServerHandler {
     private func answer(_ request: HTTPRequest, decision: ChannelDecision, receivedAt: Date, responder: HTTPResponder) {
         var decision = decision
         if decision.requestID == nil { decision.requestID = services.ids.next() }
-        services.channelEvents.record(
+        let operation = services.channelEvents.record(
             request: request, decision: decision, environment: environment, receivedAt: receivedAt, capture: services.capture)
+        for observer in services.observers { observer.channelRequestAnswered(operation) }
         responder.respond(response(for: decision))
     }
 

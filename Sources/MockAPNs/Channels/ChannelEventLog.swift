@@ -31,8 +31,11 @@ public final class ChannelEventLog: Sendable {
     init() {}
 
     /// Records one answered channel management request.
+    ///
+    /// - Returns: what the capture file records of it.
+    @discardableResult
     func record(request: HTTPRequest, decision: ChannelDecision, environment: APNsEnvironment, receivedAt: Date,
-                capture: CaptureStore) {
+                capture: CaptureStore) -> CaptureChannelOperation {
         let operation = CaptureChannelOperation(
             receivedAtMicroseconds: CaptureRecord.microseconds(since1970: receivedAt), environment: environment,
             connectionID: request.connection.id, method: request.method, path: request.path,
@@ -50,6 +53,7 @@ public final class ChannelEventLog: Sendable {
                 counts.recentStart = (counts.recentStart + 1) % Self.recentLimit
             }
         }
+        return operation
     }
 
     /// Counts one answered broadcast.

@@ -98,6 +98,10 @@ extension MockConfiguration {
         if let validation = root.value(ConfigurationKey.validation) {
             configuration.validation = try decodeValidation(validation, base: base.validation)
         }
+        if let file = try root.string(ConfigurationKey.policyFile) {
+            configuration.policy = try loadPolicy(
+                file: ConfigurationPath.resolve(file, against: baseDirectory), path: ConfigurationKey.policyFile)
+        }
         if checksSettings { try configuration.server.validate() }
         return configuration
     }
@@ -125,6 +129,7 @@ extension MockConfiguration {
             ServerSettingsKey.captureFsync: .bool(settings.captureSyncsEachBatch),
             ServerSettingsKey.explanationHeader: .bool(settings.explanationHeader),
             ServerSettingsKey.maxConnections: .integer(Int64(settings.maxConnections)),
+            ServerSettingsKey.controlAllowedHosts: .array(settings.controlAllowedHosts.map(JSONValue.string)),
         ]
         for (key, timeout) in [(ServerSettingsKey.idleTimeoutSeconds, settings.idleTimeout),
                                (ServerSettingsKey.requestReadTimeoutSeconds, settings.requestReadTimeout),
@@ -202,6 +207,7 @@ extension MockConfiguration {
         }
         if let value = try object.bool(ServerSettingsKey.captureFsync) { settings.captureSyncsEachBatch = value }
         if let value = try object.bool(ServerSettingsKey.explanationHeader) { settings.explanationHeader = value }
+        if let value = try object.stringArray(ServerSettingsKey.controlAllowedHosts) { settings.controlAllowedHosts = value }
         return settings
     }
 

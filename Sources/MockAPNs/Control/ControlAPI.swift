@@ -20,6 +20,11 @@ import StrictJSON
 /// | GET, PUT | /keys | the registry's provider keys (no key material) |
 /// | GET, PUT, POST, DELETE | /faults | fault rules |
 /// | DELETE | /faults/{id} | removes one rule |
+/// | GET, POST, DELETE | /channels… | broadcast channels (``ControlChannels``) |
+/// | GET | /profiles, /pushes/reasons, /pushes/{seq}/findings, /pushes/{seq}/simulator | inspection (`ControlAPI+Inspection`) |
+///
+/// Every request first passes ``refusal(of:path:)``: its host, the access token, and a JSON
+/// content type for a change.
 ///
 /// Another method on one of these paths is a 405 with an `allow` header; another path, a 404.
 struct ControlAPI: HTTPServerHandler {
@@ -31,6 +36,10 @@ struct ControlAPI: HTTPServerHandler {
     let transportMetrics: @Sendable () -> TransportMetrics
     /// The bearer token requests must carry (``MockServerSettings/controlAccessToken``).
     let accessToken: [UInt8]?
+    /// The hosts requests may name (``MockServerSettings/controlAllowedHosts``).
+    let hostCheck: ControlHostCheck
+    /// The rule profiles findings are judged by.
+    let profiles: InspectionProfiles
     let waits = ControlWaits()
 
     /// The longest `/pushes/wait` may hold a request.
@@ -49,12 +58,8 @@ struct ControlAPI: HTTPServerHandler {
 
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
         let (path, query) = QueryParameters.split(request.path)
-        // /healthz stays open, for health checks that hold no secret; nothing else is
-        // read, not even the query, before the token is checked.
-        if let accessToken, !(request.method == "GET" && path == "/healthz"), !Self.carries(accessToken, request) {
-            var response = Self.error(401, "the control API needs its access token: send authorization: Bearer <token>")
-            response.headers.add(name: "www-authenticate", value: #"Bearer realm="apns-mock control API""#)
-            responder.respond(response)
+        if let refusal = refusal(of: request, path: path) {
+            responder.respond(refusal)
             return
         }
         do {
@@ -153,6 +158,10 @@ struct ControlAPI: HTTPServerHandler {
                     responder.respond(Self.methodNotAllowed(request.method, path: path))
                 }
             default:
+                if let route = InspectionRoute(method: request.method, path: path) {
+                    try handle(route, query: query, responder: responder)
+                    return
+                }
                 let allowed = Self.allowedMethods(path: path)
                 guard !allowed.isEmpty else {
                     responder.respond(Self.error(404, "no such control endpoint: \(path)"))
@@ -197,7 +206,7 @@ struct ControlAPI: HTTPServerHandler {
             []
         case let ("DELETE", path) where path.hasPrefix("/faults/"): []
         case let (method, path) where ControlChannels.isChannelPath(path): ControlChannels.acceptedParameters(method: method, path: path)
-        default: nil
+        default: InspectionRoute(method: method, path: path)?.parameters
         }
     }
 

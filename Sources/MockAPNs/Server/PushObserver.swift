@@ -17,9 +17,16 @@ public protocol PushObserver: Sendable {
     /// which is answered 505 (APNs speaks HTTP/2 only) and is not a push. `method` and `path`
     /// are the client's, unchecked.
     func http1RequestRefused(environment: APNsEnvironment, connectionID: UInt64, method: String, path: String)
+
+    /// Called on the connection's event loop for each answered request to a channel
+    /// management listener, with what the capture file records of it.
+    func channelRequestAnswered(_ operation: CaptureChannelOperation)
 }
 
 extension PushObserver {
     /// Hears nothing of HTTP/1.x requests.
     public func http1RequestRefused(environment: APNsEnvironment, connectionID: UInt64, method: String, path: String) {}
+
+    /// Hears nothing of channel management requests.
+    public func channelRequestAnswered(_ operation: CaptureChannelOperation) {}
 }

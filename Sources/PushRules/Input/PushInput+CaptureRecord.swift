@@ -1,18 +1,20 @@
 import APNsCore
 import APNsCapture
-import PushRules
+import StrictJSON
 
 extension PushInput {
+    /// A broadcast's path, `/4/broadcasts/apps/<bundleID>`: a push to a channel, not a device.
+    static let broadcastPathPrefix = "/4/broadcasts/apps/"
+
     /// The push a capture record holds. Headers are taken as sent, so that a rule sees a
     /// bad value the mock rejected; the record's settled fields fill in what was not sent
     /// (a topic from the client certificate, say). `apns-push-type`, `apns-priority` and
     /// `apns-id` come only from the headers: when none was sent, the record's `push_type` is
     /// the type the mock inferred and its `priority` is 10, and a rule must see that the
     /// header was not sent.
-    /// A broadcast's path, `/4/broadcasts/apps/<bundleID>`: a push to a channel, not a device.
-    static let broadcastPathPrefix = "/4/broadcasts/apps/"
-
-    init(record: CaptureRecord, sourceName: String) {
+    ///
+    /// - Parameter sourceName: the file or URL the record was read from, for findings to name.
+    public init(record: CaptureRecord, sourceName: String) {
         let headers = record.headers
         var sent = PushHeaders(
             sentPushType: headers[APNsHeaderName.pushType],
@@ -42,7 +44,9 @@ extension PushInput {
         // the device token masked as everywhere in a report.
         if record.method != "POST" || (record.rawDeviceToken == nil && !record.path.hasPrefix(Self.broadcastPathPrefix)) {
             let path = record.deviceToken.map { "/3/device/" + $0.masked } ?? record.path
-            nonPushRequest = TerminalText.escaped("\(record.method) \(path)")
+            var line: [UInt8] = []
+            JSONWriter.writeString("\(record.method) \(path)", into: &line, escaping: .terminalSafe)
+            nonPushRequest = String(decoding: line.dropFirst().dropLast(), as: UTF8.self)
         }
     }
 }
