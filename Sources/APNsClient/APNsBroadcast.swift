@@ -1,5 +1,4 @@
 import APNsCore
-import Foundation
 
 /// One Live Activity push to every device subscribed to a broadcast channel (iOS 18):
 /// `POST /4/broadcasts/apps/<bundleID>` with `apns-channel-id`, on the APNs host.

@@ -17,11 +17,14 @@ public struct LiveActivityProblem: Sendable, Hashable {
         case broadcastStart
     }
 
+    /// Which rule is broken.
     public var rule: Rule
     /// The `aps` key the problem is about, such as `stale-date`.
     public var key: String
+    /// What is wrong and what to send instead.
     public var message: String
 
+    /// A problem value, for tests and adapters.
     public init(rule: Rule, key: String, message: String) {
         self.rule = rule
         self.key = key
