@@ -40,6 +40,9 @@ public final class APNsClient: Sendable {
     private let group: EventLoopGroup
     private let production: APNsConnectionPool
     private let sandbox: APNsConnectionPool
+    /// The channel management API's connections, on hosts and ports of their own.
+    private let channelManagementProduction: APNsConnectionPool
+    private let channelManagementSandbox: APNsConnectionPool
     private let tokens: APNsProviderTokenSource?
     private let ids = APNsIDGenerator()
     private let pinger: APNsIdlePinger?
@@ -57,6 +60,8 @@ public final class APNsClient: Sendable {
         // TLS material loads here, once per destination, before any loop runs.
         let productionEndpoint = try Self.endpoint(for: configuration.production, configuration: configuration)
         let sandboxEndpoint = try Self.endpoint(for: configuration.sandbox, configuration: configuration)
+        let managementProductionEndpoint = try Self.endpoint(for: configuration.channelManagementProduction, configuration: configuration)
+        let managementSandboxEndpoint = try Self.endpoint(for: configuration.channelManagementSandbox, configuration: configuration)
         do {
             group = try EventLoopGroup(threads: configuration.eventLoopThreads)
         } catch {
@@ -78,8 +83,16 @@ public final class APNsClient: Sendable {
             destination: configuration.sandbox, endpoint: sandboxEndpoint, group: group,
             maximumConnections: configuration.maximumConnectionsPerEnvironment,
             maximumStreams: configuration.maximumStreamsPerConnection, tokens: tokens)
+        // Channel calls are few: one connection each is plenty.
+        channelManagementProduction = APNsConnectionPool(
+            destination: configuration.channelManagementProduction, endpoint: managementProductionEndpoint, group: group,
+            maximumConnections: 1, maximumStreams: configuration.maximumStreamsPerConnection, tokens: tokens)
+        channelManagementSandbox = APNsConnectionPool(
+            destination: configuration.channelManagementSandbox, endpoint: managementSandboxEndpoint, group: group,
+            maximumConnections: 1, maximumStreams: configuration.maximumStreamsPerConnection, tokens: tokens)
         if let interval = configuration.idlePingInterval {
-            let pinger = APNsIdlePinger(loop: group.next(), pools: [production, sandbox], interval: interval)
+            let pinger = APNsIdlePinger(
+                loop: group.next(), pools: [production, sandbox, channelManagementProduction, channelManagementSandbox], interval: interval)
             pinger.start()
             self.pinger = pinger
         } else {
@@ -137,7 +150,30 @@ public final class APNsClient: Sendable {
     public func send(_ notification: APNsNotification, environment: APNsEnvironment) async throws(APNsClientError) -> APNsResponse {
         var attempts = try APNsSendAttempts(notification, apnsID: ids.next(), policy: configuration.retryPolicy,
                                             requestTimeout: configuration.requestTimeout, sendTimeout: configuration.sendTimeout)
-        let pool = self.pool(for: environment)
+        let response = try await run(&attempts, on: pool(for: environment))
+        return attempts.acceptedPush(response)
+    }
+
+    /// Sends `request` (a broadcast, or a channel management call when `management`) to
+    /// `environment`, retrying as a push is retried, or only after a send the server did not
+    /// process when `retries` is false; returns the success answer and the request's id.
+    func send(_ request: APNsProviderRequest, environment: APNsEnvironment, management: Bool,
+              retries: Bool = true) async throws(APNsClientError) -> (answer: HTTPClientResponse, requestID: String, attempts: Int) {
+        var policy = configuration.retryPolicy
+        if !retries { policy.maximumAttempts = 1 }
+        var attempts = APNsSendAttempts(request, requestID: ids.next(), policy: policy,
+                                        requestTimeout: configuration.requestTimeout, sendTimeout: configuration.sendTimeout)
+        let pool = switch (management, environment) {
+        case (false, _): self.pool(for: environment)
+        case (true, .production): channelManagementProduction
+        case (true, _): channelManagementSandbox
+        }
+        let answer = try await run(&attempts, on: pool)
+        return (answer, answer.headers[APNsHeaderName.requestID] ?? attempts.apnsID, attempts.attemptsMade)
+    }
+
+    /// Leases, sends and reads answers until `attempts` ends in a success or an error.
+    private func run(_ attempts: inout APNsSendAttempts, on pool: APNsConnectionPool) async throws(APNsClientError) -> HTTPClientResponse {
         while true {
             let lease = try pool.lease(avoiding: attempts.avoidedConnection)
             let connection = lease.connection
@@ -218,7 +254,7 @@ public final class APNsClient: Sendable {
             }
             switch next {
             case let .delivered(response):
-                completion(.success(response))
+                completion(.success(attempts.acceptedPush(response)))
             case .again(after: nil):
                 send(attempts, on: pool, completion: completion)
             case let .again(after: delay?):
@@ -256,6 +292,8 @@ public final class APNsClient: Sendable {
         pinger?.stop()
         await production.shutdown()
         await sandbox.shutdown()
+        await channelManagementProduction.shutdown()
+        await channelManagementSandbox.shutdown()
         group.shutdown()
     }
 

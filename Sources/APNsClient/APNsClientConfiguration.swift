@@ -17,6 +17,12 @@ public struct APNsClientConfiguration: Sendable {
     public var production: APNsDestination
     /// Where sandbox (development) pushes go; Apple's `api.sandbox.push.apple.com` by default.
     public var sandbox: APNsDestination
+    /// Where production's channel management requests go (create, read, delete, list);
+    /// Apple's `api-manage-broadcast.push.apple.com:2196` by default. Broadcasts go to `production`.
+    public var channelManagementProduction: APNsDestination
+    /// Where the sandbox's channel management requests go; Apple's
+    /// `api-manage-broadcast.sandbox.push.apple.com:2195` by default. Broadcasts go to `sandbox`.
+    public var channelManagementSandbox: APNsDestination
     /// PEM file of the CAs the server's certificate must chain to; nil uses the system's.
     public var trustRootsPath: String?
     /// How long a provider token is reused before a new one is signed: 20 to 60 minutes,
@@ -84,6 +90,8 @@ public struct APNsClientConfiguration: Sendable {
         self.authentication = authentication
         production = .production
         sandbox = .sandbox
+        channelManagementProduction = .channelManagementProduction
+        channelManagementSandbox = .channelManagementSandbox
         trustRootsPath = nil
         tokenRefreshInterval = Self.defaultTokenRefreshInterval
         retryPolicy = .default
@@ -100,6 +108,11 @@ public struct APNsClientConfiguration: Sendable {
     /// The destination of `environment`.
     public func destination(for environment: APNsEnvironment) -> APNsDestination {
         environment == .production ? production : sandbox
+    }
+
+    /// The channel management destination of `environment`.
+    public func channelManagementDestination(for environment: APNsEnvironment) -> APNsDestination {
+        environment == .production ? channelManagementProduction : channelManagementSandbox
     }
 
     /// Checks ranges and that every named file is readable.
@@ -140,7 +153,9 @@ public struct APNsClientConfiguration: Sendable {
         for (name, path) in files where !FileManager.default.isReadableFile(atPath: path) {
             throw .invalidConfiguration("\(name) '\(path)' is not a readable file")
         }
-        for (name, destination) in [("production", production), ("sandbox", sandbox)] {
+        for (name, destination) in [("production", production), ("sandbox", sandbox),
+                                    ("channelManagementProduction", channelManagementProduction),
+                                    ("channelManagementSandbox", channelManagementSandbox)] {
             guard !destination.host.isEmpty, (1...65535).contains(destination.port) else {
                 throw .invalidConfiguration("\(name) destination \(destination) needs a host and a port 1-65535")
             }

@@ -20,6 +20,9 @@ public indirect enum APNsClientError: Error, Sendable, Equatable, CustomStringCo
     case invalidConfiguration(String)
     /// The provider token could not be signed.
     case tokenSigningFailed(String)
+    /// The server answered a channel management request with success, but not in the
+    /// form Apple documents (a 201 without `apns-channel-id`, a list that is not JSON).
+    case invalidAnswer(String)
     /// `shutdown()` was called.
     case shutDown
 
@@ -51,6 +54,8 @@ public indirect enum APNsClientError: Error, Sendable, Equatable, CustomStringCo
             "invalid APNs client configuration: \(message)"
         case let .tokenSigningFailed(message):
             "cannot sign the provider token: \(message); check the .p8 key"
+        case let .invalidAnswer(message):
+            "the server's answer is not what APNs documents: \(message)"
         case .shutDown:
             "the APNs client was shut down; create a new one to send more pushes"
         }

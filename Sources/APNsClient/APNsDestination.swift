@@ -19,6 +19,10 @@ public struct APNsDestination: Sendable, Hashable, CustomStringConvertible {
     public static let production = APNsDestination(host: "api.push.apple.com", port: 443)
     /// `api.sandbox.push.apple.com:443`.
     public static let sandbox = APNsDestination(host: "api.sandbox.push.apple.com", port: 443)
+    /// `api-manage-broadcast.push.apple.com:2196`: production's channel management API.
+    public static let channelManagementProduction = APNsDestination(host: "api-manage-broadcast.push.apple.com", port: 2196)
+    /// `api-manage-broadcast.sandbox.push.apple.com:2195`: the sandbox's channel management API.
+    public static let channelManagementSandbox = APNsDestination(host: "api-manage-broadcast.sandbox.push.apple.com", port: 2195)
 
     /// A destination from its parts.
     ///

@@ -4,24 +4,24 @@ import HTTPTransport
 /// One push's way through the retry policy, shared by `APNsClient`'s async and callback
 /// `send`, so both retry exactly alike: what each attempt sends, and from its outcome
 /// whether the push is delivered, has failed for good (thrown), or goes again, at once or
-/// after a jittered backoff.
+/// after a jittered backoff. Broadcasts and channel management requests
+/// (``APNsProviderRequest``) go the same way.
 struct APNsSendAttempts: Sendable {
     /// What follows an attempt that did not end the push with an error.
     enum Next: Sendable {
-        /// APNs accepted it.
-        case delivered(APNsResponse)
+        /// APNs accepted it (a 2xx answer; 200 for a push), with this answer.
+        case delivered(HTTPClientResponse)
         /// Send it again, after `delay` when there is one.
         case again(after: Duration?)
     }
 
-    /// The push's apns-id, the same on every attempt.
+    /// The push's apns-id, or a request's apns-request-id: the same on every attempt.
     let apnsID: String
     /// The pool id of the connection that last refused the push unprocessed (REFUSED_STREAM):
     /// the next lease avoids it when another connection has room or can be opened.
     private(set) var avoidedConnection: Int?
     private let policy: APNsRetryPolicy
-    private let notification: APNsNotification
-    private let path: String
+    private let outgoing: Outgoing
     /// Attempts counted against the policy: a resend after an expired provider token, a
     /// connection's too early token change or an unprocessed stream does not count.
     private var attempt = 0
@@ -45,6 +45,14 @@ struct APNsSendAttempts: Sendable {
     /// timeout that ends within it of the deadline counts as the send timeout.
     static let deadlineTolerance = Duration.milliseconds(5)
 
+    /// What the attempts send besides the provider token.
+    private enum Outgoing: Sendable {
+        /// A push to a device, to `/3/device/<token>`.
+        case push(APNsNotification, path: String)
+        /// A broadcast or channel management request; its id goes in `apns-request-id`.
+        case request(APNsProviderRequest)
+    }
+
     /// The attempts for `notification`, checked for sending; `apnsID` when it has none.
     ///
     /// - Parameters:
@@ -56,8 +64,20 @@ struct APNsSendAttempts: Sendable {
         try notification.validateForSending()
         apnsID = notification.apnsID ?? generated()
         self.policy = policy
-        self.notification = notification
-        path = "/3/device/" + notification.deviceToken
+        outgoing = .push(notification, path: "/3/device/" + notification.deviceToken)
+        self.requestTimeout = requestTimeout
+        self.sendTimeout = sendTimeout
+        deadline = sendTimeout.map { ContinuousClock.now + $0 }
+    }
+
+    /// The attempts for a broadcast or channel management request, whose `apns-request-id`
+    /// is `request.requestID`, else `requestID`.
+    init(_ request: APNsProviderRequest, requestID generated: @autoclosure () -> String,
+         policy: APNsRetryPolicy, requestTimeout: Duration = APNsClientConfiguration.defaultRequestTimeout,
+         sendTimeout: Duration? = nil) {
+        apnsID = request.requestID ?? generated()
+        self.policy = policy
+        outgoing = .request(request)
         self.requestTimeout = requestTimeout
         self.sendTimeout = sendTimeout
         deadline = sendTimeout.map { ContinuousClock.now + $0 }
@@ -77,8 +97,16 @@ struct APNsSendAttempts: Sendable {
         if let token {
             headers.add(name: APNsHeaderName.authorization, value: token.bearer)
         }
-        Self.add(notification, apnsID: apnsID, to: &headers)
-        var request = HTTPClientRequest(method: "POST", path: path, headers: headers, body: notification.payload)
+        var request: HTTPClientRequest
+        switch outgoing {
+        case let .push(notification, path):
+            Self.add(notification, apnsID: apnsID, to: &headers)
+            request = HTTPClientRequest(method: "POST", path: path, headers: headers, body: notification.payload)
+        case let .request(provider):
+            headers.add(name: APNsHeaderName.requestID, value: apnsID)
+            for (name, value) in provider.headers { headers.add(name: name, value: value) }
+            request = HTTPClientRequest(method: provider.method, path: provider.path, headers: headers, body: provider.body)
+        }
         if let deadline {
             // What is left of the send timeout, when that ends before the attempt's own would.
             let remaining = ContinuousClock.now.duration(to: deadline)
@@ -111,7 +139,7 @@ struct APNsSendAttempts: Sendable {
             throw error
         }
         guard case let .again(delay) = next else { return next }
-        let failure = Self.failure(of: result, apnsID: apnsID)
+        let failure = self.failure(of: result)
         guard ContinuousClock.now + (delay ?? .zero) < deadline else {
             throw .sendTimedOut(after: sendTimeout, attempts: attempt, last: failure)
         }
@@ -120,9 +148,9 @@ struct APNsSendAttempts: Sendable {
     }
 
     /// What an attempt that is followed by another failed with, as its error.
-    private static func failure(of result: Result<HTTPClientResponse, HTTPClientError>, apnsID: String) -> APNsClientError {
+    private func failure(of result: Result<HTTPClientResponse, HTTPClientError>) -> APNsClientError {
         switch result {
-        case let .success(response): .rejected(APNsClient.rejection(from: response, apnsID: apnsID))
+        case let .success(response): .rejected(rejection(from: response))
         case let .failure(error): .transport(error)
         }
     }
@@ -135,12 +163,11 @@ struct APNsSendAttempts: Sendable {
         avoidedConnection = nil
         switch result {
         case let .success(response):
-            if response.status == 200 {
+            if isSuccess(response.status) {
                 pool.release(connection, acceptedToken: token?.generation)
-                return .delivered(APNsResponse(apnsID: response.headers[APNsHeaderName.id] ?? apnsID,
-                                               uniqueID: response.headers[APNsHeaderName.uniqueID], status: 200, attempts: attempt))
+                return .delivered(response)
             }
-            let rejection = APNsClient.rejection(from: response, apnsID: apnsID)
+            let rejection = self.rejection(from: response)
             // Any answer but a provider-token error means APNs took the token (or never
             // judged it): the connection's 20 minutes run from here as from a 200, so a
             // connection whose pushes are all rejected for their device is not replaced at
@@ -245,8 +272,42 @@ struct APNsSendAttempts: Sendable {
 
     /// The push's rejection by a GOAWAY whose debug data names a fatal reason (``fatalReason(inGoAwayDebugData:)``).
     private func fatalRejection(inGoAwayDebugData debugData: [UInt8]) -> APNsRejection? {
-        Self.fatalReason(inGoAwayDebugData: debugData).map { APNsRejection(status: $0.status ?? 403, reason: $0, apnsID: apnsID) }
+        Self.fatalReason(inGoAwayDebugData: debugData).map { reason in
+            switch outgoing {
+            case .push: APNsRejection(status: reason.status ?? 403, reason: reason, apnsID: apnsID)
+            case .request: APNsRejection(status: reason.status ?? 403, reason: reason, apnsID: "", requestID: apnsID)
+            }
+        }
     }
+
+    /// A push succeeds with 200 only; a channel is created with 201 and deleted with 204.
+    private func isSuccess(_ status: Int) -> Bool {
+        switch outgoing {
+        case .push: status == 200
+        case .request: (200...299).contains(status)
+        }
+    }
+
+    /// APNs' error answer, with the push's apns-id or the request's apns-request-id.
+    private func rejection(from response: HTTPClientResponse) -> APNsRejection {
+        switch outgoing {
+        case .push:
+            return APNsClient.rejection(from: response, apnsID: apnsID)
+        case .request:
+            var rejection = APNsClient.rejection(from: response, apnsID: "")
+            rejection.requestID = response.headers[APNsHeaderName.requestID] ?? apnsID
+            return rejection
+        }
+    }
+
+    /// The accepted push's ids and attempts, from its answer.
+    func acceptedPush(_ response: HTTPClientResponse) -> APNsResponse {
+        APNsResponse(apnsID: response.headers[APNsHeaderName.id] ?? apnsID,
+                     uniqueID: response.headers[APNsHeaderName.uniqueID], status: response.status, attempts: attempt)
+    }
+
+    /// The retry policy's attempts made so far, the current one included.
+    var attemptsMade: Int { attempt }
 
     private static func add(_ notification: APNsNotification, apnsID: String, to headers: inout HTTPHeaders) {
         headers.add(name: APNsHeaderName.pushType, value: notification.pushType.rawValue)

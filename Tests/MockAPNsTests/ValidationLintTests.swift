@@ -267,6 +267,7 @@ import Testing
             PushLintCode.apsNotObject, PushLintCode.apsUnknownKey, PushLintCode.apsBadgeType, PushLintCode.apsFieldType,
             PushLintCode.apsFieldValue, PushLintCode.apsAlertNothingToShow, PushLintCode.apsBackgroundHasAlert,
             PushLintCode.apsBackgroundMissingContentAvailable, PushLintCode.apsLiveActivityMissingField,
+            PushLintCode.apsLiveActivityDateUnit, PushLintCode.apsLiveActivityInputPush, PushLintCode.broadcastStartEvent,
         ]
         #expect(Set(all).count == all.count)
         #expect(all.allSatisfy { ["header.", "token.", "payload.", "aps."].contains(where: $0.hasPrefix) })

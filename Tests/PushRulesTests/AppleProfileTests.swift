@@ -37,6 +37,11 @@ struct AppleProfileTests {
         Case(rule: "apple.aps-shape", passing: Fixtures.push(alert), failing: Fixtures.push(#"{"aps":{"category":"X"}}"#)),
         Case(rule: "apple.aps-types", passing: Fixtures.push(#"{"aps":{"badge":0,"sound":"default"}}"#),
              failing: Fixtures.push(#"{"aps":{"badge":-1}}"#)),
+        Case(rule: "apple.liveactivity",
+             passing: Fixtures.push(#"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#, type: "liveactivity",
+                                    topic: "com.example.app.push-type.liveactivity"),
+             failing: Fixtures.push(#"{"aps":{"event":"update","content-state":{}}}"#, type: "liveactivity",
+                                    topic: "com.example.app.push-type.liveactivity")),
         Case(rule: "apple.aps-unknown-key", passing: Fixtures.push(#"{"aps":{"alert":"x"},"custom":1}"#),
              failing: Fixtures.push(#"{"aps":{"alert":"x","custom":1}}"#)),
     ]
@@ -151,7 +156,7 @@ struct AppleProfileTests {
         let liveActivityTopic = "com.example.app.push-type.liveactivity"
         #expect(!failed(activity, topic: liveActivityTopic).contains("apple.aps-types"), "any relevance score for Live Activities")
         #expect(failed(activity, topic: liveActivityTopic, priority: 1).contains("apple.liveactivity-priority"))
-        #expect(failed(#"{"aps":{"event":"update"}}"#, topic: liveActivityTopic).contains("apple.aps-shape"))
+        #expect(failed(#"{"aps":{"event":"update"}}"#, topic: liveActivityTopic).contains("apple.liveactivity"))
     }
 
     /// Findings that name a push type give it the article it is said with: "an alert push",

@@ -68,6 +68,37 @@ struct PushInspectLiveMockTests {
         #expect(stats.stdout.contains("5  accepted"))
     }
 
+    /// A captured broadcast is judged as a Live Activity push: `apple.liveactivity` finds a
+    /// broadcast that starts an activity, and no rule asks it for an `apns-topic`.
+    @Test func aCapturedBroadcastIsJudgedAsALiveActivityPush() async throws {
+        let capture = NSTemporaryDirectory() + "push-inspect-broadcast-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs) { $0.server.captureFilePath = capture }
+        do {
+            let channel = try mock.channels.create(bundleID: "com.example.app", environment: .sandbox, storagePolicy: .noMessageStored)
+            let key = try ES256PrivateKey(contentsOfFile: "\(P.certs)/AuthKey_ABC123DEFG.p8")
+            let token = try JWTSigner(key: key, keyID: "ABC123DEFG").makeProviderToken(teamID: "TEAM000001", issuedAt: Date())
+            let client = try Self.client(for: mock.sandboxURL, trust: mock.trustRootsPath)
+            let body = #"{"aps":{"event":"start","timestamp":1800000000,"content-state":{},"attributes-type":"A","attributes":{},"alert":"x"}}"#
+            let headers: HTTPHeaders = [
+                "authorization": "bearer \(token)", "apns-channel-id": channel.id, "apns-push-type": "LiveActivity",
+                "apns-expiration": "0",
+            ]
+            let response = try await client.send(HTTPClientRequest(method: "POST", path: "/4/broadcasts/apps/com.example.app",
+                                                                   headers: headers, body: Array(body.utf8)))
+            await client.close()
+            #expect(response.status == 200)
+        } catch {
+            mock.stop()
+            throw error
+        }
+        mock.stop()
+        let result = try await P.run(["check", "--profile", "apple", capture])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("apple.liveactivity aps.event: a broadcast cannot start a Live Activity"), "\(result.stdout)")
+        #expect(!result.stdout.contains("apple.topic-suffix") && !result.stdout.contains("apple.push-type"), "\(result.stdout)")
+    }
+
     @Test func checksALiveMockThroughItsControlAPI() async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs)
         defer { mock.stop() }

@@ -26,7 +26,7 @@ extension PushValidator {
     /// | B15 | a no-storage channel gets `apns-expiration: 0` | 400 `BadExpirationDate` |
     /// | B16 | payload: not empty, at most 5120 bytes, a JSON object | 400 `PayloadEmpty`, 413 `PayloadTooLarge` |
     ///
-    /// `event: start` is accepted with lint `broadcast.start-event`: Apple says a broadcast
+    /// `event: start` is accepted with lint `aps.liveactivity-broadcast-start` (LiveActivityRules): Apple says a broadcast
     /// cannot start an activity but names no reason.
     func runBroadcastSteps(
         _ request: PushRequest, headers: PushHeaderFields, auth: inout ConnectionAuthState, details: inout PushDetails
@@ -112,22 +112,9 @@ extension PushValidator {
             try malformedPayload(PushLintCode.payloadNotObject, "the payload must be a JSON object, found \(outline.typeName)", details: &details)
             return
         }
-        if outline.memberFields?[APNsPayloadKey.event] == .string(APNsPayloadKey.startEvent) {
-            details.lintWarnings.append(PushLintWarning(
-                code: PushLintCode.broadcastStartEvent,
-                message: "a broadcast cannot start a Live Activity (Apple names no reason, so it is accepted); "
-                    + "start it with a push to the device's push-to-start token",
-                path: "aps.\(APNsPayloadKey.event)"))
-        }
         let maximumDepth = settings.payloadNestingLimit
-        PayloadRules.lint(outline, pushType: .liveactivity, into: &details.lintWarnings) {
+        PayloadRules.lint(outline, pushType: .liveactivity, isBroadcast: true, into: &details.lintWarnings) {
             try? JSONParser.parse(body, maximumDepth: maximumDepth)
         }
     }
-}
-
-extension PushLintCode {
-    /// A broadcast whose `aps.event` is `start`: Apple says a broadcast cannot start a Live
-    /// Activity and names no reason.
-    public static let broadcastStartEvent = "broadcast.start-event"
 }

@@ -11,11 +11,14 @@ enum PayloadRules {
     /// Appends a warning for each rule a payload breaks for `pushType`, given the payload
     /// outlined around its `aps` member.
     ///
-    /// - Parameter parsedPayload: The whole payload, parsed; called only for the rare rule
-    ///   that needs a value deeper than the outline reads (a critical-alert `sound`).
+    /// - Parameters:
+    ///   - isBroadcast: Whether the payload is a broadcast's (`/4/broadcasts/apps/…`), which
+    ///     is a Live Activity push with rules of its own (``LiveActivityRules``).
+    ///   - parsedPayload: The whole payload, parsed; called only for the rare rule that needs
+    ///     a value deeper than the outline reads (a critical-alert `sound`).
     static func lint(
-        _ payload: JSONOutline, pushType: APNsPushType, into warnings: inout [PushLintWarning],
-        parsedPayload: () -> JSONValue?
+        _ payload: JSONOutline, pushType: APNsPushType, isBroadcast: Bool = false,
+        into warnings: inout [PushLintWarning], parsedPayload: () -> JSONValue?
     ) {
         guard let aps = payload.memberFields else {
             if let apsValue = payload.member {
@@ -32,7 +35,7 @@ enum PayloadRules {
         switch pushType {
         case .alert: lintAlertPush(aps, into: &warnings)
         case .background: lintBackgroundPush(aps, into: &warnings)
-        case .liveactivity: lintLiveActivityPush(aps, into: &warnings)
+        case .liveactivity: LiveActivityRules.lint(aps, isBroadcast: isBroadcast, into: &warnings)
         default: break
         }
     }
@@ -205,19 +208,6 @@ enum PayloadRules {
                 code: PushLintCode.apsBackgroundMissingContentAvailable,
                 message: "a background push needs content-available: 1 to wake the app",
                 path: "aps.\(APNsPayloadKey.contentAvailable)"))
-        }
-    }
-
-    private static func lintLiveActivityPush(_ aps: JSONShallowObject, into warnings: inout [PushLintWarning]) {
-        var required = [APNsPayloadKey.event, APNsPayloadKey.timestamp, APNsPayloadKey.contentState]
-        if aps[APNsPayloadKey.event] == .string(APNsPayloadKey.startEvent) {
-            required += [APNsPayloadKey.attributesType, APNsPayloadKey.attributes, APNsPayloadKey.alert]
-        }
-        for key in required where aps[key] == nil {
-            warnings.append(PushLintWarning(
-                code: PushLintCode.apsLiveActivityMissingField,
-                message: "a Live Activity push\(aps[APNsPayloadKey.event] == .string(APNsPayloadKey.startEvent) ? " that starts an activity" : "") needs \(key)",
-                path: "aps.\(key)"))
         }
     }
 

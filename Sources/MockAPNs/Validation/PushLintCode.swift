@@ -66,4 +66,12 @@ public enum PushLintCode {
     public static let apsBackgroundMissingContentAvailable = "aps.background-missing-content-available"
     /// A Live Activity push missing a key its event requires.
     public static let apsLiveActivityMissingField = "aps.liveactivity-missing-field"
+    /// A Live Activity `timestamp`, `stale-date` or `dismissal-date` in milliseconds, where
+    /// Apple documents seconds.
+    public static let apsLiveActivityDateUnit = "aps.liveactivity-date-unit"
+    /// `input-push-token` or `input-push-channel` on an event other than start, both at
+    /// once, or a channel id that is not base64.
+    public static let apsLiveActivityInputPush = "aps.liveactivity-input-push"
+    /// A broadcast whose event is start: broadcasts cannot start an activity.
+    public static let broadcastStartEvent = "aps.liveactivity-broadcast-start"
 }

@@ -21,6 +21,9 @@ public struct PushHeaders: Sendable, Hashable {
     public var apnsID: String?
     /// The device token from the request path, in hex.
     public var deviceToken: String?
+    /// `apns-channel-id`: set for a broadcast (`/4/broadcasts/apps/<bundleID>`), which goes
+    /// to a channel's subscribers instead of a device.
+    public var channelID: String?
 
     /// Headers with every field optional; a quick check of a payload file passes only the flags given.
     public init(

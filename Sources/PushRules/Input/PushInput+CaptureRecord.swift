@@ -3,6 +3,9 @@ import APNsCapture
 import StrictJSON
 
 extension PushInput {
+    /// A broadcast's path, `/4/broadcasts/apps/<bundleID>`: a push to a channel, not a device.
+    static let broadcastPathPrefix = "/4/broadcasts/apps/"
+
     /// The push a capture record holds. Headers are taken as sent, so that a rule sees a
     /// bad value the mock rejected; the record's settled fields fill in what was not sent
     /// (a topic from the client certificate, say). `apns-push-type`, `apns-priority` and
@@ -22,6 +25,7 @@ extension PushInput {
             apnsID: headers[APNsHeaderName.id],
             deviceToken: record.deviceToken?.hex ?? record.rawDeviceToken)
         if sent.expiration == nil, sent.unparsedExpiration == nil { sent.expiration = record.expiration }
+        sent.channelID = headers[APNsHeaderName.channelID]
         let result = PushResult(status: record.outcome.status, reason: record.outcome.reason?.wireValue,
                                 injected: record.outcome.isInjected, faults: record.faults,
                                 explanation: record.outcome.explanation)
@@ -38,7 +42,7 @@ extension PushInput {
         // A request of another shape never was a push: rules about headers and payloads
         // would only report what a GET lacks. Its line is the sender's text, escaped, with
         // the device token masked as everywhere in a report.
-        if record.method != "POST" || record.rawDeviceToken == nil {
+        if record.method != "POST" || (record.rawDeviceToken == nil && !record.path.hasPrefix(Self.broadcastPathPrefix)) {
             let path = record.deviceToken.map { "/3/device/" + $0.masked } ?? record.path
             var line: [UInt8] = []
             JSONWriter.writeString("\(record.method) \(path)", into: &line, escaping: .terminalSafe)

@@ -10,7 +10,12 @@ extension PushInput {
     /// Rules that judge what the sender sent (`apple.push-type`) read ``PushHeaders/pushType``;
     /// rules that judge what APNs does with the push (its size limit, a background push's
     /// priority) read this.
+    ///
+    /// A broadcast (``PushHeaders/channelID``) is a Live Activity push however its header
+    /// spells the type: the broadcast API takes Apple's `liveactivity`, `LiveActivity` and
+    /// `Liveactivity` alike.
     var effectivePushType: APNsPushType? {
+        if isBroadcastOfLiveActivity { return .liveactivity }
         if let sent = headers.pushType { return APNsPushType(rawValue: sent) }
         let implied = headers.topic.map(APNsPushType.implied(byTopic:)) ?? .alert
         if implied == .alert, looksLikeBackground { return .background }
@@ -22,7 +27,13 @@ extension PushInput {
     /// no shape), and without the header ``effectivePushType``.
     var effectivePushTypeName: String {
         // Without the header the inferred type is never nil; `.alert` only spares an unwrap.
-        headers.pushType ?? (effectivePushType ?? .alert).rawValue
+        if isBroadcastOfLiveActivity { return APNsPushType.liveactivity.rawValue }
+        return headers.pushType ?? (effectivePushType ?? .alert).rawValue
+    }
+
+    /// A broadcast whose `apns-push-type` is `liveactivity` in any case.
+    var isBroadcastOfLiveActivity: Bool {
+        headers.channelID != nil && headers.pushType?.lowercased() == APNsPushType.liveactivity.rawValue
     }
 
     /// Whether `aps` has `content-available` and nothing to show: what makes a push sent

@@ -27,7 +27,7 @@ public enum BuiltInProfile: String, Sendable, Hashable, CaseIterable {
     /// - Parameter now: the time expirations are compared with when a push has no send time.
     public func rules(now: Int64? = nil) -> [any PushRule] {
         switch self {
-        case .apple: AppleHeaderRules.all(now: now) + ApplePayloadRules.all
+        case .apple: AppleHeaderRules.all(now: now) + ApplePayloadRules.all + AppleLiveActivityRules.all
         case .privacy: Self.privacyPolicy.rules(now: now)
         case .badge: Self.badgePolicy.rules(now: now)
         case .deepLink: DeepLinkProfile.rules

@@ -16,7 +16,11 @@ enum AppleHeaderRules {
                 message: "no apns-push-type; watchOS requires it and APNs may delay or drop pushes without it"))
             return
         }
-        if APNsPushType(rawValue: type) == nil {
+        if push.headers.channelID != nil, !push.isBroadcastOfLiveActivity {
+            findings.append(Finding(
+                rule: "apple.push-type", path: .header(APNsHeaderName.pushType),
+                message: "a broadcast is a liveactivity push (InvalidPushType)", value: type))
+        } else if APNsPushType(rawValue: type) == nil, !push.isBroadcastOfLiveActivity {
             findings.append(Finding(
                 rule: "apple.push-type", path: .header(APNsHeaderName.pushType),
                 message: "not a push type APNs knows (InvalidPushType)", value: type))
@@ -89,8 +93,9 @@ enum AppleHeaderRules {
     }
 
     /// The topic carries the suffix its push type needs (`.voip`, `.push-type.liveactivity`, …).
+    /// A broadcast has no topic: its bundle ID is in the path.
     static let topicSuffix = FunctionRule(id: "apple.topic-suffix") { push, findings in
-        guard let typeText = push.headers.pushType, let type = APNsPushType(rawValue: typeText), type != .mdm else { return }
+        guard push.headers.channelID == nil, let typeText = push.headers.pushType, let type = APNsPushType(rawValue: typeText), type != .mdm else { return }
         guard let topic = push.headers.topic, !topic.isEmpty else {
             findings.append(Finding(
                 rule: "apple.topic-suffix", path: .header(APNsHeaderName.topic),

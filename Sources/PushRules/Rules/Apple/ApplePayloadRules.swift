@@ -32,6 +32,7 @@ enum ApplePayloadRules {
 
     /// The payload is a JSON object and `aps` has the shape its push type needs: the type
     /// sent, or without `apns-push-type` the one APNs goes by (``PushInput/effectivePushType``).
+    /// A Live Activity's keys and events are `apple.liveactivity`'s (``AppleLiveActivityRules``).
     static let shape = FunctionRule(id: "apple.aps-shape") { push, findings in
         let rule = "apple.aps-shape"
         guard push.payloadSize > 0 else { return }
@@ -68,15 +69,6 @@ enum ApplePayloadRules {
                 findings.append(Finding(
                     rule: rule, path: apsPath(APNsPayloadKey.contentAvailable),
                     message: "a background push needs content-available: 1"))
-            }
-        case APNsPushType.liveactivity.rawValue:
-            let starts = aps[APNsPayloadKey.event] == .string("start")
-            var required = [APNsPayloadKey.event, APNsPayloadKey.timestamp, APNsPayloadKey.contentState]
-            if starts { required += [APNsPayloadKey.attributesType, APNsPayloadKey.attributes, APNsPayloadKey.alert] }
-            for key in required where aps[key] == nil {
-                findings.append(Finding(
-                    rule: rule, path: apsPath(key),
-                    message: "a Live Activity push\(starts ? " that starts an activity" : "") needs \(key)"))
             }
         default:
             break
