@@ -26,7 +26,7 @@ prepare_pushes
 hz=$(getconf CLK_TCK)
 
 port=$(free_port); control_port=$(free_port)
-.build/release/apns-mock --port "$port" --sandbox-port "$(free_port)" --control-port "$control_port" >/dev/null 2>"$work/mock.log" &
+.build/release/apns-mock --port "$port" --sandbox-port "$(free_port)" --control-port "$control_port" --channel-port 0 --channel-sandbox-port 0 >/dev/null 2>"$work/mock.log" &
 mock=$!; pids+=($mock)
 wait_port "$port"; wait_port "$control_port"
 control="http://127.0.0.1:$control_port"

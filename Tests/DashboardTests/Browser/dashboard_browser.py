@@ -30,7 +30,8 @@ class Mock:
 
     def __init__(self, binary, certs, token=None):
         self.binary, self.certs, self.token = binary, certs, token
-        self.ports = {"port": free_port(), "sandbox-port": free_port(), "control-port": free_port()}
+        self.ports = {"port": free_port(), "sandbox-port": free_port(), "control-port": free_port(),
+                      "channel-port": free_port(), "channel-sandbox-port": free_port()}
         self.process = None
         self.start()
 
