@@ -8,7 +8,8 @@ enum ConfigurationKey {
     static let acceptUnknownDevices = "accept_unknown_devices"
     static let faults = "faults"
     static let validation = ValidationSettingsKey.section
-    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation]
+    static let delivery = DeliverySettingsKey.section
+    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation, delivery]
 }
 
 /// Field names of the `validation` section: the choices where Apple is silent.

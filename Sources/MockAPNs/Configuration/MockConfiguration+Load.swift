@@ -98,6 +98,9 @@ extension MockConfiguration {
         if let validation = root.value(ConfigurationKey.validation) {
             configuration.validation = try decodeValidation(validation, base: base.validation)
         }
+        if let delivery = root.value(ConfigurationKey.delivery) {
+            configuration.delivery = try ConfigurationJSON.decodeDelivery(delivery, base: base.delivery)
+        }
         if checksSettings { try configuration.server.validate() }
         return configuration
     }

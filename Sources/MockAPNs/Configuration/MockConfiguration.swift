@@ -19,6 +19,9 @@ public struct MockConfiguration: Sendable {
     public var faults: [FaultRule]
     /// Validation choices where Apple is silent (docs/fidelity.md).
     public var validation: PushValidator.Settings = .makeDefault()
+    /// What happens after the 200: devices' connectivity, storage, the delivery log
+    /// (docs/delivery.md); off by default.
+    public var delivery = DeliverySettings()
 
     /// The bundle ID of the zero-configuration app.
     public static let defaultBundleID = "com.example.app"

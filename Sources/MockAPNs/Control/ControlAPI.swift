@@ -27,6 +27,7 @@ struct ControlAPI: HTTPServerHandler {
     let faults: FaultEngine
     let metrics: PushMetrics
     let services: MockServices
+    let delivery: DeliveryModel
     /// The APNs listeners' transport counters, summed.
     let transportMetrics: @Sendable () -> TransportMetrics
     /// The bearer token requests must carry (``MockServerSettings/controlAccessToken``).
@@ -58,6 +59,7 @@ struct ControlAPI: HTTPServerHandler {
             return
         }
         do {
+            if DeliveryRoutes.owns(path) { return try DeliveryRoutes(model: delivery, waits: waits).handle(request, path: path, query: query, responder: responder) }
             try Self.checkParameterNames(query, method: request.method, path: path)
             switch (request.method, path) {
             case ("GET", "/healthz"):

@@ -1,0 +1,345 @@
+import APNsCapture
+import APNsCore
+import Foundation
+import StrictJSON
+
+/// An accepted push, as the delivery model needs it.
+struct DeliveryInput {
+    var apnsID: String
+    var uniqueID: String?
+    var deviceToken: DeviceToken
+    var topic: String
+    var pushType: APNsPushType
+    var priority: APNsPriority
+    var expiration: Int64?
+    var collapseID: String?
+    var payload: [UInt8]
+}
+
+/// The delivery model's state and rules (docs/delivery.md), a plain value that
+/// ``DeliveryModel`` keeps under its lock. Every change is made at a time the caller
+/// gives; ``advance(to:)`` first plays every change due before it, in time order, so that
+/// a clock moved by hours gives the same log as one that ticked through them.
+///
+/// Memory: one held push per topic per device, the notification centre's limit per device,
+/// and the log's records, at most ``logCapacity`` plus the held ones.
+struct DeliveryBook {
+    let settings: DeliverySettings
+    /// Records kept besides held ones: the capture ring's size.
+    let logCapacity: Int
+
+    private(set) var devices: [DeviceToken: DeviceSlot] = [:]
+    private(set) var records: [UInt64: DeliveryRecord] = [:]
+    /// Serials of the newest records, in a circle from `orderHead`, at most `logCapacity`.
+    private var order: [UInt64] = []
+    private var orderHead = 0
+    private var byAPNsID: [String: UInt64] = [:]
+    private var byUniqueID: [String: UInt64] = [:]
+    private var nextSerial: UInt64 = 1
+    private var timers = DeliveryTimers()
+    /// Pushes held for devices, over all devices.
+    private(set) var heldCount = 0
+    /// The changes made since the caller last took them (record serial, event index), for
+    /// the capture file and waits.
+    var changes: [(serial: UInt64, event: Int)] = []
+
+    init(settings: DeliverySettings, logCapacity: Int) {
+        self.settings = settings
+        self.logCapacity = max(0, logCapacity)
+    }
+
+    /// One device's connectivity, held pushes, screen and budget.
+    struct DeviceSlot {
+        var connectivity = DeviceConnectivity.online
+        /// Offline windows, absolute, in no particular order.
+        var windows: [(start: Date, end: Date)] = []
+        /// At most one push per topic.
+        var held: [String: HeldPush] = [:]
+        var shown: [ShownNotification] = []
+        /// The payload of the last delivered push per topic that may carry a badge.
+        var badgeSources: [String: [UInt8]] = [:]
+        /// Times of background deliveries still inside the budget's window.
+        var backgroundDeliveries: [Date] = []
+        var generation: UInt64 = 0
+
+        func isOnline(at time: Date) -> Bool {
+            connectivity == .online && !windows.contains { $0.start <= time && time < $0.end }
+        }
+
+        /// The next time after `time` something about this device changes by itself.
+        func nextChange(after time: Date) -> Date? {
+            var next: Date?
+            func consider(_ candidate: Date) {
+                if candidate > time, next.map({ candidate < $0 }) ?? true { next = candidate }
+            }
+            for window in windows {
+                consider(window.start)
+                consider(window.end)
+            }
+            for push in held.values {
+                consider(push.expiresAt)
+                if let due = push.dueAt { consider(due) }
+            }
+            return next
+        }
+    }
+
+    /// A push APNs holds for a device.
+    struct HeldPush {
+        var serial: UInt64
+        var reason: DeliveryReason
+        var expiresAt: Date
+        /// For a push held for power: when it is delivered if the device is online.
+        var dueAt: Date?
+        var payload: [UInt8]
+    }
+
+    // MARK: Connectivity
+
+    mutating func setConnectivity(_ connectivity: DeviceConnectivity, for token: DeviceToken, at time: Date) {
+        advance(to: time)
+        devices[token, default: DeviceSlot()].connectivity = connectivity
+        settle(token, at: time)
+    }
+
+    /// Applies `plan` from `time`: its state, and its windows replacing earlier ones.
+    mutating func apply(_ plan: DeviceConnectivityPlan, to token: DeviceToken, at time: Date) {
+        advance(to: time)
+        var slot = devices[token, default: DeviceSlot()]
+        slot.connectivity = plan.connectivity
+        slot.windows = plan.offlineWindows.map {
+            (time.addingTimeInterval($0.start), time.addingTimeInterval($0.start + $0.duration))
+        }
+        devices[token] = slot
+        settle(token, at: time)
+    }
+
+    func connectivity(of token: DeviceToken, at time: Date) -> DeviceConnectivity {
+        (devices[token]?.isOnline(at: time) ?? true) ? .online : .offline
+    }
+
+    // MARK: Time
+
+    /// Plays every change due at or before `time`, each at its own time.
+    mutating func advance(to time: Date) {
+        guard let earliest = timers.earliest, earliest <= time else { return }
+        while let entry = timers.popDue(at: time) {
+            guard devices[entry.token]?.generation == entry.generation else { continue }
+            settle(entry.token, at: entry.time)
+        }
+        if timers.count > 2 * devices.count + 64 {
+            let devices = devices
+            timers.compact { devices[$0.token]?.generation == $0.generation }
+        }
+    }
+
+    /// Delivers, expires or re-files the device's held pushes as of `time`, then books its
+    /// next change.
+    private mutating func settle(_ token: DeviceToken, at time: Date) {
+        guard var slot = devices.removeValue(forKey: token) else { return }
+        if !slot.held.isEmpty {
+            let online = slot.isOnline(at: time)
+            for (topic, push) in slot.held.sorted(by: { $0.value.serial < $1.value.serial }) {
+                if push.expiresAt <= time {
+                    slot.held[topic] = nil
+                    heldCount -= 1
+                    change(push.serial, DeliveryEvent(state: .discarded, why: .expired, at: push.expiresAt))
+                } else if online, push.dueAt.map({ $0 <= time }) ?? true {
+                    slot.held[topic] = nil
+                    heldCount -= 1
+                    deliver(push.serial, payload: push.payload, to: &slot, at: time)
+                } else if !online, push.reason == .power, push.dueAt.map({ $0 <= time }) ?? false {
+                    slot.held[topic]?.reason = .offline
+                    slot.held[topic]?.dueAt = nil
+                    change(push.serial, DeliveryEvent(state: .stored, why: .offline, at: time))
+                }
+            }
+        }
+        slot.windows.removeAll { $0.end <= time }
+        slot.generation &+= 1
+        if let next = slot.nextChange(after: time) {
+            timers.insert(DeliveryTimers.Entry(time: next, token: token, generation: slot.generation))
+        }
+        devices[token] = slot
+    }
+
+    // MARK: Pushes
+
+    /// Files an accepted push: delivered, held or discarded, as Apple's rules say.
+    mutating func accept(_ push: DeliveryInput, at time: Date) {
+        advance(to: time)
+        let serial = addRecord(push, at: time)
+        var slot = devices.removeValue(forKey: push.deviceToken) ?? DeviceSlot()
+        let expired = push.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) <= time } ?? false
+        let expiresAt = push.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            ?? time.addingTimeInterval(settings.maximumStorage)
+        if slot.isOnline(at: time) {
+            if settings.powerDelay > 0, push.priority != .immediately, !expired {
+                hold(HeldPush(serial: serial, reason: .power, expiresAt: expiresAt, dueAt: time.addingTimeInterval(settings.powerDelay),
+                              payload: push.payload), topic: push.topic, in: &slot, at: time)
+            } else {
+                deliver(serial, payload: push.payload, to: &slot, at: time)
+            }
+        } else if expired {
+            // `apns-expiration` 0 (or past): one attempt, which found the device offline.
+            change(serial, DeliveryEvent(state: .discarded, why: .expired, at: time))
+        } else {
+            hold(HeldPush(serial: serial, reason: .offline, expiresAt: expiresAt, dueAt: nil, payload: push.payload),
+                 topic: push.topic, in: &slot, at: time)
+        }
+        devices[push.deviceToken] = slot
+        if !slot.held.isEmpty { settle(push.deviceToken, at: time) }
+    }
+
+    /// Logs a push answered 410: the device can get nothing.
+    mutating func reject(_ push: DeliveryInput, because reason: DeliveryReason, at time: Date) {
+        advance(to: time)
+        let serial = addRecord(push, at: time, first: DeliveryEvent(state: .rejected, why: reason, at: time))
+        changes.append((serial, 0))
+    }
+
+    /// Stores `push` as its topic's one held push, discarding the one it replaces.
+    private mutating func hold(_ push: HeldPush, topic: String, in slot: inout DeviceSlot, at time: Date) {
+        if let previous = slot.held[topic] {
+            change(previous.serial, DeliveryEvent(state: .discarded, why: .coalesced, by: records[push.serial]?.apnsID, at: time))
+        } else {
+            heldCount += 1
+        }
+        slot.held[topic] = push
+        change(push.serial, DeliveryEvent(state: .stored, why: push.reason, at: time))
+    }
+
+    /// Hands a push to the device: into the background budget, or onto the screen.
+    private mutating func deliver(_ serial: UInt64, payload: [UInt8], to slot: inout DeviceSlot, at time: Date) {
+        guard let record = records[serial] else { return }
+        if record.pushType == .background, let budget = settings.backgroundBudget {
+            slot.backgroundDeliveries.removeAll { $0 <= time.addingTimeInterval(-budget.window) }
+            guard slot.backgroundDeliveries.count < budget.count else {
+                change(serial, DeliveryEvent(state: .discarded, why: .budget, at: time))
+                return
+            }
+            slot.backgroundDeliveries.append(time)
+        }
+        change(serial, DeliveryEvent(state: .delivered, at: time))
+        guard record.pushType == .alert else { return }
+        if let collapseID = record.collapseID,
+           let index = slot.shown.firstIndex(where: { $0.collapseID == collapseID && $0.topic == record.topic }) {
+            let replaced = slot.shown.remove(at: index)
+            if let old = byAPNsIDSerial(replaced.apnsID, before: serial) {
+                change(old, DeliveryEvent(state: .replacedOnScreen, by: record.apnsID, at: time))
+            }
+        }
+        if Self.mayCarryBadge(payload) { slot.badgeSources[record.topic] = payload }
+        slot.shown.append(ShownNotification(apnsID: record.apnsID, uniqueID: record.uniqueID, topic: record.topic,
+                                            collapseID: record.collapseID, deliveredAt: time, payload: payload))
+        if slot.shown.count > settings.notificationCentreLimit { slot.shown.removeFirst(slot.shown.count - settings.notificationCentreLimit) }
+    }
+
+    /// Whether the payload's bytes hold `"badge"` at all: only those are read for a badge,
+    /// when the notification centre is asked for, off the push path.
+    static func mayCarryBadge(_ payload: [UInt8]) -> Bool {
+        let needle: [UInt8] = Array("\"badge\"".utf8)
+        guard payload.count >= needle.count else { return false }
+        return payload.withUnsafeBufferPointer { bytes in
+            var index = 0
+            let last = bytes.count - needle.count
+            while index <= last {
+                if bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: "b"),
+                   bytes[index ..< index + needle.count].elementsEqual(needle) { return true }
+                index += 1
+            }
+            return false
+        }
+    }
+
+    private func byAPNsIDSerial(_ apnsID: String, before serial: UInt64) -> UInt64? {
+        guard let found = byAPNsID[apnsID], found < serial else { return nil }
+        return found
+    }
+
+    // MARK: The log
+
+    private mutating func addRecord(_ push: DeliveryInput, at time: Date, first: DeliveryEvent? = nil) -> UInt64 {
+        let serial = nextSerial
+        nextSerial += 1
+        var events: [DeliveryEvent] = []
+        events.reserveCapacity(2)
+        if let first { events.append(first) }
+        records[serial] = DeliveryRecord(
+            serial: serial, apnsID: push.apnsID, uniqueID: push.uniqueID, deviceToken: push.deviceToken, topic: push.topic,
+            pushType: push.pushType, priority: push.priority, expiration: push.expiration, collapseID: push.collapseID,
+            acceptedAt: time, events: events)
+        byAPNsID[push.apnsID] = serial
+        if let uniqueID = push.uniqueID { byUniqueID[uniqueID] = serial }
+        remember(serial)
+        return serial
+    }
+
+    /// Adds `serial` to the window of recent records, letting the oldest go unless held.
+    private mutating func remember(_ serial: UInt64) {
+        guard logCapacity > 0 else { return }
+        if order.count < logCapacity {
+            order.append(serial)
+            return
+        }
+        let oldest = order[orderHead]
+        order[orderHead] = serial
+        orderHead = (orderHead + 1) % logCapacity
+        if records[oldest]?.state != .stored { forget(oldest) }
+    }
+
+    /// Whether `serial` has left the window of recent records (kept only while held).
+    private func isOutsideWindow(_ serial: UInt64) -> Bool {
+        guard logCapacity > 0 else { return true }
+        return order.count == logCapacity && serial < order[orderHead]
+    }
+
+    private mutating func forget(_ serial: UInt64) {
+        guard let record = records.removeValue(forKey: serial) else { return }
+        if byAPNsID[record.apnsID] == serial { byAPNsID[record.apnsID] = nil }
+        if let uniqueID = record.uniqueID, byUniqueID[uniqueID] == serial { byUniqueID[uniqueID] = nil }
+    }
+
+    private mutating func change(_ serial: UInt64, _ event: DeliveryEvent) {
+        guard records[serial] != nil else { return }
+        records[serial]?.events.append(event)
+        changes.append((serial, (records[serial]?.events.count ?? 1) - 1))
+    }
+
+    /// Lets go of records that left the window while held and are settled now: called once
+    /// their changes have been taken.
+    mutating func forgetSettled(_ serials: [UInt64]) {
+        for serial in serials where records[serial]?.state != .stored && isOutsideWindow(serial) { forget(serial) }
+    }
+
+    func record(apnsID: String) -> DeliveryRecord? { byAPNsID[apnsID].flatMap { records[$0] } }
+    func record(uniqueID: String) -> DeliveryRecord? { byUniqueID[uniqueID].flatMap { records[$0] } }
+    func record(serial: UInt64) -> DeliveryRecord? { records[serial] }
+
+    func records(deviceToken: DeviceToken) -> [DeliveryRecord] {
+        records.values.filter { $0.deviceToken == deviceToken }.sorted { $0.serial < $1.serial }
+    }
+
+    func notificationCentre(for token: DeviceToken, at time: Date) -> NotificationCentre {
+        let slot = devices[token] ?? DeviceSlot()
+        var badges: [String: Int] = [:]
+        for (topic, payload) in slot.badgeSources {
+            if let badge = Self.badge(in: payload) { badges[topic] = badge }
+        }
+        return NotificationCentre(deviceToken: token, connectivity: slot.isOnline(at: time) ? .online : .offline,
+                                  notifications: slot.shown, badges: badges)
+    }
+
+    /// `aps.badge` when it is a whole number.
+    static func badge(in payload: [UInt8]) -> Int? {
+        guard case .object(let root)? = try? JSONParser.parse(payload), case .object(let aps)? = root["aps"],
+              case .integer(let badge)? = aps["badge"] else { return nil }
+        return Int(exactly: badge)
+    }
+
+    /// Tokens of the devices the model has state for, with their connectivity now.
+    func deviceList(at time: Date) -> [(DeviceToken, DeviceConnectivity, held: Int, shown: Int)] {
+        devices.map { ($0.key, $0.value.isOnline(at: time) ? .online : .offline, $0.value.held.count, $0.value.shown.count) }
+            .sorted { $0.0.hex < $1.0.hex }
+    }
+}
