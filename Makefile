@@ -51,6 +51,7 @@ bench: release
 	bash scripts/bench-jwt.sh
 	bash scripts/bench-mock.sh
 	bash scripts/bench-push-cpu.sh
+	bash scripts/bench-delivery.sh
 	bash scripts/bench-control.sh
 	bash scripts/bench-client.sh
 	bash scripts/bench-gateway.sh
