@@ -60,7 +60,8 @@ struct DeliveryBook {
         var badgeSources: [String: [UInt8]] = [:]
         /// Times of background deliveries still inside the budget's window.
         var backgroundDeliveries: [Date] = []
-        var generation: UInt64 = 0
+        /// When the device's timer fires next; a timer entry for another time is stale.
+        var scheduled: Date?
 
         func isOnline(at time: Date) -> Bool {
             connectivity == .online && !windows.contains { $0.start <= time && time < $0.end }
@@ -124,13 +125,11 @@ struct DeliveryBook {
     mutating func advance(to time: Date) {
         guard let earliest = timers.earliest, earliest <= time else { return }
         while let entry = timers.popDue(at: time) {
-            guard devices[entry.token]?.generation == entry.generation else { continue }
+            guard devices[entry.token]?.scheduled == entry.time else { continue }
+            devices[entry.token]?.scheduled = nil
             settle(entry.token, at: entry.time)
         }
-        if timers.count > 2 * devices.count + 64 {
-            let devices = devices
-            timers.compact { devices[$0.token]?.generation == $0.generation }
-        }
+        compactTimers()
     }
 
     /// Delivers, expires or re-files the device's held pushes as of `time`, then books its
@@ -156,11 +155,26 @@ struct DeliveryBook {
             }
         }
         slot.windows.removeAll { $0.end <= time }
-        slot.generation &+= 1
-        if let next = slot.nextChange(after: time) {
-            timers.insert(DeliveryTimers.Entry(time: next, token: token, generation: slot.generation))
-        }
+        schedule(token, &slot, after: time)
         devices[token] = slot
+    }
+
+    /// Books the device's next change, unless its timer already fires by then: a timer that
+    /// fires early finds nothing due and books the next one, so pushes that only move an
+    /// expiry later (each coalesced push) add no entry.
+    private mutating func schedule(_ token: DeviceToken, _ slot: inout DeviceSlot, after time: Date) {
+        guard let next = slot.nextChange(after: time) else { return }
+        if let scheduled = slot.scheduled, scheduled > time, scheduled <= next { return }
+        slot.scheduled = next
+        timers.insert(DeliveryTimers.Entry(time: next, token: token))
+    }
+
+    /// Drops stale timer entries once they outnumber the live ones. Called only while every
+    /// device is in `devices` (not while one is taken out to be changed).
+    private mutating func compactTimers() {
+        guard timers.count > 2 * devices.count + 64 else { return }
+        let devices = devices
+        timers.compact { devices[$0.token]?.scheduled == $0.time }
     }
 
     // MARK: Pushes
@@ -187,8 +201,9 @@ struct DeliveryBook {
             hold(HeldPush(serial: serial, reason: .offline, expiresAt: expiresAt, dueAt: nil, payload: push.payload),
                  topic: push.topic, in: &slot, at: time)
         }
+        if !slot.held.isEmpty { schedule(push.deviceToken, &slot, after: time) }
         devices[push.deviceToken] = slot
-        if !slot.held.isEmpty { settle(push.deviceToken, at: time) }
+        compactTimers()
     }
 
     /// Logs a push answered 410: the device can get nothing.
@@ -301,9 +316,9 @@ struct DeliveryBook {
     }
 
     private mutating func change(_ serial: UInt64, _ event: DeliveryEvent) {
-        guard records[serial] != nil else { return }
-        records[serial]?.events.append(event)
-        changes.append((serial, (records[serial]?.events.count ?? 1) - 1))
+        guard let index = records.index(forKey: serial) else { return }
+        records.values[index].events.append(event)
+        changes.append((serial, records.values[index].events.count - 1))
     }
 
     /// Lets go of records that left the window while held and are settled now: called once

@@ -2,15 +2,14 @@ import APNsCore
 import Foundation
 
 /// When each device next needs the model's attention (a window's edge, a stored push's
-/// expiry or due time): a binary min-heap of (time, device, generation). A device whose
-/// plan changes gets a new generation, and its older entries are skipped when they come
-/// up; the heap is rebuilt from the live entries once stale ones outnumber them, so it
-/// holds at most about twice one entry per device.
+/// expiry or due time): a binary min-heap of (time, device). An entry is live while its
+/// time is the device's `scheduled` time; others are skipped when they come up, and the heap
+/// is rebuilt from the live entries once stale ones outnumber them, so it holds at most
+/// about twice one entry per device.
 struct DeliveryTimers {
     struct Entry {
         var time: Date
         var token: DeviceToken
-        var generation: UInt64
     }
 
     private var heap: [Entry] = []
