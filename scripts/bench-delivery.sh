@@ -37,6 +37,7 @@ profile_mock() { # NAME flags... -> instructions per push
     callgrind_annotate "$work/$name.all.1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
 }
 
+[ -n "${KEEP:-}" ] && trap "cp $work/*.all.1 $KEEP/ 2>/dev/null; cleanup" EXIT
 off=$(profile_mock off --capture "$work/off.jsonl")
 on=$(profile_mock on --capture "$work/on.jsonl" --delivery)
 grep -q '"kind":"delivery"' "$work/on.jsonl" || { echo "no delivery lines in the capture file" >&2; exit 1; }

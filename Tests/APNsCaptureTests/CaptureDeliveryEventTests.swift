@@ -49,7 +49,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try CaptureStore(capacity: 2, filePath: path)
         store.record(CaptureFixtures.fullRecord())
-        #expect(store.appendToFile(tail: Self.event.encodedTail()) == 2)
+        #expect(store.appendToFile(Self.event) == 2)
         store.record(CaptureFixtures.fullRecord())
         // Waits pending while the ring lets go of an entry: the shared copies follow the
         // entries actually dropped, though sequence numbers now have gaps.

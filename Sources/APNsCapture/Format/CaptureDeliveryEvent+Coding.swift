@@ -5,9 +5,18 @@ extension CaptureDeliveryEvent {
     typealias Key = CaptureFormat.Key
 
     /// Everything after `{"v":2,"seq":N,`, through the newline: what
-    /// ``CaptureStore/appendToFile(tail:)`` appends after the sequence number.
+    /// ``CaptureStore/appendToFile(_:)`` appends after the sequence number.
     package func encodedTail() -> [UInt8] {
-        var output = TextBuffer(capacity: 256 + apnsID.utf8.count + (topic?.utf8.count ?? 0) * 2)
+        var output = TextBuffer(capacity: estimatedTailSize)
+        writeTail(into: &output)
+        return output.bytes
+    }
+
+    /// A capacity that holds the tail, so its buffer never grows.
+    var estimatedTailSize: Int { 256 + (apnsID.utf8.count + (uniqueID?.utf8.count ?? 0) + (topic?.utf8.count ?? 0)) * 6 }
+
+    /// ``encodedTail()``, into `output`.
+    func writeTail(into output: inout TextBuffer) {
         CaptureRecordEncoder.writeKey(Key.kind, into: &output)
         output.append(UInt8(ascii: "\""))
         output.append(CaptureFormat.deliveryKind)
@@ -25,7 +34,6 @@ extension CaptureDeliveryEvent {
         if let by { CaptureRecordEncoder.writeMember(Key.by, string: by, into: &output) }
         output.append(UInt8(ascii: "}"))
         output.append(UInt8(ascii: "\n"))
-        return output.bytes
     }
 
     /// The whole line, newline included, with ``sequence``.

@@ -34,7 +34,6 @@ struct DeliveryBook {
     private var order: [UInt64] = []
     private var orderHead = 0
     private var byAPNsID: [String: UInt64] = [:]
-    private var byUniqueID: [String: UInt64] = [:]
     private var nextSerial: UInt64 = 1
     private var timers = DeliveryTimers()
     /// Pushes held for devices, over all devices.
@@ -43,9 +42,15 @@ struct DeliveryBook {
     /// the capture file and waits.
     var changes: [(serial: UInt64, event: Int)] = []
 
-    init(settings: DeliverySettings, logCapacity: Int) {
+    /// Whether changes are also kept as capture lines (``lines``).
+    let keepsLines: Bool
+    /// The capture lines of the changes since the caller last took them.
+    var lines: [CaptureDeliveryEvent] = []
+
+    init(settings: DeliverySettings, logCapacity: Int, keepsLines: Bool = false) {
         self.settings = settings
         self.logCapacity = max(0, logCapacity)
+        self.keepsLines = keepsLines
     }
 
     /// One device's connectivity, held pushes, screen and budget.
@@ -55,6 +60,8 @@ struct DeliveryBook {
         var windows: [(start: Date, end: Date)] = []
         /// At most one push per topic.
         var held: [String: HeldPush] = [:]
+        /// Shown notifications, oldest first; the newest `notificationCentreLimit` are on
+        /// screen. Up to twice that are kept, so that trimming is one move per so many pushes.
         var shown: [ShownNotification] = []
         /// The payload of the last delivered push per topic that may carry a badge.
         var badgeSources: [String: [UInt8]] = [:]
@@ -92,8 +99,10 @@ struct DeliveryBook {
         var expiresAt: Date
         /// For a push held for power: when it is delivered if the device is online.
         var dueAt: Date?
-        var payload: [UInt8]
+        var push: DeliveryInput
     }
+
+
 
     // MARK: Connectivity
 
@@ -106,12 +115,10 @@ struct DeliveryBook {
     /// Applies `plan` from `time`: its state, and its windows replacing earlier ones.
     mutating func apply(_ plan: DeviceConnectivityPlan, to token: DeviceToken, at time: Date) {
         advance(to: time)
-        var slot = devices[token, default: DeviceSlot()]
-        slot.connectivity = plan.connectivity
-        slot.windows = plan.offlineWindows.map {
+        devices[token, default: DeviceSlot()].connectivity = plan.connectivity
+        devices[token]?.windows = plan.offlineWindows.map {
             (time.addingTimeInterval($0.start), time.addingTimeInterval($0.start + $0.duration))
         }
-        devices[token] = slot
         settle(token, at: time)
     }
 
@@ -135,6 +142,7 @@ struct DeliveryBook {
     /// Delivers, expires or re-files the device's held pushes as of `time`, then books its
     /// next change.
     private mutating func settle(_ token: DeviceToken, at time: Date) {
+        // Taken out while it changes, so that the log can change beside it.
         guard var slot = devices.removeValue(forKey: token) else { return }
         if !slot.held.isEmpty {
             let online = slot.isOnline(at: time)
@@ -146,7 +154,7 @@ struct DeliveryBook {
                 } else if online, push.dueAt.map({ $0 <= time }) ?? true {
                     slot.held[topic] = nil
                     heldCount -= 1
-                    deliver(push.serial, payload: push.payload, to: &slot, at: time)
+                    deliver(push.serial, push.push, to: &slot, at: time)
                 } else if !online, push.reason == .power, push.dueAt.map({ $0 <= time }) ?? false {
                     slot.held[topic]?.reason = .offline
                     slot.held[topic]?.dueAt = nil
@@ -190,16 +198,15 @@ struct DeliveryBook {
         if slot.isOnline(at: time) {
             if settings.powerDelay > 0, push.priority != .immediately, !expired {
                 hold(HeldPush(serial: serial, reason: .power, expiresAt: expiresAt, dueAt: time.addingTimeInterval(settings.powerDelay),
-                              payload: push.payload), topic: push.topic, in: &slot, at: time)
+                              push: push), in: &slot, at: time)
             } else {
-                deliver(serial, payload: push.payload, to: &slot, at: time)
+                deliver(serial, push, to: &slot, at: time)
             }
         } else if expired {
             // `apns-expiration` 0 (or past): one attempt, which found the device offline.
             change(serial, DeliveryEvent(state: .discarded, why: .expired, at: time))
         } else {
-            hold(HeldPush(serial: serial, reason: .offline, expiresAt: expiresAt, dueAt: nil, payload: push.payload),
-                 topic: push.topic, in: &slot, at: time)
+            hold(HeldPush(serial: serial, reason: .offline, expiresAt: expiresAt, dueAt: nil, push: push), in: &slot, at: time)
         }
         if !slot.held.isEmpty { schedule(push.deviceToken, &slot, after: time) }
         devices[push.deviceToken] = slot
@@ -209,24 +216,22 @@ struct DeliveryBook {
     /// Logs a push answered 410: the device can get nothing.
     mutating func reject(_ push: DeliveryInput, because reason: DeliveryReason, at time: Date) {
         advance(to: time)
-        let serial = addRecord(push, at: time, first: DeliveryEvent(state: .rejected, why: reason, at: time))
-        changes.append((serial, 0))
+        change(addRecord(push, at: time), DeliveryEvent(state: .rejected, why: reason, at: time))
     }
 
     /// Stores `push` as its topic's one held push, discarding the one it replaces.
-    private mutating func hold(_ push: HeldPush, topic: String, in slot: inout DeviceSlot, at time: Date) {
-        if let previous = slot.held[topic] {
-            change(previous.serial, DeliveryEvent(state: .discarded, why: .coalesced, by: records[push.serial]?.apnsID, at: time))
+    private mutating func hold(_ push: HeldPush, in slot: inout DeviceSlot, at time: Date) {
+        if let previous = slot.held[push.push.topic] {
+            change(previous.serial, DeliveryEvent(state: .discarded, why: .coalesced, by: push.push.apnsID, at: time))
         } else {
             heldCount += 1
         }
-        slot.held[topic] = push
+        slot.held[push.push.topic] = push
         change(push.serial, DeliveryEvent(state: .stored, why: push.reason, at: time))
     }
 
     /// Hands a push to the device: into the background budget, or onto the screen.
-    private mutating func deliver(_ serial: UInt64, payload: [UInt8], to slot: inout DeviceSlot, at time: Date) {
-        guard let record = records[serial] else { return }
+    private mutating func deliver(_ serial: UInt64, _ record: DeliveryInput, to slot: inout DeviceSlot, at time: Date) {
         if record.pushType == .background, let budget = settings.backgroundBudget {
             slot.backgroundDeliveries.removeAll { $0 <= time.addingTimeInterval(-budget.window) }
             guard slot.backgroundDeliveries.count < budget.count else {
@@ -238,54 +243,49 @@ struct DeliveryBook {
         change(serial, DeliveryEvent(state: .delivered, at: time))
         guard record.pushType == .alert else { return }
         if let collapseID = record.collapseID,
-           let index = slot.shown.firstIndex(where: { $0.collapseID == collapseID && $0.topic == record.topic }) {
+           let index = slot.shown.lastIndex(where: { $0.collapseID == collapseID && $0.topic == record.topic }) {
             let replaced = slot.shown.remove(at: index)
-            if let old = byAPNsIDSerial(replaced.apnsID, before: serial) {
-                change(old, DeliveryEvent(state: .replacedOnScreen, by: record.apnsID, at: time))
-            }
+            change(replaced.serial, DeliveryEvent(state: .replacedOnScreen, by: record.apnsID, at: time))
         }
-        if Self.mayCarryBadge(payload) { slot.badgeSources[record.topic] = payload }
-        slot.shown.append(ShownNotification(apnsID: record.apnsID, uniqueID: record.uniqueID, topic: record.topic,
-                                            collapseID: record.collapseID, deliveredAt: time, payload: payload))
-        if slot.shown.count > settings.notificationCentreLimit { slot.shown.removeFirst(slot.shown.count - settings.notificationCentreLimit) }
+        if Self.mayCarryBadge(record.payload) { slot.badgeSources[record.topic] = record.payload }
+        slot.shown.append(ShownNotification(serial: serial, apnsID: record.apnsID, uniqueID: record.uniqueID, topic: record.topic,
+                                            collapseID: record.collapseID, deliveredAt: time, payload: record.payload))
+        if slot.shown.count >= 2 * settings.notificationCentreLimit {
+            slot.shown.removeFirst(slot.shown.count - settings.notificationCentreLimit)
+        }
     }
 
     /// Whether the payload's bytes hold `"badge"` at all: only those are read for a badge,
     /// when the notification centre is asked for, off the push path.
     static func mayCarryBadge(_ payload: [UInt8]) -> Bool {
-        let needle: [UInt8] = Array("\"badge\"".utf8)
-        guard payload.count >= needle.count else { return false }
-        return payload.withUnsafeBufferPointer { bytes in
-            var index = 0
-            let last = bytes.count - needle.count
-            while index <= last {
-                if bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: "b"),
-                   bytes[index ..< index + needle.count].elementsEqual(needle) { return true }
-                index += 1
+        payload.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress, bytes.count >= 7 else { return false }
+            let end = base + bytes.count
+            var at = base
+            // memchr skips to each quote; only there are the six bytes after it compared.
+            while end - at >= 7, let quote = memchr(at, 0x22, end - at - 6) {
+                let found = quote.assumingMemoryBound(to: UInt8.self)
+                if found[1] == 0x62, found[2] == 0x61, found[3] == 0x64, found[4] == 0x67, found[5] == 0x65, found[6] == 0x22 {
+                    return true
+                }
+                at = UnsafePointer(found + 1)
             }
             return false
         }
     }
 
-    private func byAPNsIDSerial(_ apnsID: String, before serial: UInt64) -> UInt64? {
-        guard let found = byAPNsID[apnsID], found < serial else { return nil }
-        return found
-    }
-
     // MARK: The log
 
-    private mutating func addRecord(_ push: DeliveryInput, at time: Date, first: DeliveryEvent? = nil) -> UInt64 {
+    private mutating func addRecord(_ push: DeliveryInput, at time: Date) -> UInt64 {
         let serial = nextSerial
         nextSerial += 1
         var events: [DeliveryEvent] = []
         events.reserveCapacity(2)
-        if let first { events.append(first) }
         records[serial] = DeliveryRecord(
             serial: serial, apnsID: push.apnsID, uniqueID: push.uniqueID, deviceToken: push.deviceToken, topic: push.topic,
             pushType: push.pushType, priority: push.priority, expiration: push.expiration, collapseID: push.collapseID,
             acceptedAt: time, events: events)
         byAPNsID[push.apnsID] = serial
-        if let uniqueID = push.uniqueID { byUniqueID[uniqueID] = serial }
         remember(serial)
         return serial
     }
@@ -312,23 +312,29 @@ struct DeliveryBook {
     private mutating func forget(_ serial: UInt64) {
         guard let record = records.removeValue(forKey: serial) else { return }
         if byAPNsID[record.apnsID] == serial { byAPNsID[record.apnsID] = nil }
-        if let uniqueID = record.uniqueID, byUniqueID[uniqueID] == serial { byUniqueID[uniqueID] = nil }
     }
 
     private mutating func change(_ serial: UInt64, _ event: DeliveryEvent) {
         guard let index = records.index(forKey: serial) else { return }
         records.values[index].events.append(event)
         changes.append((serial, records.values[index].events.count - 1))
+        if keepsLines { lines.append(DeliveryModel.line(records.values[index], event)) }
     }
 
     /// Lets go of records that left the window while held and are settled now: called once
     /// their changes have been taken.
-    mutating func forgetSettled(_ serials: [UInt64]) {
-        for serial in serials where records[serial]?.state != .stored && isOutsideWindow(serial) { forget(serial) }
+    mutating func forgetSettled(_ changes: [(serial: UInt64, event: Int)]) {
+        for change in changes where isOutsideWindow(change.serial) && records[change.serial]?.state != .stored {
+            forget(change.serial)
+        }
     }
 
     func record(apnsID: String) -> DeliveryRecord? { byAPNsID[apnsID].flatMap { records[$0] } }
-    func record(uniqueID: String) -> DeliveryRecord? { byUniqueID[uniqueID].flatMap { records[$0] } }
+    /// A scan: looked up by people and tests, never on the push path, so the push path
+    /// keeps no index for it.
+    func record(uniqueID: String) -> DeliveryRecord? {
+        records.values.filter { $0.uniqueID == uniqueID }.max { $0.serial < $1.serial }
+    }
     func record(serial: UInt64) -> DeliveryRecord? { records[serial] }
 
     func records(deviceToken: DeviceToken) -> [DeliveryRecord] {
@@ -342,7 +348,7 @@ struct DeliveryBook {
             if let badge = Self.badge(in: payload) { badges[topic] = badge }
         }
         return NotificationCentre(deviceToken: token, connectivity: slot.isOnline(at: time) ? .online : .offline,
-                                  notifications: slot.shown, badges: badges)
+                                  notifications: Array(slot.shown.suffix(settings.notificationCentreLimit)), badges: badges)
     }
 
     /// `aps.badge` when it is a whole number.

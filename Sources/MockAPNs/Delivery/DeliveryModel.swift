@@ -47,7 +47,7 @@ public final class DeliveryModel: Sendable {
         self.settings = settings
         self.now = now
         self.capture = capture?.fileWriter == nil ? nil : capture
-        var book = DeliveryBook(settings: settings, logCapacity: logCapacity)
+        var book = DeliveryBook(settings: settings, logCapacity: logCapacity, keepsLines: self.capture != nil)
         let start = now()
         for (token, plan) in settings.devices { book.apply(plan, to: token, at: start) }
         state = Mutex(State(book: book))
@@ -151,22 +151,16 @@ public final class DeliveryModel: Sendable {
         let (result, lines, ready) = state.withLock { state -> (Result, [CaptureDeliveryEvent], [Resumption]) in
             let result = body(&state.book, time)
             guard !state.book.changes.isEmpty else { return (result, [], []) }
-            let changes = state.book.changes
-            state.book.changes.removeAll(keepingCapacity: true)
             var lines: [CaptureDeliveryEvent] = []
-            if capture != nil {
-                lines.reserveCapacity(changes.count)
-                for change in changes {
-                    guard let record = state.book.record(serial: change.serial), change.event < record.events.count else { continue }
-                    lines.append(Self.line(record, record.events[change.event]))
-                }
-            }
-            let ready = state.waiters.isEmpty ? [] : state.offer(changes)
-            state.book.forgetSettled(changes.map(\.serial))
+            swap(&lines, &state.book.lines)
+            let ready = state.waiters.isEmpty ? [] : state.offer(state.book.changes)
+            state.book.forgetSettled(state.book.changes)
+            // Emptied in place, its buffer kept for the next push.
+            state.book.changes.removeAll(keepingCapacity: true)
             return (result, lines, ready)
         }
         if let capture {
-            for line in lines { capture.appendToFile(tail: line.encodedTail()) }
+            for line in lines { capture.appendToFile(line) }
         }
         for resumption in ready { resumption.resume() }
         return result

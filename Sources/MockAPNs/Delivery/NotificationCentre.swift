@@ -15,6 +15,8 @@ public struct NotificationCentre: Sendable, Hashable {
 
 /// One notification on a device's screen.
 public struct ShownNotification: Sendable, Hashable {
+    /// The delivery record's serial.
+    public var serial: UInt64
     public var apnsID: String
     public var uniqueID: String?
     public var topic: String
