@@ -63,3 +63,35 @@ struct DeliveryModelTests {
         #expect(model.notificationCentre(for: tokens[9_999]).notifications.map(\.apnsID) == ["id-999999"])
     }
 }
+
+/// The configuration file's `delivery` section.
+@Suite struct DeliveryConfigurationTests {
+    @Test func theSectionSetsTheRulesAndTheDevicesPlans() throws {
+        let token = String(repeating: "ab", count: 32)
+        let json = try ConfigurationJSON.parse(Array("""
+            {"delivery":{"enabled":true,"power_delay_seconds":5,"maximum_storage_seconds":60,
+             "background_budget":{"count":2,"window_seconds":3600},"notification_centre_limit":8,
+             "devices":[{"device_token":"\(token)","connectivity":"offline","offline":[{"from_seconds":10,"for_seconds":30}]}]}}
+            """.utf8))
+        let settings = try MockConfiguration.decode(json, baseDirectory: nil).delivery
+        #expect(settings.enabled && settings.powerDelay == 5 && settings.maximumStorage == 60)
+        #expect(settings.backgroundBudget == .init(count: 2, window: 3600) && settings.notificationCentreLimit == 8)
+        #expect(settings.devices[DeviceToken(token)!] == DeviceConnectivityPlan(connectivity: .offline, offlineWindows: [.init(start: 10, duration: 30)]))
+        #expect(!MockConfiguration.makeDefault().delivery.enabled, "off unless asked")
+    }
+
+    @Test func badValuesNameTheField() throws {
+        for (text, path) in [
+            (#"{"delivery":{"enabled":"yes"}}"#, "delivery.enabled"),
+            (#"{"delivery":{"devices":[{"device_token":"zz"}]}}"#, "delivery.devices[0].device_token"),
+            (#"{"delivery":{"devices":[{"device_token":"ab","connectivity":"away"}]}}"#, "delivery.devices[0].connectivity"),
+            (#"{"delivery":{"devices":[{"device_token":"ab","offline":[{"from_seconds":1}]}]}}"#, "delivery.devices[0].offline[0]"),
+            (#"{"delivery":{"power_delay":1}}"#, "delivery.power_delay"),
+        ] {
+            let error = #expect(throws: ConfigurationError.self) {
+                try MockConfiguration.decode(try ConfigurationJSON.parse(Array(text.utf8)), baseDirectory: nil)
+            }
+            #expect(error?.description.contains(path) == true, "\(error?.description ?? "no error") names \(path)")
+        }
+    }
+}

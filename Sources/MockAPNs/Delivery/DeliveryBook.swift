@@ -29,11 +29,10 @@ struct DeliveryBook {
     let logCapacity: Int
 
     private(set) var devices: [DeviceToken: DeviceSlot] = [:]
-    private(set) var records: [UInt64: DeliveryRecord] = [:]
+    private(set) var records: [UInt64: LogEntry] = [:]
     /// Serials of the newest records, in a circle from `orderHead`, at most `logCapacity`.
     private var order: [UInt64] = []
     private var orderHead = 0
-    private var byAPNsID: [String: UInt64] = [:]
     private var nextSerial: UInt64 = 1
     private var timers = DeliveryTimers()
     /// Pushes held for devices, over all devices.
@@ -102,7 +101,30 @@ struct DeliveryBook {
         var push: DeliveryInput
     }
 
+    /// A record as the log keeps it: its first event inline, so that a push delivered at
+    /// once allocates no list of events.
+    struct LogEntry {
+        /// The push's facts; its `events` stay empty here.
+        var record: DeliveryRecord
+        var first: DeliveryEvent?
+        var later: [DeliveryEvent] = []
 
+        var lastState: DeliveryState? { later.last?.state ?? first?.state }
+
+        /// The public record, with its events.
+        var full: DeliveryRecord {
+            var full = record
+            full.events = (first.map { [$0] } ?? []) + later
+            return full
+        }
+
+        func line(_ event: DeliveryEvent) -> CaptureDeliveryEvent {
+            CaptureDeliveryEvent(
+                timeMicroseconds: Int64((event.at.timeIntervalSince1970 * 1_000_000).rounded()), apnsID: record.apnsID,
+                uniqueID: record.uniqueID, deviceToken: record.deviceToken, topic: record.topic, state: event.state.rawValue,
+                why: event.why?.rawValue, by: event.by)
+        }
+    }
 
     // MARK: Connectivity
 
@@ -279,13 +301,10 @@ struct DeliveryBook {
     private mutating func addRecord(_ push: DeliveryInput, at time: Date) -> UInt64 {
         let serial = nextSerial
         nextSerial += 1
-        var events: [DeliveryEvent] = []
-        events.reserveCapacity(2)
-        records[serial] = DeliveryRecord(
+        records[serial] = LogEntry(record: DeliveryRecord(
             serial: serial, apnsID: push.apnsID, uniqueID: push.uniqueID, deviceToken: push.deviceToken, topic: push.topic,
             pushType: push.pushType, priority: push.priority, expiration: push.expiration, collapseID: push.collapseID,
-            acceptedAt: time, events: events)
-        byAPNsID[push.apnsID] = serial
+            acceptedAt: time, events: []))
         remember(serial)
         return serial
     }
@@ -300,7 +319,13 @@ struct DeliveryBook {
         let oldest = order[orderHead]
         order[orderHead] = serial
         orderHead = (orderHead + 1) % logCapacity
-        if records[oldest]?.state != .stored { forget(oldest) }
+        if !isHeld(oldest) { forget(oldest) }
+    }
+
+    /// Whether the record's push is stored now (read in place: the record is not copied).
+    private func isHeld(_ serial: UInt64) -> Bool {
+        guard let index = records.index(forKey: serial) else { return false }
+        return records.values[index].lastState == .stored
     }
 
     /// Whether `serial` has left the window of recent records (kept only while held).
@@ -310,35 +335,46 @@ struct DeliveryBook {
     }
 
     private mutating func forget(_ serial: UInt64) {
-        guard let record = records.removeValue(forKey: serial) else { return }
-        if byAPNsID[record.apnsID] == serial { byAPNsID[record.apnsID] = nil }
+        records.removeValue(forKey: serial)
     }
 
     private mutating func change(_ serial: UInt64, _ event: DeliveryEvent) {
         guard let index = records.index(forKey: serial) else { return }
-        records.values[index].events.append(event)
-        changes.append((serial, records.values[index].events.count - 1))
-        if keepsLines { lines.append(DeliveryModel.line(records.values[index], event)) }
+        let position: Int
+        if records.values[index].first == nil {
+            records.values[index].first = event
+            position = 0
+        } else {
+            records.values[index].later.append(event)
+            position = records.values[index].later.count
+        }
+        changes.append((serial, position))
+        if keepsLines { lines.append(records.values[index].line(event)) }
     }
 
     /// Lets go of records that left the window while held and are settled now: called once
     /// their changes have been taken.
     mutating func forgetSettled(_ changes: [(serial: UInt64, event: Int)]) {
-        for change in changes where isOutsideWindow(change.serial) && records[change.serial]?.state != .stored {
+        for change in changes where isOutsideWindow(change.serial) && !isHeld(change.serial) {
             forget(change.serial)
         }
     }
 
-    func record(apnsID: String) -> DeliveryRecord? { byAPNsID[apnsID].flatMap { records[$0] } }
-    /// A scan: looked up by people and tests, never on the push path, so the push path
-    /// keeps no index for it.
-    func record(uniqueID: String) -> DeliveryRecord? {
-        records.values.filter { $0.uniqueID == uniqueID }.max { $0.serial < $1.serial }
+    // Lookups scan: people and tests look, the push path never does, so it keeps no index.
+
+    /// The newest record with this `apns-id`.
+    func record(apnsID: String) -> DeliveryRecord? {
+        records.values.filter { $0.record.apnsID == apnsID }.max { $0.record.serial < $1.record.serial }?.full
     }
-    func record(serial: UInt64) -> DeliveryRecord? { records[serial] }
+
+    func record(uniqueID: String) -> DeliveryRecord? {
+        records.values.filter { $0.record.uniqueID == uniqueID }.max { $0.record.serial < $1.record.serial }?.full
+    }
+
+    func record(serial: UInt64) -> DeliveryRecord? { records[serial]?.full }
 
     func records(deviceToken: DeviceToken) -> [DeliveryRecord] {
-        records.values.filter { $0.deviceToken == deviceToken }.sorted { $0.serial < $1.serial }
+        records.values.filter { $0.record.deviceToken == deviceToken }.map(\.full).sorted { $0.serial < $1.serial }
     }
 
     func notificationCentre(for token: DeviceToken, at time: Date) -> NotificationCentre {

@@ -165,11 +165,4 @@ public final class DeliveryModel: Sendable {
         for resumption in ready { resumption.resume() }
         return result
     }
-
-    static func line(_ record: DeliveryRecord, _ event: DeliveryEvent) -> CaptureDeliveryEvent {
-        CaptureDeliveryEvent(
-            timeMicroseconds: Int64((event.at.timeIntervalSince1970 * 1_000_000).rounded()), apnsID: record.apnsID,
-            uniqueID: record.uniqueID, deviceToken: record.deviceToken, topic: record.topic, state: event.state.rawValue,
-            why: event.why?.rawValue, by: event.by)
-    }
 }
