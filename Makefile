@@ -29,6 +29,9 @@ test: setup
 	    echo "== $$target"; \
 	    timeout 1200 swift test --skip-build --filter "^$$target\\."; \
 	done
+	@# The README's first push and its mistakes, and make demo's script, on the debug builds.
+	timeout 300 bash scripts/readme-bar.sh
+	timeout 600 bash scripts/test-demo.sh
 	@# A package depending on this one by version tag builds and embeds the mock.
 	timeout 900 bash scripts/check-consumer.sh
 	@# Every libFuzzer target, a few thousand inputs each (docs/fuzzing.md).
@@ -53,6 +56,7 @@ bench: release
 	bash scripts/bench-push-cpu.sh
 	bash scripts/bench-delivery.sh
 	bash scripts/bench-control.sh
+	bash scripts/bench-dashboard.sh
 	bash scripts/bench-client.sh
 	bash scripts/bench-gateway.sh
 	bash scripts/bench-inspect.sh

@@ -107,8 +107,13 @@ let package = Package(
         // package that depends on this one.
         .target(
             name: "MockAPNs",
-            dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport"],
-            resources: [.copy("TestCertificates")],
+            dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport", "PushRules"],
+            resources: [
+                .copy("TestCertificates"),
+                // The dashboard page, compiled in so the binary alone serves it (DashboardPage).
+                .embedInCode("Dashboard/index.html"), .embedInCode("Dashboard/dashboard.js"),
+                .embedInCode("Dashboard/render.js"), .embedInCode("Dashboard/dashboard.css"),
+            ],
             swiftSettings: hotPathSettings
         ),
         // A typed client for the mock's control API, for tests and tools that drive a mock.
@@ -156,7 +161,7 @@ let package = Package(
         // mock can reuse them; the CLI only reads captures and prints reports.
         .target(
             name: "PushRules",
-            dependencies: ["StrictJSON", "APNsCore", "HermesContract"]
+            dependencies: ["StrictJSON", "APNsCore", "HermesContract", "APNsCapture"]
         ),
         .executableTarget(
             name: "push-inspect",
@@ -252,6 +257,12 @@ let package = Package(
         .testTarget(
             name: "PushRulesTests",
             dependencies: ["PushRules", "HermesContract", "StrictJSON", "MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "PushTestSupport"]
+        ),
+        // The dashboard in headless chromium, driven by Selenium against the built apns-mock.
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: ["PushTestSupport"],
+            exclude: ["Browser"]
         ),
         .testTarget(
             name: "StrictJSONTests",

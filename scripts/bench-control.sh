@@ -5,7 +5,10 @@
 #      same 10,000 lines from the capture file (`jq -c .`), the reference for handing out that
 #      many JSON lines; best of ROUNDS. A listing that copied everything written so far for
 #      each line would take seconds.
-#   2. isolation: h2load pushes/s while WAITS long-polls are pending and listings of
+#   2. inspection: `GET /pushes/reasons` over the full ring (counted from the ring's keys,
+#      no record decoded) against jq counting the same lines' reasons, and
+#      `GET /pushes/{seq}/findings` (one record decoded, the `apple` rules run); best of ROUNDS.
+#   3. isolation: h2load pushes/s while WAITS long-polls are pending and listings of
 #      the whole ring run in a loop, against the same h2load run with the control API idle;
 #      the control API has an event loop of its own, so its work must not stall the pushes of
 #      connections on the APNs listeners' loops (on 2 cores it still takes CPU from them).
@@ -55,9 +58,22 @@ for _ in $(seq "$ROUNDS"); do
     best_jq=$(awk -v x="$r" -v y="$best_jq" 'BEGIN { print (y == "" || x < y) ? x : y }')
 done
 
-# 2. Pushes/s with the control API idle, then busy.
+# 2. Counting reasons over the ring against jq over the same lines; one push's findings.
+best_reasons=""; best_jq_reasons=""; best_findings=""
+last_seq=$(tail -n 1 "$work/ring.jsonl" | jq '.seq')
+for _ in $(seq "$ROUNDS"); do
+    a=$(now); total=$(curl -sf "$control/pushes/reasons" | jq '.total'); b=$(now)
+    [ "$total" = "$RING" ] || { echo "GET /pushes/reasons counted $total pushes, expected $RING" >&2; exit 1; }
+    c=$(now); jq -c '[.status, .reason]' "$work/ring.jsonl" | sort | uniq -c >/dev/null; d=$(now)
+    e=$(now); curl -sf "$control/pushes/$last_seq/findings" >/dev/null; f=$(now)
+    best_reasons=$(awk -v x="$(elapsed "$a" "$b")" -v y="$best_reasons" 'BEGIN { print (y == "" || x < y) ? x : y }')
+    best_jq_reasons=$(awk -v x="$(elapsed "$c" "$d")" -v y="$best_jq_reasons" 'BEGIN { print (y == "" || x < y) ? x : y }')
+    best_findings=$(awk -v x="$(elapsed "$e" "$f")" -v y="$best_findings" 'BEGIN { print (y == "" || x < y) ? x : y }')
+done
+
+# 3. Pushes/s with the control API idle, then busy.
 idle=$(rate "$(push 40000)")
-curl -sf -X DELETE "$control/pushes" >/dev/null
+curl -sf -X DELETE -H "content-type: application/json" "$control/pushes" >/dev/null
 push "$RING" >/dev/null
 for _ in $(seq "$WAITS"); do
     curl -s -o /dev/null "$control/pushes/wait?count=$((RING + 1))&timeout=60" & pids+=($!)
@@ -70,5 +86,7 @@ busy=$(rate "$(push 40000)")
 
 printf 'GET /pushes of %d pushes: %.3f s; jq -c over the same lines: %.3f s; ratio %.2fx (listing / jq, lower is better)\n' \
     "$RING" "$best_list" "$best_jq" "$(awk -v a="$best_list" -v b="$best_jq" 'BEGIN { print a / b }')"
+printf 'GET /pushes/reasons of %d pushes: %.4f s; jq counting the same lines: %.3f s; ratio %.3fx. GET /pushes/{seq}/findings: %.4f s (curl round trip)\n' \
+    "$RING" "$best_reasons" "$best_jq_reasons" "$(awk -v a="$best_reasons" -v b="$best_jq_reasons" 'BEGIN { print a / b }')" "$best_findings"
 printf 'pushes/s with the control API idle: %.0f; while %d long-polls are pending and the ring is listed in a loop: %.0f; ratio %.2fx\n' \
     "$idle" "$WAITS" "$busy" "$(awk -v a="$busy" -v b="$idle" 'BEGIN { print a / b }')"

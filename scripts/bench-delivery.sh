@@ -7,7 +7,8 @@
 # Counters are zeroed after a warm-up and dumped after the pushes (bench-mock-instructions.sh
 # does the same). Target: at most 10% more instructions per push.
 #
-# Usage: scripts/bench-delivery.sh   (PUSHES overrides the default 30000)
+# Usage: scripts/bench-delivery.sh   (PUSHES overrides the default 30000; KEEP=DIR keeps both
+# callgrind profiles there, for callgrind_annotate)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v h2load >/dev/null && command -v valgrind >/dev/null && python3 -c "import jwt" 2>/dev/null \
@@ -37,7 +38,7 @@ profile_mock() { # NAME flags... -> instructions per push
     callgrind_annotate "$work/$name.all.1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
 }
 
-[ -n "${KEEP:-}" ] && trap "cp $work/*.all.1 $KEEP/ 2>/dev/null; cleanup" EXIT
+if [ -n "${KEEP:-}" ]; then trap 'cp "$work"/*.all.1 "$KEEP"/ 2>/dev/null; cleanup' EXIT; fi
 off=$(profile_mock off --capture "$work/off.jsonl")
 on=$(profile_mock on --capture "$work/on.jsonl" --delivery)
 grep -q '"kind":"delivery"' "$work/on.jsonl" || { echo "no delivery lines in the capture file" >&2; exit 1; }

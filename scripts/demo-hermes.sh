@@ -6,13 +6,15 @@
 # Starts apns-mock and push-gateway (release builds) on free ports, read from each one's own
 # banner, so it can only talk to the servers it started; registers a virtual device, fires
 # all four triggers through the agent library, and prints per push what the mock received,
-# push-inspect's verdict under the hermes profile and what the app logic did. Every process
+# push-inspect's verdict under the hermes profile and what the app logic did; then runs the
+# app's onboarding (hermes-device onboarding) on a virtual clock. Every process
 # it starts is stopped on exit; any step that fails (a push not captured, a verdict that
 # fails) makes the exit status 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BIN=.build/release
+# DEMO_BIN: a folder of binaries already built (scripts/test-demo.sh gives the debug ones).
+BIN=${DEMO_BIN:-.build/release}
 WORK=$(mktemp -d /tmp/hermes-demo.XXXXXX)
 FAILURES=0
 TOKEN=$(printf 'ab%.0s' {1..32})
@@ -39,7 +41,7 @@ banner_url() {  # banner_url NAME LABEL OUT LOG: the URL after LABEL in OUT, the
 }
 
 products=(apns-mock push-gateway push-agent hermes-device push-inspect)
-echo "== building (release): ${products[*]}"
+if [ -n "${DEMO_BIN:-}" ]; then products=(); else echo "== building (release): ${products[*]}"; fi
 for product in "${products[@]}"; do
     if ! swift build -c release --product "$product" >"$WORK/build.log" 2>&1; then
         echo "demo: building $product failed:" >&2
@@ -117,6 +119,39 @@ echo
 echo "== push-inspect check --profile hermes (and apple), everything the mock captured"
 "$INSPECT" check --profile hermes --from "$CONTROL" || FAILURES=$((FAILURES + 1))
 
+echo
+echo "== the app's onboarding (hermes-device onboarding): the hub lists hermes-push, disabled"
+# HermesApp's onboarding, from now on a virtual clock: readiness, the install sheet, and
+# "Later" four times, each snooze checked one second before its end and at it.
+START_EPOCH=$(date +%s)
+printf '%s' '{"plugins":[{"name":"hermes-push","runtime_status":"disabled"}]}' >"$WORK/hub.json"
+onboarding_ok=1
+if onboarding=$("$BIN/hermes-device" onboarding --hub-file "$WORK/hub.json" --later 4 \
+        --clock "$(date -u -d "@$START_EPOCH" +%FT%TZ)" 2>&1); then
+    expected=("readiness      not ready" "app            shows the install sheet" "[Ask agent to install] [Later]")
+    # The Fibonacci backoff (HermesSnoozeSchedule): 1, 2, 3, 5 days, each from the last.
+    days_after=0
+    for days in 1 2 3 5; do
+        days_after=$((days_after + days))
+        until=$(date -u -d "@$((START_EPOCH + days_after * 86400))" +%FT%TZ)
+        expected+=("snoozed $days day$([ "$days" = 1 ] || echo s), until $until" "launch $until  shows the install sheet")
+    done
+    for line in "${expected[@]}"; do grep -qF -- "$line" <<<"$onboarding" || onboarding_ok=0; done
+    [ "$(grep -c 'stays quiet (snoozed)' <<<"$onboarding")" = 4 ] || onboarding_ok=0
+else
+    onboarding_ok=0
+fi
+echo "$onboarding"
+printf '%s' '{"plugins":[{"name":"hermes-push","runtime_status":"enabled"}]}' >"$WORK/hub.json"
+echo "   (then the plugin is enabled)"
+ready=$("$BIN/hermes-device" onboarding --hub-file "$WORK/hub.json" 2>&1) || onboarding_ok=0
+echo "$ready"
+grep -qF "app            asks for notification permission, then registers" <<<"$ready" || onboarding_ok=0
+if [ "$onboarding_ok" = 0 ]; then
+    echo "demo: the onboarding step failed: its readiness, sheet or snooze dates are not HermesApp's" >&2
+    FAILURES=$((FAILURES + 1))
+fi
+
 # An offline phone (docs/hermes.md, "An offline phone"): a mock of its own with the delivery
 # model on; the phone is offline while approval, then complete, arrive; APNs stores one
 # notification per app, so once online the phone shows only the complete.
@@ -138,13 +173,13 @@ offline_phone_scenario() {
     PIDS+=($!)
     gateway="$(banner_url push-gateway listening "$dir/gateway.out" "$dir/gateway.log")/push"
     "$BIN/push-agent" register --store "$store" --device-token "$token" --env sandbox --app-version demo >/dev/null
-    curl -sf -X PUT "$control/delivery/devices/$token" -d '{"connectivity":"offline"}' >/dev/null
+    curl -sf -X PUT -H 'content-type: application/json' "$control/delivery/devices/$token" -d '{"connectivity":"offline"}' >/dev/null
     echo "   the phone is offline"
     HERMES_PUSH_SECRET="$SECRET" "$BIN/push-agent" fire --store "$store" --gateway "$gateway" \
         --hook pre_approval_request --surface gateway --session sess-offline
     HERMES_PUSH_SECRET="$SECRET" "$BIN/push-agent" fire --store "$store" --gateway "$gateway" \
         --hook post_llm_call --session sess-offline --turn-seconds 12
-    curl -sf -X PUT "$control/delivery/devices/$token" -d '{"connectivity":"online"}' >/dev/null
+    curl -sf -X PUT -H 'content-type: application/json' "$control/delivery/devices/$token" -d '{"connectivity":"online"}' >/dev/null
     echo "   the phone is online again; what became of each push (push-inspect delivery):"
     "$BIN/push-inspect" delivery --device-token "$token" "$dir/capture.jsonl" | sed 's/^/     /'
     centre=$(curl -sf "$control/delivery/devices/$token/notifications")

@@ -5,8 +5,9 @@ set -euo pipefail
 
 need_apt=()
 # podman, runc and debootstrap build and run the images (scripts/build-images.sh, docs/containers.md).
+# chromium and its driver run the dashboard's browser tests (docs/dashboard.md).
 for pkg in libssl-dev libnghttp2-dev libhttp-parser-dev nghttp2-client nghttp2-server curl openssl pkg-config jq time wrk valgrind nginx-light \
-    podman runc debootstrap binutils; do
+    podman runc debootstrap binutils chromium chromium-driver; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
 done
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
@@ -30,6 +31,14 @@ if ! python3 -c "import jwt, cryptography, h2" 2>/dev/null; then
         || python3 -m pip install -q --break-system-packages pyjwt cryptography h2 2>/dev/null \
         || { apt-get update -qq && apt-get install -y -qq python3-jwt python3-cryptography python3-h2 >/dev/null; }
     python3 -c "import jwt, cryptography, h2"
+fi
+
+# Selenium drives the system chromium in the dashboard's browser tests (DashboardTests).
+if ! python3 -c "import selenium" 2>/dev/null; then
+    echo "setup: installing selenium for python3"
+    python3 -m pip install -q selenium 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages selenium
+    python3 -c "import selenium"
 fi
 
 # Real Python APNs clients whose snippets docs/clients.md shows and ClientSnippetTests runs.

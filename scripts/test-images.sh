@@ -169,7 +169,7 @@ step "push-inspect check passes in the container"
 # --- SIGTERM with a push in flight in each -----------------------------------------------
 # hold DEVICE: the mock holds its answer to DEVICE 1.5 s; prints the rule's id.
 hold() {
-    control /faults -X POST -d "{\"match\":{\"device_token\":\"$1\"},\"action\":{\"type\":\"delay\",\"milliseconds\":1500}}" \
+    control /faults -X POST -H "content-type: application/json" -d "{\"match\":{\"device_token\":\"$1\"},\"action\":{\"type\":\"delay\",\"milliseconds\":1500}}" \
         | json 'data[0]["id"]'
 }
 # fired ID: waits until the held push has reached the mock, so that it is in flight.

@@ -199,7 +199,9 @@ public final class MockControlClient: Sendable {
     ) async throws(MockControlError) -> Answer {
         let request = "\(method) \(base.basePath)\(path)", url = base.url(of: path)
         var headers: HTTPHeaders = [:]
-        if !body.isEmpty { headers.add(name: "content-type", value: "application/json") }
+        // Every change declares JSON, body or not: the control API refuses one that does not
+        // (415), which is what keeps a browser tab on another site from sending it.
+        if !body.isEmpty || method != "GET" { headers.add(name: "content-type", value: "application/json") }
         let http = try await usableConnection(for: request, url: url)
         let message = HTTPClientRequest(method: method, path: base.basePath + path, headers: headers, body: body, timeout: timeout)
         let response: HTTPClientResponse

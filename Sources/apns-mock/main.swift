@@ -12,7 +12,7 @@ let parser = CommandLineParser(
     usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--no-tls] "
         + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] [--delivery] "
         + "[--max-connections N] [--connection-preface-timeout S] [--request-headers-timeout S] [--request-read-timeout S] "
-        + "[--connection-error-budget N] [--control-token TOKEN | --control-token-file FILE] [--log-level LEVEL]",
+        + "[--connection-error-budget N] [--control-token TOKEN | --control-token-file FILE] [--control-allowed-host NAME]... [--policy FILE] [--log-level LEVEL]",
     options: [
         .value("config", "FILE", help: "Read the JSON configuration file (docs/configuration.md)."),
         .value("host", "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv4 and IPv6)."),
@@ -34,6 +34,10 @@ let parser = CommandLineParser(
                help: "End a connection with GOAWAY after N rejected pushes (410 does not count), as APNs does; default off."),
         .value("control-token", "TOKEN", help: "Require 'authorization: Bearer TOKEN' on the control API (all but GET /healthz)."),
         .value("control-token-file", "FILE", help: "The same, with the token read from FILE (trailing newlines dropped)."),
+        .value("control-allowed-host", "NAME",
+               help: "Also answer control-API requests for this host name (a container or proxy name); localhost and IP addresses always are.",
+               repeatable: true),
+        .value("policy", "FILE", help: "A push-inspect policy file the control API offers as a profile for findings."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default: a line per push), notice, warning, error or critical."),
         .flag("capture-fsync", help: "With --capture: fdatasync each batch of lines before answering (survives power loss)."),
         .flag("delivery", help: "Model what happens after the 200: devices online or offline, stored pushes, the delivery log (docs/delivery.md)."),
@@ -115,6 +119,10 @@ do {
         var token = String(decoding: data, as: UTF8.self)
         while token.last?.isNewline == true { token.removeLast() }
         configuration.server.controlAccessToken = token
+    }
+    configuration.server.controlAllowedHosts += arguments.all("control-allowed-host")
+    if let path = arguments.value("policy") {
+        configuration.policy = try MockConfiguration.loadPolicy(file: path, path: arguments.origin(of: "policy"))
     }
     if let level = try arguments.logLevel() { logLevel = level }
     if configuration.server.captureSyncsEachBatch, configuration.server.captureFilePath == nil {
@@ -199,11 +207,7 @@ nonisolated func reportCaptureLoss(of file: CaptureFileWriter, to logger: Logger
 }
 
 let captureWatch = mock.capture.fileWriter.map { reportCaptureLoss(of: $0, to: logger) }
-let host = configuration.server.host
-if configuration.server.controlAccessToken == nil, host != "localhost", host != "::1", !host.hasPrefix("127.") {
-    logger.warning("the control API listens on \(host) without an access token: whoever reaches \(mock.controlURL) reads "
-        + "every push and changes the mock; publish it on loopback only, or set --control-token-file or APNS_MOCK_CONTROL_TOKEN")
-}
+if let warning = configuration.server.controlExposureWarning(controlURL: mock.controlURL) { logger.warning("\(warning)") }
 
 TerminationSignals.wait()
 captureWatch?.cancel()

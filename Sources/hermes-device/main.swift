@@ -6,9 +6,13 @@ import HermesApp
 // hermes-device: a virtual iPhone running the Hermes app's push logic against apns-mock.
 
 let version = SuiteVersion.current
+if CommandLine.arguments.dropFirst().first == "onboarding" {
+    await OnboardingCommand.run(Array(CommandLine.arguments.dropFirst(2)), version: version)
+}
+
 let parser = CommandLineParser(
     command: "hermes-device",
-    overview: "A virtual device: waits for the pushes apns-mock accepted for one device token and prints what the Hermes app would do with each.",
+    overview: "A virtual device: waits for the pushes apns-mock accepted for one device token and prints what the Hermes app would do with each. 'hermes-device onboarding' runs the app's onboarding instead (see 'hermes-device onboarding --help').",
     usage: "hermes-device --device-token HEX [--control URL] [--count N] [--timeout SECONDS] [--background] [--viewing SESSION_ID]",
     options: [
         .value("device-token", "HEX", help: "The device token to listen for."),

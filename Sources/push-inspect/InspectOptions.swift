@@ -17,9 +17,16 @@ enum InspectOptions {
         from, wait, .value("timeout", "S", help: "With --wait: give up after S seconds (default 30)."),
     ] + common
 
+    /// The input options of `export`, which takes captured pushes only: no bare payloads,
+    /// so none of their header flags, and no `--follow`.
+    static let captureInput: [CommandLineOption] = [
+        from, wait, .value("timeout", "S", help: "With --wait: give up after S seconds (default 30)."),
+    ] + filters + [quiet]
+
     private static let from = CommandLineOption.value("from", "URL", help: "Read from a live apns-mock's control API (http://127.0.0.1:2199).")
     private static let wait = CommandLineOption.value("wait", "N", help: "With --from: wait until N pushes were captured.")
-    private static let common: [CommandLineOption] = [
+    private static let quiet = CommandLineOption.flag("quiet", help: "No normal output; only the exit status (and errors).")
+    private static let filters: [CommandLineOption] = [
         .value("apns-id", "ID", help: "Only the push answered with this apns-id."),
         .value("device-token", "HEX", help: "Only pushes to this device token, or to tokens starting with these digits."),
         .value("topic", "TOPIC", help: "Only pushes to this topic; of a bare payload, its apns-topic."),
@@ -27,12 +34,14 @@ enum InspectOptions {
         .value("env", "ENV", help: "Only pushes to this environment: production or sandbox."),
         .value("outcome", "OUTCOME", help: "Only pushes accepted, rejected, or rejected for this reason (BadDeviceToken)."),
         .value("since", "TIME", help: "Only pushes received at or after TIME: UNIX seconds or RFC 3339 (2026-11-30T10:00:00Z)."),
+    ]
+    private static let common: [CommandLineOption] = filters + [
         .flag("payload", help: "The files are bare payloads, not capture files (implied by the header flags; by --topic and --push-type without a capture)."),
         .value("priority", "N", help: "apns-priority of a bare payload."),
         .value("expiration", "SECONDS", help: "apns-expiration of a bare payload."),
         .value("collapse-id", "ID", help: "apns-collapse-id of a bare payload."),
         .flag("json", help: "Machine-readable output."),
-        .flag("quiet", help: "No normal output; only the exit status (and errors)."),
+        quiet,
     ]
 
     /// The feed the arguments describe.

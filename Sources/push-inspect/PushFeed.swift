@@ -44,6 +44,19 @@ struct PushFeed {
     /// Stops early when its task is cancelled (Ctrl-C): following, that is the normal end;
     /// reading, it is an input error, because the pushes after that point were never checked.
     mutating func run(_ body: (PushInput) -> Void) async {
+        await run(takesPayloads: true, payloads: body, records: { body(PushInput(record: $0, sourceName: $1)) })
+    }
+
+    /// Calls `body` with each captured push and the name of where it was read, as ``run(_:)``
+    /// does; a bare payload or `.apns` file, which is no capture, is an input error.
+    mutating func runRecords(_ body: (CaptureRecord, String) -> Void) async {
+        await run(takesPayloads: false, payloads: { _ in }, records: body)
+    }
+
+    /// - Parameter takesPayloads: whether bare payloads go to `payloads`; if not, each is an input error.
+    private mutating func run(
+        takesPayloads: Bool, payloads: (PushInput) -> Void, records body: (CaptureRecord, String) -> Void
+    ) async {
         defer { Interruption.readingInput.store(false, ordering: .relaxed) }
         if let from {
             await readControlAPI(from, body)
@@ -52,8 +65,12 @@ struct PushFeed {
         for file in files {
             guard !Task.isCancelled else { break }
             if payloadMode || SinglePayload.isPayloadFile(file) {
+                guard takesPayloads else {
+                    inputError("\(file == "-" ? "<stdin>" : file): a bare payload has no captured push to take; name capture files")
+                    continue
+                }
                 do {
-                    body(try SinglePayload.read(path: file, headers: headers))
+                    payloads(try SinglePayload.read(path: file, headers: headers))
                 } catch {
                     inputError(error.message)
                 }
@@ -89,7 +106,7 @@ struct PushFeed {
         inputErrorMessages += messages.prefix(max(0, Self.keptMessages - inputErrorMessages.count))
     }
 
-    private mutating func readCapture(_ file: String, _ body: (PushInput) -> Void) {
+    private mutating func readCapture(_ file: String, _ body: (CaptureRecord, String) -> Void) {
         let name = file == "-" ? "<stdin>" : file
         let skipped = SkippedLineReporter(file: name, terminal: terminal)
         let reader: CaptureFileReader
@@ -109,7 +126,7 @@ struct PushFeed {
             }
             guard let record else { break }
             if filtering, !filter.matches(record) { continue }
-            body(PushInput(record: record, sourceName: name))
+            body(record, name)
         }
         addSkipped(skipped)
         if Task.isCancelled {
@@ -118,7 +135,7 @@ struct PushFeed {
         }
     }
 
-    private mutating func followCapture(_ file: String, _ body: (PushInput) -> Void) async {
+    private mutating func followCapture(_ file: String, _ body: (CaptureRecord, String) -> Void) async {
         // Standard input is followed as a file (redirected from one) or until its writer
         // closes it (a pipe), as tail -f does.
         let name = file == "-" ? "<stdin>" : file
@@ -136,7 +153,7 @@ struct PushFeed {
             for try await record in follower {
                 watch?.touch()
                 if filtering, !filter.matches(record) { continue }
-                body(PushInput(record: record, sourceName: name))
+                body(record, name)
             }
         } catch {
             inputError("\(name): \(error)")
@@ -147,7 +164,7 @@ struct PushFeed {
     /// How long the read of what has arrived may take after Ctrl-C ended a `--wait`.
     static let afterInterruptTimeout = Duration.seconds(5)
 
-    private mutating func readControlAPI(_ base: ControlBaseURL, _ body: (PushInput) -> Void) async {
+    private mutating func readControlAPI(_ base: ControlBaseURL, _ body: (CaptureRecord, String) -> Void) async {
         let url = base.description
         let control: MockControlClient
         do {
@@ -203,7 +220,7 @@ struct PushFeed {
         for (index, result) in records.enumerated() {
             switch result {
             case .success(let record):
-                body(PushInput(record: record, sourceName: url))
+                body(record, url)
             case .failure(let failure) where failure.kind == .malformed:
                 inputError("\(url): record \(index + 1) of the answer: \(failure)")
             case .failure(let failure):

@@ -1,3 +1,4 @@
+import APNsCapture
 import Foundation
 import PushRules
 import StrictJSON
@@ -6,7 +7,7 @@ import StrictJSON
 /// input, or a simulator `.apns` file.
 enum SinglePayload {
     /// The key of an `.apns` file that names the app; the simulator strips it before delivery.
-    static let simulatorTargetKey = "Simulator Target Bundle"
+    static let simulatorTargetKey = SimulatorPushFile.targetBundleKey
 
     /// Reads a payload file (`-` for standard input) with the headers given as flags.
     /// Whether a file named as input is a bare payload by its name: `.json`, or a

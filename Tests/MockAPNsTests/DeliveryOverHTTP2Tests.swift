@@ -167,7 +167,8 @@ struct DeliveryOverHTTP2Tests {
         defer { mock.stop() }
         let control = try Acceptance.client(for: mock.controlURL, trust: nil)
         func call(_ method: String, _ path: String, _ body: String = "") async throws -> (Int, [String: JSONValue]) {
-            let response = try await control.send(HTTPClientRequest(method: method, path: path, headers: [:], body: Array(body.utf8)))
+            let headers: HTTPHeaders = method == "GET" ? [:] : ["content-type": "application/json"]
+            let response = try await control.send(HTTPClientRequest(method: method, path: path, headers: headers, body: Array(body.utf8)))
             guard case .object(let object) = try JSONParser.parse(response.body) else { return (response.status, [:]) }
             return (response.status, object)
         }
@@ -202,6 +203,9 @@ struct DeliveryOverHTTP2Tests {
         #expect(try await call("GET", "/delivery/wait?apns_id=x&state=shown").0 == 400)
         #expect(try await call("PUT", "/delivery/devices/zz", "{}").0 == 400)
         #expect(try await call("POST", "/delivery").0 == 405)
+        let form = try await control.send(HTTPClientRequest(method: "PUT", path: "/delivery/devices/\(Self.device)", headers: [:],
+                                                            body: Array(#"{"connectivity":"offline"}"#.utf8)))
+        #expect(form.status == 415 && mock.delivery.connectivity(of: Self.token) == .online, "a change needs content-type: application/json")
         await control.close()
     }
 

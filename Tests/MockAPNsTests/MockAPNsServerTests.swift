@@ -114,7 +114,7 @@ struct MockAPNsServerTests {
 
         func send(_ method: String, _ path: String, authorization: String?) async throws -> (status: Int, body: String, challenge: String?) {
             let headers: HTTPHeaders = authorization.map { ["authorization": $0] } ?? [:]
-            let answer = try await control.send(HTTPClientRequest(method: method, path: path, headers: headers))
+            let answer = try await control.send(HTTPClientRequest.control(method, path: path, headers: headers))
             return (answer.status, String(decoding: answer.body, as: UTF8.self), answer.headers["www-authenticate"])
         }
         #expect(try await send("GET", "/healthz", authorization: nil).status == 200, "health checks hold no secret")
@@ -162,16 +162,16 @@ struct MockAPNsServerTests {
         #expect(String(decoding: rejected.body, as: UTF8.self).hasPrefix("{\"count\":1,"))
 
         let fault = #"{"id":"boom","action":{"type":"status","reason":"InternalServerError"}}"#
-        let added = try await control.send(HTTPClientRequest(method: "POST", path: "/faults", body: Array(fault.utf8)))
+        let added = try await control.send(HTTPClientRequest.control("POST", path: "/faults", body: Array(fault.utf8)))
         #expect(added.status == 201)
         let faulted = try await apns.send(Self.push(token: try Self.providerToken()))
         #expect(faulted.status == 500)
 
-        let bad = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: Array("[{\"action\":{}}]".utf8)))
+        let bad = try await control.send(HTTPClientRequest.control("PUT", path: "/faults", body: Array("[{\"action\":{}}]".utf8)))
         #expect(bad.status == 400)
         #expect(String(decoding: bad.body, as: UTF8.self).contains("faults[0].action"))
 
-        let cleared = try await control.send(HTTPClientRequest(method: "DELETE", path: "/pushes"))
+        let cleared = try await control.send(HTTPClientRequest.control("DELETE", path: "/pushes"))
         #expect(cleared.status == 204)
         #expect(mock.capture.count == 0)
         let timedOut = try await control.send(HTTPClientRequest(path: "/pushes/wait?count=1&timeout=0.2"))
@@ -266,8 +266,8 @@ struct MockAPNsServerTests {
             let device = String(format: "%064x", round + 1)
             let devices = Array(#"[{"token":"\#(device)","bundle_id":"com.example.app","environment":"production"}]"#.utf8)
             let keys = Array(keySets[round % 2].description.utf8)
-            async let putDevices = devicesClient.send(HTTPClientRequest(method: "PUT", path: "/devices", body: devices))
-            async let putKeys = keysClient.send(HTTPClientRequest(method: "PUT", path: "/keys", body: keys))
+            async let putDevices = devicesClient.send(HTTPClientRequest.control("PUT", path: "/devices", body: devices))
+            async let putKeys = keysClient.send(HTTPClientRequest.control("PUT", path: "/keys", body: keys))
             let (devicesAnswer, keysAnswer) = try await (putDevices, putKeys)
             #expect(devicesAnswer.status == 200 && keysAnswer.status == 200)
             let registry = mock.registry
@@ -288,9 +288,9 @@ struct MockAPNsServerTests {
         let listed = String(repeating: "cd", count: 32)
         let devices = Array(#"[{"token":"\#(listed)","bundle_id":"com.example.app","environment":"production"}]"#.utf8)
 
-        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/devices", body: devices)).status == 200)
+        #expect(try await control.send(HTTPClientRequest.control("PUT", path: "/devices", body: devices)).status == 200)
         #expect(try await apns.send(Self.push(token: token)).status == 200, "still accepted: the flag was not asked for")
-        let strict = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?accept_unknown_devices=false", body: devices))
+        let strict = try await control.send(HTTPClientRequest.control("PUT", path: "/devices?accept_unknown_devices=false", body: devices))
         #expect(strict.status == 200)
         let unknown = try await apns.send(Self.push(token: token))
         #expect(unknown.status == 400 && String(decoding: unknown.body, as: UTF8.self) == #"{"reason":"BadDeviceToken"}"#)
@@ -308,21 +308,21 @@ struct MockAPNsServerTests {
             return
         }
         #expect(shownDevices.count == 1 && device["token"] == .string(listed))
-        let bad = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?accept_unknown_devices=maybe", body: devices))
+        let bad = try await control.send(HTTPClientRequest.control("PUT", path: "/devices?accept_unknown_devices=maybe", body: devices))
         #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("accept_unknown_devices: expected true or false"))
-        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?accept_unknown_devices=true", body: devices)).status == 200)
+        #expect(try await control.send(HTTPClientRequest.control("PUT", path: "/devices?accept_unknown_devices=true", body: devices)).status == 200)
         #expect(try await apns.send(Self.push(token: token)).status == 200)
 
         let pem = try String(contentsOfFile: Self.certs + "/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
         let keys: JSONValue = [["key_id": "ABC123DEFG", "team_id": "TEAM000001", "public_key": .string(pem), "topics": ["com.nonexistent.app"]]]
-        let stray = try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(keys.description.utf8)))
+        let stray = try await control.send(HTTPClientRequest.control("PUT", path: "/keys", body: Array(keys.description.utf8)))
         #expect(stray.status == 400 && String(decoding: stray.body, as: UTF8.self).contains("keys[0].topics[0]"),
                 "\(String(decoding: stray.body, as: UTF8.self))")
 
         // A key taken away refuses its tokens at once, on a connection already using one too.
         let otherKeyOnly: JSONValue = [["key_id": "XYZ987WXYZ", "team_id": "TEAM000001",
                                         "public_key": .string(try String(contentsOfFile: Self.certs + "/AuthKey_XYZ987WXYZ.pub.pem", encoding: .utf8))]]
-        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(otherKeyOnly.description.utf8))).status == 200)
+        #expect(try await control.send(HTTPClientRequest.control("PUT", path: "/keys", body: Array(otherKeyOnly.description.utf8))).status == 200)
         let revoked = try await apns.send(Self.push(token: token))
         #expect(revoked.status == 403 && String(decoding: revoked.body, as: UTF8.self) == #"{"reason":"InvalidProviderToken"}"#)
         await control.close()
@@ -347,7 +347,7 @@ struct MockAPNsServerTests {
         let pem = try String(contentsOfFile: Self.certs + "/AuthKey_ABC123DEFG.pub.pem", encoding: .utf8)
         let keys: JSONValue = [["key_id": "ABC123DEFG", "team_id": "TEAM000001", "public_key": .string(pem),
                                 "topics": ["com.example.app", "com.example.other"]]]
-        #expect(try await control.send(HTTPClientRequest(method: "PUT", path: "/keys", body: Array(keys.description.utf8))).status == 200)
+        #expect(try await control.send(HTTPClientRequest.control("PUT", path: "/keys", body: Array(keys.description.utf8))).status == 200)
         let added = try await open.send(Self.push(token: token, topic: "com.example.other"))
         let kept = try await open.send(Self.push(token: token))
         let fresh = try Self.client(for: mock.productionURL, trust: nil)
@@ -480,13 +480,13 @@ struct MockAPNsServerTests {
         let apns = try Self.client(for: mock.productionURL, trust: nil)
         let device = #"[{"token":"\#(String(repeating: "ab", count: 32))","bundle_id":"com.example.app","#
             + #""environment":"production","state":"unregistered","unregistered_since":"#
-        let refused = try await control.send(HTTPClientRequest(
-            method: "PUT", path: "/devices", body: Array((device + "9223372036854775807}]").utf8)))
+        let refused = try await control.send(HTTPClientRequest.control(
+            "PUT", path: "/devices", body: Array((device + "9223372036854775807}]").utf8)))
         #expect(refused.status == 400)
         #expect(String(decoding: refused.body, as: UTF8.self).contains("devices[0].unregistered_since"))
 
-        let latest = try await control.send(HTTPClientRequest(
-            method: "PUT", path: "/devices", body: Array((device + #""9999-12-31T23:59:59.999Z"}]"#).utf8)))
+        let latest = try await control.send(HTTPClientRequest.control(
+            "PUT", path: "/devices", body: Array((device + #""9999-12-31T23:59:59.999Z"}]"#).utf8)))
         #expect(latest.status == 200, "\(String(decoding: latest.body, as: UTF8.self))")
         let gone = try await apns.send(Self.push(token: try Self.providerToken()))
         #expect(gone.status == 410)
@@ -504,7 +504,7 @@ struct MockAPNsServerTests {
         let apns = try Self.client(for: mock.productionURL, trust: nil)
         let rules = #"[{"id":"down","count":3,"action":{"type":"unavailable","reason":"ServiceUnavailable"}},"#
             + #"{"id":"never","match":{"topic":"com.example.other"},"action":{"type":"close_connection"}}]"#
-        let put = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: Array(rules.utf8)))
+        let put = try await control.send(HTTPClientRequest.control("PUT", path: "/faults", body: Array(rules.utf8)))
         #expect(put.status == 200)
 
         let answered = try await apns.send(Self.push(token: try Self.providerToken()))
@@ -525,15 +525,15 @@ struct MockAPNsServerTests {
         // A rule posted without an id gets a free one, even after a deletion freed a number.
         let unnamed = Array(#"{"action":{"type":"delay","milliseconds":1}}"#.utf8)
         var posted: [Int] = []
-        for _ in 0..<2 { posted.append(try await control.send(HTTPClientRequest(method: "POST", path: "/faults", body: unnamed)).status) }
+        for _ in 0..<2 { posted.append(try await control.send(HTTPClientRequest.control("POST", path: "/faults", body: unnamed)).status) }
         #expect(mock.faults.rules.map(\.id) == ["down", "never", "fault-3", "fault-4"])
-        #expect(try await control.send(HTTPClientRequest(method: "DELETE", path: "/faults/fault-3")).status == 204)
-        let again = try await control.send(HTTPClientRequest(method: "POST", path: "/faults", body: unnamed))
+        #expect(try await control.send(HTTPClientRequest.control("DELETE", path: "/faults/fault-3")).status == 204)
+        let again = try await control.send(HTTPClientRequest.control("POST", path: "/faults", body: unnamed))
         #expect(posted == [201, 201] && again.status == 201, "\(String(decoding: again.body, as: UTF8.self))")
         #expect(mock.faults.rules.map(\.id) == ["down", "never", "fault-4", "fault-5"])
         try mock.faults.replaceAll(mock.faults.rules.filter { !$0.id.hasPrefix("fault-") })
 
-        let putBack = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: listing.body))
+        let putBack = try await control.send(HTTPClientRequest.control("PUT", path: "/faults", body: listing.body))
         #expect(putBack.status == 200, "\(String(decoding: putBack.body, as: UTF8.self))")
         #expect(mock.faults.statistics.map(\.fired) == [0, 0])
         #expect(mock.faults.rules.first?.count == 3)
@@ -574,7 +574,7 @@ struct MockAPNsServerTests {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: Self.certs) { $0.server.tlsEnabled = false }
         defer { mock.stop() }
         let control = try Self.client(for: mock.controlURL, trust: nil)
-        let huge = try await control.send(HTTPClientRequest(method: "PUT", path: "/faults", body: [UInt8](repeating: 0x20, count: 5 << 20)))
+        let huge = try await control.send(HTTPClientRequest.control("PUT", path: "/faults", body: [UInt8](repeating: 0x20, count: 5 << 20)))
         await control.close()
         let text = String(decoding: huge.body, as: UTF8.self)
         #expect(huge.status == 413 && huge.headers["content-type"] == "application/json", "\(huge.status) \(text)")
@@ -604,7 +604,7 @@ struct MockAPNsServerTests {
             + #"since, until"}"# + "\n")
 
         let devices = Array(#"[{"token":"\#(String(repeating: "cd", count: 32))","bundle_id":"com.example.app","environment":"production"}]"#.utf8)
-        let put = try await control.send(HTTPClientRequest(method: "PUT", path: "/devices?acceptunknowndevices=false", body: devices))
+        let put = try await control.send(HTTPClientRequest.control("PUT", path: "/devices?acceptunknowndevices=false", body: devices))
         #expect(put.status == 400 && body(put).contains(#"unknown query parameter \"acceptunknowndevices\"; expected one of accept_unknown_devices"#),
                 "\(body(put))")
         #expect(mock.registry.devices.isEmpty, "a refused PUT changes nothing")
@@ -619,7 +619,7 @@ struct MockAPNsServerTests {
             ("GET", "/faults"), ("PUT", "/faults"), ("POST", "/faults"), ("DELETE", "/faults"), ("DELETE", "/faults/none"),
         ]
         for (method, path) in endpoints {
-            let answer = try await control.send(HTTPClientRequest(method: method, path: path + "?x=1", body: Array("[]".utf8)))
+            let answer = try await control.send(HTTPClientRequest.control(method, path: path + "?x=1", body: Array("[]".utf8)))
             #expect(answer.status == 400 && body(answer) == #"{"error":"unknown query parameter \"x\"; \#(method) \#(path) takes none"}"# + "\n",
                     "\(method) \(path): \(answer.status) \(body(answer))")
         }
@@ -651,7 +651,7 @@ struct MockAPNsServerTests {
              #"unknown query parameter \"acceptUnknownDevices\"; it is now \"accept_unknown_devices\""#),
         ]
         for (method, path, body, error) in cases {
-            let answer = try await control.send(HTTPClientRequest(method: method, path: path, body: Array(body.utf8)))
+            let answer = try await control.send(HTTPClientRequest.control(method, path: path, body: Array(body.utf8)))
             let text = String(decoding: answer.body, as: UTF8.self)
             #expect(answer.status == 400 && text == #"{"error":"\#(error)"}"# + "\n", "\(method) \(path): \(answer.status) \(text)")
         }
@@ -672,7 +672,7 @@ struct MockAPNsServerTests {
             ("POST", "/pushes", "GET, DELETE"), ("DELETE", "/devices", "GET, PUT"), ("PATCH", "/faults", "GET, PUT, POST, DELETE"),
         ]
         for (method, path, allow) in cases {
-            let answer = try await control.send(HTTPClientRequest(method: method, path: path))
+            let answer = try await control.send(HTTPClientRequest.control(method, path: path))
             #expect(answer.status == 405 && answer.headers["allow"] == allow, "\(method) \(path): \(answer.status) \(answer.headers)")
             #expect(String(decoding: answer.body, as: UTF8.self)
                 == #"{"error":"\#(method) is not allowed on \#(path); it answers \#(allow)"}"# + "\n", "\(method) \(path)")

@@ -716,7 +716,7 @@ struct PushInspectCommandTests {
         let unknown = try await P.run(["help", "nope"])
         #expect(unknown.status == 2)
         #expect(unknown.stdout.isEmpty)
-        #expect(unknown.stderr.hasPrefix("Error: unknown subcommand 'nope'; expected check, show, stats or delivery\nUsage: "), "\(unknown.stderr)")
+        #expect(unknown.stderr.hasPrefix("Error: unknown subcommand 'nope'; expected check, show, stats, export or delivery\nUsage: "), "\(unknown.stderr)")
         let known = try await P.run(["help", "show"])
         #expect(known.status == 0 && known.stdout.hasPrefix("OVERVIEW: Show captured pushes"))
         let top = try await P.run(["help"])

@@ -168,8 +168,8 @@ struct PushInspectLiveMockTests {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs)
         defer { mock.stop() }
         let control = try Self.client(for: mock.controlURL, trust: nil)
-        let added = try await control.send(HTTPClientRequest(
-            method: "POST", path: "/faults",
+        let added = try await control.send(HTTPClientRequest.control(
+            "POST", path: "/faults",
             body: Array(#"{"id":"down","count":1,"action":{"type":"unavailable","reason":"ServiceUnavailable"}}"#.utf8)))
         await control.close()
         #expect(added.status == 201)

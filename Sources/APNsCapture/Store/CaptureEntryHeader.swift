@@ -23,6 +23,10 @@ struct CaptureEntryHeader: BitwiseCopyable {
     var apnsIDCount: Int32
     var uniqueIDCount: Int32
     var isAccepted: Bool
+    /// The status answered (0 when a fault rule reset the stream or closed the connection).
+    var status: UInt16
+    /// Whether a fault rule, not validation, decided the answer.
+    var isInjected: Bool
     /// Whether the push arrived on the production listener (else sandbox).
     var isProduction: Bool
     /// ``pushTypeCode(_:)`` of the record's push type.
@@ -39,7 +43,8 @@ struct CaptureEntryHeader: BitwiseCopyable {
             reasonCount: append(outcome.reason?.wireValue, to: &buffer),
             apnsIDCount: append(outcome.apnsID, to: &buffer),
             uniqueIDCount: append(outcome.uniqueID, to: &buffer),
-            isAccepted: outcome.isAccepted, isProduction: record.environment == .production,
+            isAccepted: outcome.isAccepted, status: UInt16(clamping: outcome.status), isInjected: outcome.isInjected,
+            isProduction: record.environment == .production,
             pushType: pushTypeCode(record.pushType))
     }
 

@@ -43,6 +43,9 @@ public struct CaptureFilter: Sendable, Hashable {
     /// Records received before this time (the interval is half-open, so consecutive
     /// windows never count a record twice).
     public var until: Date?
+    /// Records numbered after this sequence number: what a reader following the store has
+    /// not seen yet (the control API's `/pushes/live`).
+    package var afterSequence: UInt64?
 
     /// Creates a filter; leave out the conditions that do not matter.
     public init(
@@ -70,7 +73,8 @@ public struct CaptureFilter: Sendable, Hashable {
     public func matches(_ record: CaptureRecord) -> Bool {
         // The same bytes the ring matches, so that a record and its entry never disagree.
         var keys = TextBuffer(capacity: 256)
-        let header = CaptureEntryHeader.writeKeys(of: record, into: &keys)
+        var header = CaptureEntryHeader.writeKeys(of: record, into: &keys)
+        header.sequence = record.sequence
         return keys.withUnsafeBytes { bytes in
             bytes.baseAddress.map { matches(CaptureEntryView(header: header, body: UnsafeRawPointer($0))) } ?? false
         }
@@ -79,6 +83,7 @@ public struct CaptureFilter: Sendable, Hashable {
     /// Whether the entry `view` shows satisfies every condition set. Topics and device
     /// tokens compare byte for byte (a device token's stored form is lowercase).
     func matches(_ view: CaptureEntryView) -> Bool {
+        if let afterSequence, view.sequence <= afterSequence { return false }
         if let deviceToken, !deviceToken.hex.withBorrowedUTF8({ Self.equal($0, view.deviceToken) }) { return false }
         if let deviceTokenPrefix, !deviceTokenPrefix.withBorrowedUTF8({ Self.isPrefix($0, of: view.deviceToken) }) { return false }
         if let environment, (environment == .production) != view.header.isProduction { return false }

@@ -8,8 +8,9 @@ enum ConfigurationKey {
     static let acceptUnknownDevices = "accept_unknown_devices"
     static let faults = "faults"
     static let validation = ValidationSettingsKey.section
+    static let policyFile = "policy_file"
     static let delivery = DeliverySettingsKey.section
-    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation, delivery]
+    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation, policyFile, delivery]
 }
 
 /// Field names of the `validation` section: the choices where Apple is silent.
@@ -52,6 +53,7 @@ enum ServerSettingsKey {
     static let captureRingSize = "capture_ring_size"
     static let captureFsync = "capture_fsync"
     static let explanationHeader = "explanation_header"
+    static let controlAllowedHosts = "control_allowed_hosts"
     /// Names the access token in errors; the file has no such field (the token is a secret).
     static let controlToken = "control_token"
     static let all = [
@@ -59,7 +61,7 @@ enum ServerSettingsKey {
         dropStreamLimitAfterRejection, headerTableSize, initialWindowSize, maxFrameSize, maxHeaderListSize,
         idleTimeoutSeconds, requestReadTimeoutSeconds, requestHeadersTimeoutSeconds, connectionPrefaceTimeoutSeconds,
         maxConnections, connectionErrorBudget, captureFile, captureRingSize, captureFsync,
-        explanationHeader,
+        explanationHeader, controlAllowedHosts,
     ]
 }
 

@@ -98,6 +98,10 @@ extension MockConfiguration {
         if let validation = root.value(ConfigurationKey.validation) {
             configuration.validation = try decodeValidation(validation, base: base.validation)
         }
+        if let file = try root.string(ConfigurationKey.policyFile) {
+            configuration.policy = try loadPolicy(
+                file: ConfigurationPath.resolve(file, against: baseDirectory), path: ConfigurationKey.policyFile)
+        }
         if let delivery = root.value(ConfigurationKey.delivery) {
             configuration.delivery = try ConfigurationJSON.decodeDelivery(delivery, base: base.delivery)
         }
@@ -126,6 +130,7 @@ extension MockConfiguration {
             ServerSettingsKey.captureFsync: .bool(settings.captureSyncsEachBatch),
             ServerSettingsKey.explanationHeader: .bool(settings.explanationHeader),
             ServerSettingsKey.maxConnections: .integer(Int64(settings.maxConnections)),
+            ServerSettingsKey.controlAllowedHosts: .array(settings.controlAllowedHosts.map(JSONValue.string)),
         ]
         for (key, timeout) in [(ServerSettingsKey.idleTimeoutSeconds, settings.idleTimeout),
                                (ServerSettingsKey.requestReadTimeoutSeconds, settings.requestReadTimeout),
@@ -201,6 +206,7 @@ extension MockConfiguration {
         }
         if let value = try object.bool(ServerSettingsKey.captureFsync) { settings.captureSyncsEachBatch = value }
         if let value = try object.bool(ServerSettingsKey.explanationHeader) { settings.explanationHeader = value }
+        if let value = try object.stringArray(ServerSettingsKey.controlAllowedHosts) { settings.controlAllowedHosts = value }
         return settings
     }
 

@@ -1,4 +1,5 @@
 import JWTVerify
+import PushRules
 
 /// Everything `apns-mock` runs with: server settings, the registry of apps, keys and
 /// devices, and fault rules. Load it from a JSON file with ``load(path:base:)`` or build it
@@ -19,6 +20,10 @@ public struct MockConfiguration: Sendable {
     public var faults: [FaultRule]
     /// Validation choices where Apple is silent (docs/fidelity.md).
     public var validation: PushValidator.Settings = .makeDefault()
+    /// A push-inspect policy the control API offers as a profile beside the built-in ones
+    /// (`GET /profiles`, `GET /pushes/{seq}/findings`); read from `--policy FILE` or the
+    /// file's `policy_file` by ``loadPolicy(file:path:)``.
+    public var policy: Policy?
     /// What happens after the 200: devices' connectivity, storage, the delivery log
     /// (docs/delivery.md); off by default.
     public var delivery = DeliverySettings()

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import StrictJSON
 
 /// How `apns-mock` listens: addresses, TLS, stream limits, timeouts and capture. The CLI
 /// has flags for the addresses, ports, TLS files and capture file, which override the
@@ -84,6 +85,11 @@ public struct MockServerSettings: Sendable, Hashable {
     /// ``APNsEndpoint/explanationHeaderName``, for clients whose test output shows headers
     /// but not the capture. Off by default: APNs sends no such header.
     public var explanationHeader = false
+    /// Host names the control API answers besides its own address, `localhost` and IP
+    /// addresses: the names a container network or a proxy reaches it by (`apns-mock`,
+    /// `docker`). A request whose `Host` (or `:authority`) names another is refused, which
+    /// stops DNS rebinding from a browser tab (docs/control-api.md, "Security").
+    public var controlAllowedHosts: [String] = []
 
     /// `127.0.0.1`: reachable from the machine only, the safe choice for a test tool.
     public static let defaultHost = "127.0.0.1"
@@ -259,6 +265,10 @@ public struct MockServerSettings: Sendable, Hashable {
             throw fail(ServerSettingsKey.controlToken, "expected \(Self.controlAccessTokenLengths.lowerBound) to "
                 + "\(Self.controlAccessTokenLengths.upperBound) visible ASCII characters (e.g. `openssl rand -hex 32`), "
                 + "found \(controlAccessToken.utf8.count) bytes")
+        }
+        for name in controlAllowedHosts where !ControlHostCheck.isValidName(name) {
+            throw fail(ServerSettingsKey.controlAllowedHosts, "expected a host name such as apns-mock (no port, scheme or "
+                + "spaces), found \(JSONValue.string(name))")
         }
         let http2Settings = [
             (ServerSettingsKey.headerTableSize, headerTableSize, Self.headerTableSizes),

@@ -14,12 +14,19 @@ import StrictJSON
 /// | GET | /healthz | `{"status":"ok"}` |
 /// | GET | /metrics | Prometheus text |
 /// | GET | /pushes | captured pushes matching the filter query |
+/// | GET | / and /dashboard/… | the dashboard page (``DashboardPage``) |
+/// | GET | /pushes/live | the newest pushes after a sequence number, or a wait for one |
 /// | GET | /pushes/wait | waits until `count` pushes match, or `timeout` seconds pass (408) |
 /// | DELETE | /pushes | clears the capture |
 /// | GET, PUT | /devices | the registry's devices |
 /// | GET, PUT | /keys | the registry's provider keys (no key material) |
 /// | GET, PUT, POST, DELETE | /faults | fault rules |
 /// | DELETE | /faults/{id} | removes one rule |
+/// | GET | /profiles, /pushes/reasons, /pushes/{seq}/findings, /pushes/{seq}/simulator | inspection (`ControlAPI+Inspection`) |
+///
+/// Every request first passes ``refusal(of:path:)``: its host, the access token, and a JSON
+/// content type for a change. The dashboard's files pass only the host check: they hold no
+/// data, and the page must load to ask for the token.
 ///
 /// Another method on one of these paths is a 405 with an `allow` header; another path, a 404.
 struct ControlAPI: HTTPServerHandler {
@@ -32,6 +39,10 @@ struct ControlAPI: HTTPServerHandler {
     let transportMetrics: @Sendable () -> TransportMetrics
     /// The bearer token requests must carry (``MockServerSettings/controlAccessToken``).
     let accessToken: [UInt8]?
+    /// The hosts requests may name (``MockServerSettings/controlAllowedHosts``).
+    let hostCheck: ControlHostCheck
+    /// The rule profiles findings are judged by.
+    let profiles: InspectionProfiles
     let waits = ControlWaits()
 
     /// The longest `/pushes/wait` may hold a request.
@@ -50,12 +61,12 @@ struct ControlAPI: HTTPServerHandler {
 
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
         let (path, query) = QueryParameters.split(request.path)
-        // /healthz stays open, for health checks that hold no secret; nothing else is
-        // read, not even the query, before the token is checked.
-        if let accessToken, !(request.method == "GET" && path == "/healthz"), !Self.carries(accessToken, request) {
-            var response = Self.error(401, "the control API needs its access token: send authorization: Bearer <token>")
-            response.headers.add(name: "www-authenticate", value: #"Bearer realm="apns-mock control API""#)
-            responder.respond(response)
+        // The dashboard's files hold no data: the page loads, then asks for the token.
+        if hostCheck.allows(authority: request.authority), let page = DashboardPage.response(method: request.method, path: path) {
+            return responder.respond(page)
+        }
+        if let refusal = refusal(of: request, path: path) {
+            responder.respond(refusal)
             return
         }
         do {
@@ -76,6 +87,8 @@ struct ControlAPI: HTTPServerHandler {
                 let limit = try Self.integer(query, ControlQueryKey.limit, in: 1...1_000_000)
                 // The ring's lines as they are, without building records from them.
                 responder.respond(Self.pushes(capture.entries(matching: filter, limit: limit), extra: [:]))
+            case ("GET", "/pushes/live"):
+                try respondLive(query, request, responder)
             case ("GET", "/pushes/wait"):
                 let filter = try Self.filter(from: query)
                 let count = try Self.integer(query, ControlQueryKey.count, in: 1...1_000_000) ?? 1
@@ -148,6 +161,10 @@ struct ControlAPI: HTTPServerHandler {
                     responder.respond(HTTPResponse(status: 204))
                 }
             default:
+                if let route = InspectionRoute(method: request.method, path: path) {
+                    try handle(route, query: query, responder: responder)
+                    return
+                }
                 let allowed = Self.allowedMethods(path: path)
                 guard !allowed.isEmpty else {
                     responder.respond(Self.error(404, "no such control endpoint: \(path)"))
@@ -185,13 +202,14 @@ struct ControlAPI: HTTPServerHandler {
     static func acceptedParameters(method: String, path: String) -> [String]? {
         switch (method, path) {
         case ("GET", "/pushes"): ControlQueryKey.filters + [ControlQueryKey.limit]
+        case ("GET", "/pushes/live"): liveParameters
         case ("GET", "/pushes/wait"): [ControlQueryKey.count, ControlQueryKey.timeout] + ControlQueryKey.filters
         case ("PUT", "/devices"): [ControlQueryKey.acceptUnknownDevices]
         case ("GET", "/healthz"), ("GET", "/metrics"), ("DELETE", "/pushes"), ("GET", "/registry"), ("GET", "/devices"), ("GET", "/keys"), ("PUT", "/keys"),
              ("GET", "/faults"), ("PUT", "/faults"), ("POST", "/faults"), ("DELETE", "/faults"):
             []
         case let ("DELETE", path) where path.hasPrefix("/faults/"): []
-        default: nil
+        default: InspectionRoute(method: method, path: path)?.parameters
         }
     }
 

@@ -12,4 +12,19 @@ enum ControlBodyKey {
     static let pushes = "pushes"
     /// `GET /pushes/wait`: whether `count` matching pushes arrived in time.
     static let satisfied = "satisfied"
+    /// `GET /profiles`: the list, and each profile's `name` and `description`.
+    static let profiles = "profiles"
+    static let name = "name"
+    static let description = "description"
+    /// `GET /pushes/{seq}/findings`: the push's `seq`, the `profile` and its `findings`.
+    static let seq = "seq"
+    static let profile = "profile"
+    static let findings = "findings"
+    /// `GET /pushes/reasons`: the counts, and per reason its `reason`, `status` and `count`.
+    static let total = "total"
+    static let accepted = "accepted"
+    static let rejected = "rejected"
+    static let injected = "injected"
+    static let reasons = "reasons"
+    static let reason = "reason"
 }

@@ -14,6 +14,7 @@ enum ControlQueryKey {
     static let limit = "limit"
     static let count = "count"
     static let timeout = "timeout"
+    static let profile = "profile"
     static let acceptUnknownDevices = ConfigurationKey.acceptUnknownDevices
 
     /// The filters `GET /pushes` and `GET /pushes/wait` share.

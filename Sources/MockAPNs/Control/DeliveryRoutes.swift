@@ -78,6 +78,13 @@ struct DeliveryRoutes {
             try accept(query, [], method: "GET", path: path)
             responder.respond(ControlAPI.json(200, .object(["devices": .array(model.deviceSummaries().map(Self.json))])))
         case ("PUT", 2, "devices"):
+            // As every change the control API takes: a browser sends JSON cross-site only
+            // after a preflight this API never approves (ControlAPI+Security).
+            guard ControlAPI.isJSON(request.headers["content-type"]) else {
+                responder.respond(ControlAPI.error(415, "PUT \(path) changes the mock, so it needs content-type: "
+                    + "\(ControlAPI.requiredContentType)"))
+                return
+            }
             try accept(query, [], method: "PUT", path: path)
             let token = try Self.token(parts[1])
             let plan = try ConfigurationJSON.decodeConnectivityPlan(try ConfigurationJSON.parse(request.body), path: "")

@@ -154,7 +154,9 @@ public final class MockAPNsServer: Sendable {
             let listeners = [production, sandbox]
             let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services, delivery: delivery,
                                         transportMetrics: { Self.sum(listeners.map(\.metrics)) },
-                                        accessToken: settings.controlAccessToken.map { Array($0.utf8) })
+                                        accessToken: settings.controlAccessToken.map { Array($0.utf8) },
+                                        hostCheck: ControlHostCheck(bindHost: settings.host, extraNames: settings.controlAllowedHosts),
+                                        profiles: InspectionProfiles(policy: configuration.policy))
             controlWaits = controlAPI.waits
             control = try start("control", port: settings.controlPort, handler: controlAPI,
                                 configuration: controlListener, on: controlGroup)

@@ -11,6 +11,17 @@ public enum BuiltInProfile: String, Sendable, Hashable, CaseIterable {
     /// The Hermes gateway's pushes, exactly as its contract (§3) fixes them.
     case hermes
 
+    /// What the profile checks, in a sentence for a person choosing one.
+    public var summary: String {
+        switch self {
+        case .apple: "What APNs enforces or silently ignores: sizes, the aps dictionary's shape and types, headers."
+        case .privacy: "Leak detectors on every string: e-mail addresses, tokens, keys, card numbers and the like."
+        case .badge: "aps.badge, when present, is an integer of at least 0."
+        case .deepLink: "Identifier fields are identifier-shaped, and aps.thread-id agrees with the payload's id."
+        case .hermes: "The Hermes gateway's pushes, exactly as its contract fixes them."
+        }
+    }
+
     /// The rules of the profile.
     ///
     /// - Parameter now: the time expirations are compared with when a push has no send time.

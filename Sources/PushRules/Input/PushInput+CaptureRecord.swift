@@ -1,6 +1,6 @@
 import APNsCore
 import APNsCapture
-import PushRules
+import StrictJSON
 
 extension PushInput {
     /// The push a capture record holds. Headers are taken as sent, so that a rule sees a
@@ -9,7 +9,9 @@ extension PushInput {
     /// `apns-id` come only from the headers: when none was sent, the record's `push_type` is
     /// the type the mock inferred and its `priority` is 10, and a rule must see that the
     /// header was not sent.
-    init(record: CaptureRecord, sourceName: String) {
+    ///
+    /// - Parameter sourceName: the file or URL the record was read from, for findings to name.
+    public init(record: CaptureRecord, sourceName: String) {
         let headers = record.headers
         var sent = PushHeaders(
             sentPushType: headers[APNsHeaderName.pushType],
@@ -38,7 +40,9 @@ extension PushInput {
         // the device token masked as everywhere in a report.
         if record.method != "POST" || record.rawDeviceToken == nil {
             let path = record.deviceToken.map { "/3/device/" + $0.masked } ?? record.path
-            nonPushRequest = TerminalText.escaped("\(record.method) \(path)")
+            var line: [UInt8] = []
+            JSONWriter.writeString("\(record.method) \(path)", into: &line, escaping: .terminalSafe)
+            nonPushRequest = String(decoding: line.dropFirst().dropLast(), as: UTF8.self)
         }
     }
 }

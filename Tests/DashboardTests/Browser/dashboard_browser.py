@@ -1,0 +1,369 @@
+"""Drives the dashboard in headless chromium (Selenium, chromium-driver) against a real
+apns-mock, sending pushes with the python `h2` client and tokens signed by PyJWT: nothing
+here shares code with the mock.
+
+    python3 dashboard_browser.py SCENARIO --mock PATH --certs DIR --out DIR
+
+Each scenario prints one JSON object of what it saw as its last line; DashboardBrowserTests
+asserts on it. Every wait is bounded.
+"""
+import argparse, json, os, socket, subprocess, sys, time, urllib.request, uuid
+import h2.config, h2.connection, h2.events, jwt
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+DEVICE = "ab" * 32
+TOPIC = "com.example.app"
+WAIT = 10  # seconds any one thing may take to show
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Mock:
+    """apns-mock on free ports, h2c listeners; restartable on the same ports."""
+
+    def __init__(self, binary, certs, token=None):
+        self.binary, self.certs, self.token = binary, certs, token
+        self.ports = {"port": free_port(), "sandbox-port": free_port(), "control-port": free_port()}
+        self.process = None
+        self.start()
+
+    @property
+    def control(self):
+        return f"http://127.0.0.1:{self.ports['control-port']}"
+
+    def start(self):
+        args = [self.binary, "--no-tls", "--host", "127.0.0.1"]
+        for name, port in self.ports.items():
+            args += [f"--{name}", str(port)]
+        if self.token:
+            args += ["--control-token", self.token]
+        env = dict(os.environ, APNS_MOCK_CERTS=self.certs)
+        self.process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.control + "/healthz", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("apns-mock did not answer /healthz within 20 s")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def push(self, payload, push_type="alert", topic=TOPIC, device=DEVICE, extra=(), token=True):
+        """Sends one push to the sandbox listener; returns (status, apns-id)."""
+        return self.pushes([dict(payload=payload, push_type=push_type, topic=topic, device=device, extra=extra, token=token)])[0]
+
+    def pushes(self, requests):
+        sock = socket.create_connection(("127.0.0.1", self.ports["sandbox-port"]), timeout=5)
+        conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+        conn.initiate_connection()
+        key = open(os.path.join(self.certs, "AuthKey_ABC123DEFG.p8")).read()
+        bearer = jwt.encode({"iss": "TEAM000001", "iat": int(time.time())}, key, algorithm="ES256", headers={"kid": "ABC123DEFG"})
+        streams = []
+        for request in requests:
+            stream = conn.get_next_available_stream_id()
+            headers = [(":method", "POST"), (":scheme", "http"), (":path", "/3/device/" + request["device"]),
+                       (":authority", "127.0.0.1"), ("apns-topic", request["topic"]), ("apns-push-type", request["push_type"])]
+            if request["token"]:
+                headers.append(("authorization", "bearer " + bearer))
+            headers += list(request["extra"])
+            body = request["payload"] if isinstance(request["payload"], bytes) else json.dumps(request["payload"]).encode()
+            conn.send_headers(stream, headers)
+            conn.send_data(stream, body, end_stream=True)
+            streams.append(stream)
+        sock.sendall(conn.data_to_send())
+        answers = {}
+        deadline = time.monotonic() + WAIT
+        while len([s for s in answers.values() if s.get("ended")]) < len(streams) and time.monotonic() < deadline:
+            data = sock.recv(65536)
+            if not data:
+                break
+            for event in conn.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived):
+                    answers.setdefault(event.stream_id, {}).update(headers=dict(event.headers))
+                elif isinstance(event, h2.events.StreamEnded):
+                    answers.setdefault(event.stream_id, {})["ended"] = True
+            sock.sendall(conn.data_to_send())
+        sock.close()
+        return [(int(answers[s]["headers"][":status"]), answers[s]["headers"].get("apns-id")) for s in streams]
+
+
+def browser(downloads):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1000",
+                     "--force-prefers-reduced-motion", "--no-first-run"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(WAIT)
+    driver.set_script_timeout(WAIT)
+    return driver
+
+
+def until(driver, condition, what):
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: condition(d), message=f"waited {WAIT} s for {what}")
+
+
+def open_page(driver, mock):
+    driver.get(mock.control + "/")
+    until(driver, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live", "the live state")
+    # A reload would drop this marker.
+    driver.execute_script("window.dashboardLoadMarker = 42;")
+
+
+def item(driver, apns_id):
+    return until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'li.push[data-apns-id="{apns_id}"]'), f"the push {apns_id}")[0]
+
+
+def text_of(element, selector):
+    found = element.find_elements(By.CSS_SELECTOR, selector)
+    return found[0].get_attribute("textContent") if found else None
+
+
+def shown_ids(driver):
+    # In one script: the list may be redrawn between finding the items and reading them.
+    return driver.execute_script("return Array.from(document.querySelectorAll('li.push')).map(li => li.dataset.apnsId);")
+
+
+def csp_violations_listener(driver):
+    driver.execute_script("window.cspViolations = []; document.addEventListener('securitypolicyviolation', e => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")
+
+
+# MARK: Scenarios
+
+def live(mock, driver, out):
+    open_page(driver, mock)
+    payload = {"aps": {"alert": {"title": "Dinner is ready", "subtitle": "From the kitchen", "body": "Come down while it is hot"},
+                       "badge": 3, "sound": "bell.caf", "interruption-level": "time-sensitive", "thread-id": "family"}}
+    status, apns_id = mock.push(payload)
+    li = item(driver, apns_id)
+    return {"status": status, "title": text_of(li, ".title"), "subtitle": text_of(li, ".subtitle"), "body": text_of(li, ".body"),
+            "badge": text_of(li, ".badge"), "app": text_of(li, ".app"), "tags": [t.get_attribute("textContent") for t in li.find_elements(By.CSS_SELECTOR, ".tag")],
+            "outcome": text_of(li, ".outcome"), "time_sensitive": "time-sensitive" in li.find_element(By.CSS_SELECTOR, ".banner").get_attribute("class"),
+            "reloaded": driver.execute_script("return window.dashboardLoadMarker !== 42;")}
+
+
+def rejected_and_filters(mock, driver, out):
+    open_page(driver, mock)
+    _, accepted_id = mock.push({"aps": {"alert": {"title": "Accepted one", "body": "fine"}}})
+    _, rejected_id = mock.push({"aps": {"alert": "refused"}}, topic="com.example.other")
+    _, other_id = mock.push({"aps": {"content-available": 1}}, push_type="background", extra=[("apns-priority", "5")])
+    li = item(driver, rejected_id)
+    item(driver, other_id)
+    seen = {"rejected_reason": text_of(li, ".reason"), "rejected_status": text_of(li, ".status"),
+            "rejected_explanation": text_of(li, ".explanation"), "all": sorted(shown_ids(driver))}
+    Select(driver.find_element(By.ID, "f-outcome")).select_by_value("rejected")
+    until(driver, lambda d: shown_ids(d) == [rejected_id], "only the rejected push")
+    seen["outcome_rejected"] = shown_ids(driver)
+    Select(driver.find_element(By.ID, "f-outcome")).select_by_value("")
+    Select(driver.find_element(By.ID, "f-push-type")).select_by_visible_text("background")
+    until(driver, lambda d: shown_ids(d) == [other_id], "only the background push")
+    seen["push_type_background"] = shown_ids(driver)
+    Select(driver.find_element(By.ID, "f-push-type")).select_by_value("")
+    driver.find_element(By.ID, "f-apns-id").send_keys(accepted_id.lower())
+    until(driver, lambda d: shown_ids(d) == [accepted_id], "only the searched apns-id")
+    seen["apns_id_search"] = shown_ids(driver)
+    # A push arriving while filtered is shown only if it matches.
+    _, later_id = mock.push({"aps": {"alert": "later"}})
+    time.sleep(1.5)
+    seen["after_unmatched_push"] = shown_ids(driver)
+    seen.update(ids={"accepted": accepted_id, "rejected": rejected_id, "background": other_id, "later": later_id})
+    return seen
+
+
+XSS = [
+    "<script>window.injected = 'script';</script>",
+    "<img src=x onerror=\"window.injected = 'img'\">",
+    "javascript:window.injected = 'url'",
+    "\u202eexe.tnuocca\u202c and \u2066isolated\u2069",
+]
+
+
+def xss(mock, driver, out):
+    open_page(driver, mock)
+    csp_violations_listener(driver)
+    ids = []
+    for text in XSS:
+        payload = {"aps": {"alert": {"title": text, "subtitle": text, "body": text}, "thread-id": text, "sound": text, "category": text},
+                   "url": text, text: text}
+        _, apns_id = mock.push(payload, extra=[("apns-collapse-id", "x"), ("x-note", text.encode("ascii", "ignore").decode())])
+        ids.append(apns_id)
+    # A Live Activity and a rejection carrying them too (content-state keys and values, a refused topic).
+    _, la = mock.push({"aps": {"event": XSS[0], "timestamp": int(time.time()), "content-state": {XSS[1]: XSS[2]}}},
+                      push_type="liveactivity", topic=TOPIC + ".push-type.liveactivity")
+    _, bad = mock.push({"aps": {"alert": XSS[1]}}, topic="<img src=x onerror=alert(1)>")
+    ids += [la, bad]
+    items = [item(driver, i) for i in ids]
+    for li in items:
+        li.click()
+        until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#details .findings"), "the details")
+    time.sleep(0.5)
+    titles = [text_of(li, ".title") for li in items[:4]]
+    return {
+        "injected": driver.execute_script("return window.injected === undefined ? null : String(window.injected);"),
+        "scripts": driver.execute_script("return Array.from(document.scripts).map(s => s.getAttribute('src'));"),
+        "images": len(driver.find_elements(By.TAG_NAME, "img")),
+        "links": len(driver.find_elements(By.TAG_NAME, "a")),
+        "event_attributes": driver.execute_script(
+            "return Array.from(document.querySelectorAll('*')).flatMap(e => Array.from(e.attributes).map(a => a.name)).filter(n => n.startsWith('on'));"),
+        "titles": titles, "expected_titles": [t.replace("\u202e", "U+202E").replace("\u202c", "U+202C").replace("\u2066", "U+2066").replace("\u2069", "U+2069") for t in XSS],
+        "controls_marked": len(items[3].find_elements(By.CSS_SELECTOR, ".title .control")),
+        "details_text": driver.find_element(By.ID, "details").get_attribute("textContent"),
+        "csp_violations": driver.execute_script("return window.cspViolations;"),
+    }
+
+
+def export(mock, driver, out):
+    open_page(driver, mock)
+    payload = {"aps": {"alert": {"title": "Export me", "body": "to the simulator"}, "badge": 1}, "deep_link": "example://x"}
+    _, apns_id = mock.push(payload)
+    item(driver, apns_id).click()
+    button = until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#details button.export"), "the export button")[0]
+    seq = button.get_attribute("data-seq")
+    button.click()
+    path = os.path.join(out, f"push-{seq}.apns")
+    deadline = time.monotonic() + WAIT
+    while not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    until(driver, lambda d: "saved" in d.find_element(By.CSS_SELECTOR, "#details .export-status").text, "the saved note")
+    findings = until(driver, lambda d: (lambda t: t if t and t != "loading…" else None)(
+        d.find_element(By.CSS_SELECTOR, "#details .findings").get_attribute("textContent")), "the findings")
+    Select(driver.find_element(By.CSS_SELECTOR, "#details select.profile")).select_by_visible_text("privacy")
+    until(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#details .findings").get_attribute("textContent") != findings
+          or d.execute_script("return performance.getEntriesByType('resource').some(e => e.name.includes('profile=privacy'));"), "the privacy findings")
+    return {"findings": findings, "profiles": [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#details select.profile option")],
+            "asked_privacy": driver.execute_script("return performance.getEntriesByType('resource').some(e => e.name.includes('findings?profile=privacy'));"),
+            "file": json.load(open(path)) if os.path.exists(path) else None, "sent": payload,
+            "command": driver.find_element(By.CSS_SELECTOR, "#details .command").text, "files": sorted(os.listdir(out))}
+
+
+def screenshot(mock, driver, out):
+    open_page(driver, mock)
+    _, rejected = mock.push({"aps": {"alert": {"title": "Order shipped", "body": "Arrives Thursday"}}}, topic="com.example.shop")
+    mock.push({"aps": {"event": "update", "timestamp": int(time.time()),
+                       "content-state": {"driver": "Sam", "minutes_away": 4, "stage": "on the way"}}},
+              push_type="liveactivity", topic=TOPIC + ".push-type.liveactivity")
+    mock.push({"aps": {"content-available": 1}, "sync": "inbox"}, push_type="background", extra=[("apns-priority", "5")])
+    _, alert = mock.push({"aps": {"alert": {"title": "Dinner is ready", "subtitle": "From the kitchen", "body": "Come down while it is hot"},
+                                  "badge": 3, "sound": "bell.caf", "interruption-level": "time-sensitive", "thread-id": "family"}})
+    item(driver, alert).click()
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#details .findings"), "the details")
+    time.sleep(2.5)  # the counts per reason refresh every 2 s
+    path = os.path.join(out, "dashboard.png")
+    driver.save_screenshot(path)
+    return {"path": path, "pushes": len(driver.find_elements(By.CSS_SELECTOR, "li.push")),
+            "reasons": [c.get_attribute("textContent") for c in driver.find_elements(By.CSS_SELECTOR, "#reasons .chip")],
+            "rejected_reason": text_of(item(driver, rejected), ".reason"),
+            "activity": text_of(driver.find_element(By.CSS_SELECTOR, ".banner.activity"), ".state")}
+
+
+def thinning(mock, driver, out):
+    mock.pushes([dict(payload={"aps": {"alert": f"push {i}"}}, push_type="alert", topic=TOPIC, device=DEVICE, extra=(), token=True)
+                 for i in range(60)])
+    open_page(driver, mock)
+    seen = {"drawn_first": driver.execute_script("return Array.from(document.querySelectorAll('li.push')).map(li => Number(li.dataset.seq));"),
+            "more": driver.find_element(By.ID, "more").text}
+    driver.find_element(By.ID, "older").click()
+    until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "li.push")) > len(seen["drawn_first"]), "older pushes")
+    seen["drawn_after_older"] = driver.execute_script("return Array.from(document.querySelectorAll('li.push')).map(li => Number(li.dataset.seq));")
+    seen["more_shown_after_older"] = driver.find_element(By.ID, "more").is_displayed()
+    return seen
+
+
+def reconnect(mock, driver, out):
+    open_page(driver, mock)
+    _, before = mock.push({"aps": {"alert": "before the restart"}})
+    item(driver, before)
+    mock.stop()
+    until(driver, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "disconnected", "the disconnected state")
+    disconnected = driver.find_element(By.ID, "connection").text
+    mock.start()
+    until(driver, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live", "the live state again")
+    _, after = mock.push({"aps": {"alert": {"title": "after the restart"}}})
+    li = item(driver, after)
+    return {"disconnected_text": disconnected, "after_title": text_of(li, ".title"),
+            "reloaded": driver.execute_script("return window.dashboardLoadMarker !== 42;")}
+
+
+def login(mock, driver, out):
+    driver.get(mock.control + "/")
+    until(driver, lambda d: d.find_element(By.ID, "login").is_displayed(), "the login form")
+    state_before = driver.find_element(By.ID, "connection").get_attribute("data-state")
+    driver.find_element(By.ID, "login-token").send_keys(mock.token)
+    driver.find_element(By.CSS_SELECTOR, "#login button").click()
+    until(driver, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live", "the live state")
+    _, apns_id = mock.push({"aps": {"alert": {"title": "behind a token"}}})
+    li = item(driver, apns_id)
+    return {"state_before": state_before, "title": text_of(li, ".title"),
+            "stored": driver.execute_script("return sessionStorage.getItem('apns-mock-control-token');"),
+            "apps": driver.find_element(By.ID, "apps").text}
+
+
+def mock_state(mock, driver, out):
+    open_page(driver, mock)
+    _, apns_id = mock.push({"aps": {"alert": "to an unregistered device soon"}})
+    item(driver, apns_id).click()
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#details button.unregister"), "the unregister button")[0].click()
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#devices tr[data-token="{DEVICE}"]'), "the device row")
+    status, _ = mock.push({"aps": {"alert": "now refused"}})
+    driver.find_element(By.ID, "fault-json").clear()
+    driver.find_element(By.ID, "fault-json").send_keys('{"id":"page-rule","action":{"type":"unavailable","reason":"ServiceUnavailable"}}')
+    driver.find_element(By.CSS_SELECTOR, "#fault-form button").click()
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#faults li[data-id="page-rule"]'), "the new rule")
+    faulted, faulted_id = mock.push({"aps": {"alert": "faulted"}}, device="cd" * 32)
+    injected = text_of(item(driver, faulted_id), ".injected")
+    faults_after_add = json.load(urllib.request.urlopen(mock.control + "/faults", timeout=5))
+    driver.find_element(By.CSS_SELECTOR, '#faults li[data-id="page-rule"] button').click()
+    until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, '#faults li[data-id="page-rule"]'), "the rule gone")
+    driver.find_element(By.ID, "clear-capture").click()
+    WebDriverWait(driver, WAIT).until(lambda d: d.switch_to.alert).accept()
+    until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "li.push"), "an empty list")
+    held = json.load(urllib.request.urlopen(mock.control + "/pushes", timeout=5))["count"]
+    return {"held_after_clear": held, "status_after_unregister": status, "devices": json.load(urllib.request.urlopen(mock.control + "/devices", timeout=5)),
+            "faults_after_add": [r["id"] for r in faults_after_add], "faulted_status": faulted, "injected": injected,
+            "faults_after_remove": [r["id"] for r in json.load(urllib.request.urlopen(mock.control + "/faults", timeout=5))]}
+
+
+SCENARIOS = {f.__name__: f for f in (live, rejected_and_filters, xss, export, screenshot, thinning, reconnect, login, mock_state)}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    parser.add_argument("--mock", required=True)
+    parser.add_argument("--certs", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--token")
+    args = parser.parse_args()
+    mock = Mock(args.mock, args.certs, token=args.token)
+    driver = None
+    try:
+        driver = browser(args.out)
+        seen = SCENARIOS[args.scenario](mock, driver, args.out)
+        seen["console_errors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    finally:
+        if driver:
+            driver.quit()
+        mock.stop()
+    print(json.dumps(seen))
+
+
+if __name__ == "__main__":
+    main()
