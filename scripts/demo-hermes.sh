@@ -158,17 +158,18 @@ fi
 offline_phone_scenario() {
     echo
     echo "== an offline phone: approval, then complete, arrive while it is offline"
-    local dir="$WORK/offline" token store control gateway centre
+    local dir="$WORK/offline" token store control production sandbox gateway centre
     mkdir -p "$dir"
     token=$(printf 'cd%.0s' {1..32}); store="$dir/devices.json"
     "$BIN/apns-mock" --port 0 --sandbox-port 0 --control-port 0 --delivery \
         --capture "$dir/capture.jsonl" >"$dir/mock.out" 2>"$dir/mock.log" &
     PIDS+=($!)
     control=$(banner_url apns-mock control "$dir/mock.out" "$dir/mock.log")
+    production=$(banner_url apns-mock production "$dir/mock.out" "$dir/mock.log")
+    sandbox=$(banner_url apns-mock sandbox "$dir/mock.out" "$dir/mock.log")
     PUSH_GATEWAY_HMAC_SECRET="$SECRET" "$BIN/push-gateway" --port 0 --topic com.example.app \
         --auth-key ABC123DEFG:TEAM000001:certs/AuthKey_ABC123DEFG.p8 \
-        --apns-production "$(banner_url apns-mock production "$dir/mock.out" "$dir/mock.log")" \
-        --apns-sandbox "$(banner_url apns-mock sandbox "$dir/mock.out" "$dir/mock.log")" \
+        --apns-production "$production" --apns-sandbox "$sandbox" \
         --apns-ca certs/ca.pem --auth-modes hmac >"$dir/gateway.out" 2>"$dir/gateway.log" &
     PIDS+=($!)
     gateway="$(banner_url push-gateway listening "$dir/gateway.out" "$dir/gateway.log")/push"
