@@ -22,6 +22,7 @@ import StrictJSON
 /// | GET, PUT | /keys | the registry's provider keys (no key material) |
 /// | GET, PUT, POST, DELETE | /faults | fault rules |
 /// | DELETE | /faults/{id} | removes one rule |
+/// | GET, PUT | /delivery… | the delivery log, its waits, devices' connectivity and notification centres (``DeliveryRoutes``) |
 /// | GET | /profiles, /pushes/reasons, /pushes/{seq}/findings, /pushes/{seq}/simulator | inspection (`ControlAPI+Inspection`) |
 ///
 /// Every request first passes ``refusal(of:path:)``: its host, the access token, and a JSON
