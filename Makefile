@@ -55,6 +55,7 @@ bench: release
 	bash scripts/bench-mock.sh
 	bash scripts/bench-push-cpu.sh
 	bash scripts/bench-broadcast.sh
+	bash scripts/bench-delivery.sh
 	bash scripts/bench-control.sh
 	bash scripts/bench-dashboard.sh
 	bash scripts/bench-client.sh

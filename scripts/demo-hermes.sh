@@ -152,6 +152,49 @@ if [ "$onboarding_ok" = 0 ]; then
     FAILURES=$((FAILURES + 1))
 fi
 
+# An offline phone (docs/hermes.md, "An offline phone"): a mock of its own with the delivery
+# model on; the phone is offline while approval, then complete, arrive; APNs stores one
+# notification per app, so once online the phone shows only the complete.
+offline_phone_scenario() {
+    echo
+    echo "== an offline phone: approval, then complete, arrive while it is offline"
+    local dir="$WORK/offline" token store control production sandbox gateway centre
+    mkdir -p "$dir"
+    token=$(printf 'cd%.0s' {1..32}); store="$dir/devices.json"
+    "$BIN/apns-mock" --port 0 --sandbox-port 0 --control-port 0 --delivery \
+        --capture "$dir/capture.jsonl" >"$dir/mock.out" 2>"$dir/mock.log" &
+    PIDS+=($!)
+    control=$(banner_url apns-mock control "$dir/mock.out" "$dir/mock.log")
+    production=$(banner_url apns-mock production "$dir/mock.out" "$dir/mock.log")
+    sandbox=$(banner_url apns-mock sandbox "$dir/mock.out" "$dir/mock.log")
+    PUSH_GATEWAY_HMAC_SECRET="$SECRET" "$BIN/push-gateway" --port 0 --topic com.example.app \
+        --auth-key ABC123DEFG:TEAM000001:certs/AuthKey_ABC123DEFG.p8 \
+        --apns-production "$production" --apns-sandbox "$sandbox" \
+        --apns-ca certs/ca.pem --auth-modes hmac >"$dir/gateway.out" 2>"$dir/gateway.log" &
+    PIDS+=($!)
+    gateway="$(banner_url push-gateway listening "$dir/gateway.out" "$dir/gateway.log")/push"
+    "$BIN/push-agent" register --store "$store" --device-token "$token" --env sandbox --app-version demo >/dev/null
+    curl -sf -X PUT -H 'content-type: application/json' "$control/delivery/devices/$token" -d '{"connectivity":"offline"}' >/dev/null
+    echo "   the phone is offline"
+    HERMES_PUSH_SECRET="$SECRET" "$BIN/push-agent" fire --store "$store" --gateway "$gateway" \
+        --hook pre_approval_request --surface gateway --session sess-offline
+    HERMES_PUSH_SECRET="$SECRET" "$BIN/push-agent" fire --store "$store" --gateway "$gateway" \
+        --hook post_llm_call --session sess-offline --turn-seconds 12
+    curl -sf -X PUT -H 'content-type: application/json' "$control/delivery/devices/$token" -d '{"connectivity":"online"}' >/dev/null
+    echo "   the phone is online again; what became of each push (push-inspect delivery):"
+    "$BIN/push-inspect" delivery --device-token "$token" "$dir/capture.jsonl" | sed 's/^/     /'
+    centre=$(curl -sf "$control/delivery/devices/$token/notifications")
+    if python3 -c 'import json, sys
+shown = json.loads(sys.argv[1])["notifications"]
+types = [n["payload"]["type"] for n in shown]
+print("   the phone shows:", types, "- the approval never reached it; the app must fetch pending approvals when it comes to the foreground")
+sys.exit(0 if types == ["complete"] else 1)' "$centre"; then :; else
+        echo "demo: the offline phone should show only the complete push" >&2
+        FAILURES=$((FAILURES + 1))
+    fi
+}
+offline_phone_scenario
+
 if [ "$FAILURES" -gt 0 ]; then
     echo "demo: $FAILURES step(s) failed" >&2
     exit 1

@@ -12,7 +12,7 @@ fail() { echo "test-demo: $1; the demo printed:" >&2; cat "$2" >&2; exit 1; }
 
 if ! DEMO_BIN="$DEBUG" bash scripts/demo-hermes.sh >"$WORK/demo.out" 2>&1; then fail "the demo failed" "$WORK/demo.out"; fi
 for line in "demo: every step passed" "app            shows the install sheet" "snoozed 5 days" \
-    "asks for notification permission, then registers"; do
+    "asks for notification permission, then registers" "the phone shows: ['complete'] - the approval never reached it"; do
     grep -qF -- "$line" "$WORK/demo.out" || fail "the demo printed no '$line'" "$WORK/demo.out"
 done
 

@@ -10,7 +10,7 @@ let parser = CommandLineParser(
     command: "apns-mock",
     overview: "A mock of Apple Push Notification service (APNs) for tests and CI.",
     usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--channel-sandbox-port N] [--channel-port N] [--no-tls] "
-        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] "
+        + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] [--delivery] "
         + "[--max-connections N] [--connection-preface-timeout S] [--request-headers-timeout S] [--request-read-timeout S] "
         + "[--connection-error-budget N] [--control-token TOKEN | --control-token-file FILE] [--control-allowed-host NAME]... [--policy FILE] [--log-level LEVEL]",
     options: [
@@ -42,6 +42,7 @@ let parser = CommandLineParser(
         .value("policy", "FILE", help: "A push-inspect policy file the control API offers as a profile for findings."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default: a line per push), notice, warning, error or critical."),
         .flag("capture-fsync", help: "With --capture: fdatasync each batch of lines before answering (survives power loss)."),
+        .flag("delivery", help: "Model what happens after the 200: devices online or offline, stored pushes, the delivery log (docs/delivery.md)."),
     ],
     environmentPrefix: "APNS_MOCK")
 
@@ -99,6 +100,7 @@ do {
     for topic in arguments.all("topic") { try configuration.addApp(commandLineBundleID: topic) }
     if let path = arguments.value("capture") { configuration.server.captureFilePath = path }
     if arguments.has("capture-fsync") { configuration.server.captureSyncsEachBatch = true }
+    if arguments.has("delivery") { configuration.delivery.enabled = true }
     if let count = try arguments.integer("max-connections", in: 1...Int(Int32.max)) { configuration.server.maxConnections = count }
     let timeouts: [(String, WritableKeyPath<MockServerSettings, Duration>)] = [
         ("connection-preface-timeout", \.connectionPrefaceTimeout), ("request-headers-timeout", \.requestHeadersTimeout),

@@ -95,7 +95,7 @@ import Testing
         first.sequence = 1
         let line = String(decoding: CaptureRecordEncoder.line(first), as: UTF8.self)
         let future = line.replacingOccurrences(of: #"{"v":2,"#, with: #"{"v":3,"#)
-        let otherKind = line.replacingOccurrences(of: #""kind":"push""#, with: #""kind":"channel""#)
+        let otherKind = line.replacingOccurrences(of: #""kind":"push""#, with: #""kind":"snapshot""#)
         try Data((line + future + "garbage\n" + otherKind + line).utf8).write(to: URL(fileURLWithPath: path))
 
         let reader = try CaptureFileReader(path: path)

@@ -25,8 +25,9 @@ struct HermesChain {
     let clock = ManualClock()
     let presence = HermesViewedSessions()
 
-    static func start() async throws -> HermesChain {
-        let mock = try MockAPNsServer.startForTesting(certsDirectory: certs)
+    /// - Parameter delivery: runs the mock's delivery model (devices online or offline).
+    static func start(delivery: Bool = false) async throws -> HermesChain {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: certs) { $0.delivery.enabled = delivery }
         do {
             var configuration = GatewayConfiguration(topic: "com.example.app")
             configuration.port = 0

@@ -716,7 +716,7 @@ struct PushInspectCommandTests {
         let unknown = try await P.run(["help", "nope"])
         #expect(unknown.status == 2)
         #expect(unknown.stdout.isEmpty)
-        #expect(unknown.stderr.hasPrefix("Error: unknown subcommand 'nope'; expected check, show, stats or export\nUsage: "), "\(unknown.stderr)")
+        #expect(unknown.stderr.hasPrefix("Error: unknown subcommand 'nope'; expected check, show, stats, export or delivery\nUsage: "), "\(unknown.stderr)")
         let known = try await P.run(["help", "show"])
         #expect(known.status == 0 && known.stdout.hasPrefix("OVERVIEW: Show captured pushes"))
         let top = try await P.run(["help"])
@@ -849,7 +849,7 @@ struct PushInspectFollowTests {
     func skippedLinesAreJudgedAlikeReadOrFollowed(follow: Bool) async throws {
         let good = P.hermesLine(seq: 1, type: .approval), later = P.hermesLine(seq: 2, type: .error)
         let future = good.replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":3,"#)
-        let otherKind = P.captureLine(seq: 3, headers: [], payload: "{}").replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":2,"kind":"delivery","#)
+        let otherKind = P.captureLine(seq: 3, headers: [], payload: "{}").replacingOccurrences(of: #"{"v":1,"#, with: #"{"v":2,"kind":"snapshot","#)
         let huge = #"{"v":1,"pad":""# + String(repeating: "x", count: 16 << 20) + #""}"#
         let cases: [(name: String, text: String, status: Int32, line: String, passed: Int)] = [
             ("garbage", good + "\n{not json}\n" + later + "\n", 2, "error: %@:2: malformed-line: not JSON", 2),

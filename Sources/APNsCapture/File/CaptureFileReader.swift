@@ -37,6 +37,13 @@ public final class CaptureFileReader {
     public private(set) var warningCount = 0
     /// How many complete lines were read so far, records or skipped.
     public private(set) var lineNumber = 0
+    /// How many lines of the other kinds this package writes (delivery events) were read and
+    /// passed over: they are not pushes, and not skipped with a warning.
+    public private(set) var otherKindLineCount = 0
+    /// Called with each line of another kind this package writes (a delivery event, which
+    /// ``CaptureDeliveryEvent/init(decoding:)`` reads), without its newline; ``next()``
+    /// returns only pushes.
+    public var onOtherKindLine: (([UInt8]) -> Void)?
     /// Whether the end of a pipe, socket or terminal (standard input, say) has been read.
     /// Unlike a regular file's end, that one is final: no more lines will come.
     public private(set) var isAtEndOfStream = false
@@ -298,6 +305,13 @@ public final class CaptureFileReader {
         do {
             return try CaptureRecordDecoder.decode(line)
         } catch {
+            if error.kind == .otherKind {
+                // Not a push and no damage (a delivery event): skipped without a warning.
+                releaseHeldMalformed()
+                otherKindLineCount += 1
+                onOtherKindLine?(Array(line))
+                return nil
+            }
             let kind: CaptureReadWarning.Kind = switch error.kind {
             case .unsupportedVersion: .unsupportedVersion
             case .unsupportedKind: .unsupportedKind

@@ -16,6 +16,9 @@ public struct CaptureDecodingError: Error, Sendable, Hashable, CustomStringConve
         /// A version-2 record whose `"kind"` is not `push`: a kind of record (a channel
         /// operation, a delivery event) this reader does not know. Skipped, not damage.
         public static let unsupportedKind = Kind(rawValue: "unsupported-kind")
+        /// A version-2 record of a kind this package writes besides pushes (a delivery
+        /// event): not a push, and readers of pushes skip it without a warning.
+        public static let otherKind = Kind(rawValue: "other-kind")
     }
 
     /// Which kind of problem this is.

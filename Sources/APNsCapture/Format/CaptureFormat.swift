@@ -6,8 +6,13 @@ enum CaptureFormat {
     static let version: Int64 = 2
     /// The earlier version, which readers still read into the same records.
     static let version1: Int64 = 1
-    /// The value of `"kind"` of a push's record, the only kind so far.
+    /// The value of `"kind"` of a push's record.
     static let pushKind: StaticString = "push"
+    /// The value of `"kind"` of a delivery event (``CaptureDeliveryEvent``).
+    static let deliveryKind: StaticString = "delivery"
+    /// Kinds this package writes besides pushes: a reader of pushes skips them without a
+    /// warning, since they are no damage and no record of a later format.
+    static let otherKnownKinds: Set<String> = [deliveryKind.description, CaptureChannelOperationEncoder.kind]
 
     /// Keys of a record line, in the order they are written.
     ///
@@ -47,6 +52,10 @@ enum CaptureFormat {
         static let connectionAction: StaticString = "conn_action"
         static let lint: StaticString = "lint"
         static let faults: StaticString = "faults"
+        // Delivery events (`"kind":"delivery"`).
+        static let state: StaticString = "state"
+        static let why: StaticString = "why"
+        static let by: StaticString = "by"
     }
 
     /// Keys inside `"token"`.

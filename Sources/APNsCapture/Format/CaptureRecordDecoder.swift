@@ -34,6 +34,9 @@ enum CaptureRecordDecoder {
         case CaptureFormat.version:
             let kind = try fields.string(Key.kind)
             guard kind == CaptureFormat.pushKind.description else {
+                if CaptureFormat.otherKnownKinds.contains(kind) {
+                    throw CaptureDecodingError("a record of kind \(CaptureDecodingError.quoted(kind)), not a push", kind: .otherKind)
+                }
                 throw CaptureDecodingError(
                     "a record of kind \(CaptureDecodingError.quoted(kind)); this reader knows \"\(CaptureFormat.pushKind)\"",
                     kind: .unsupportedKind)

@@ -227,13 +227,13 @@ enum CaptureRecordEncoder {
     /// `"key":` — keys are plain ASCII constants, so they need no escaping, and with the
     /// punctuation they are one copy of known length.
     @inline(__always)
-    private static func writeKey(_ key: StaticString, into output: inout TextBuffer) {
+    static func writeKey(_ key: StaticString, into output: inout TextBuffer) {
         writeKey(key, separator: nil, into: &output)
     }
 
     /// `"key":`, after `separator` if there is one (the `,` before a member).
     @inline(__always)
-    private static func writeKey(_ key: StaticString, separator: UInt8?, into output: inout TextBuffer) {
+    static func writeKey(_ key: StaticString, separator: UInt8?, into output: inout TextBuffer) {
         let length = key.utf8CodeUnitCount
         output.write(atMost: length + 4) { out in
             var start = out
@@ -249,7 +249,7 @@ enum CaptureRecordEncoder {
         }
     }
 
-    private static func writeMember(_ key: StaticString, string: String, into output: inout TextBuffer) {
+    static func writeMember(_ key: StaticString, string: String, into output: inout TextBuffer) {
         writeKey(key, separator: UInt8(ascii: ","), into: &output)
         CaptureJSONOutput.writeString(string, into: &output)
     }
@@ -257,7 +257,7 @@ enum CaptureRecordEncoder {
     /// `,"key":"value"` for a value that needs no escaping by construction: lowercase hex,
     /// or the raw value of an enum whose cases are plain ASCII words (tested). Copied as it is,
     /// it skips the escaper's scan.
-    private static func writeMember(_ key: StaticString, plain value: String, into output: inout TextBuffer) {
+    static func writeMember(_ key: StaticString, plain value: String, into output: inout TextBuffer) {
         writeKey(key, separator: UInt8(ascii: ","), into: &output)
         output.append(UInt8(ascii: "\""))
         output.append(value)

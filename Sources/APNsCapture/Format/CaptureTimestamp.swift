@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Hand-written because the capture formats one time per push: Foundation's ISO 8601
 /// formatter costs microseconds and allocates, and this fixed layout needs no parsing options.
-enum CaptureTimestamp {
+package enum CaptureTimestamp {
     /// The length of every formatted time.
     static let length = 27
 
@@ -71,7 +71,7 @@ enum CaptureTimestamp {
     }
 
     /// The time as text, for messages and tests.
-    static func string(microseconds: Int64) -> String {
+    package static func string(microseconds: Int64) -> String {
         var output = TextBuffer(capacity: length)
         write(microseconds: microseconds, into: &output)
         return output.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }

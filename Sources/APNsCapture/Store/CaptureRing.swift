@@ -39,6 +39,11 @@ struct CaptureRing: ~Copyable {
     /// Bytes the arena holds, for tests of its growth.
     var arenaSize: Int { arena.size }
 
+    /// The sequence number of the oldest entry, the one ``append(_:)`` drops when full.
+    var oldestSequence: UInt64? {
+        count == 0 ? nil : view(at: slots[head].offset).header.sequence
+    }
+
     /// Stores a copy of `entry`. Drops the oldest entry first if the ring is full.
     ///
     /// - Returns: whether an entry was dropped to make room (always, for a capacity of 0).

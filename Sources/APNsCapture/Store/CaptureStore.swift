@@ -96,11 +96,12 @@ public final class CaptureStore: Sendable {
                     output.append(contentsOf: tail)
                 }
                 let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
+                // The entry the ring lets go, if full (other kinds' lines take sequence numbers
+                // too, so it is read, not computed): no registration will find it there again.
+                let oldest = state.sharedCopies.isEmpty ? nil : state.ring.oldestSequence
                 if state.ring.append(entry) {
                     state.droppedSinceClear += 1
-                    // The entry the ring let go (its sequences are consecutive): no
-                    // registration will find it there again.
-                    if !state.sharedCopies.isEmpty { state.sharedCopies[sequence &- UInt64(state.ring.capacity)] = nil }
+                    if let oldest { state.sharedCopies[oldest] = nil }
                 }
                 return (sequence, queued, ready)
             }

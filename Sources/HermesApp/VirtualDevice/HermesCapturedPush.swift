@@ -23,9 +23,8 @@ enum HermesCapturedPush {
         let spans = JSONSpans(text).elements(ofArrayMember: "pushes")
         var records: [HermesDelivery] = []
         for (index, element) in pushes.enumerated() {
-            guard let push = element as? [String: Any] else { continue }
-            // Other kinds (channel operations, delivery events) are not pushes to deliver.
-            if let kind = push["kind"] as? String, kind != "push" { continue }
+            // Records of another kind (a delivery event, a channel operation) are not pushes.
+            guard let push = element as? [String: Any], (push["kind"] as? String ?? "push") == "push" else { continue }
             guard let sequence = integer(push["seq"]), let payload = push["payload"] as? [String: Any] else {
                 throw .unexpectedAnswer("a record lacks seq or payload")
             }

@@ -19,8 +19,10 @@ public actor HermesVirtualDevice {
     /// The app logic pushes go through; set its foreground and viewed session to script
     /// the user.
     public nonisolated let handler: HermesNotificationHandler
-    private let controlURL: URL
-    private let session: URLSession
+    let controlURL: URL
+    let session: URLSession
+    /// `apns-id`s of shown notifications already handled (``handleShownNotifications()``).
+    var handledShown: Set<String> = []
     private var seen: Set<Int> = []
     private var lastTotal = 0
     /// Every push delivered so far, oldest first.

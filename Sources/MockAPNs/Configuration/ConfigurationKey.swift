@@ -9,7 +9,8 @@ enum ConfigurationKey {
     static let faults = "faults"
     static let validation = ValidationSettingsKey.section
     static let policyFile = "policy_file"
-    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation, policyFile]
+    static let delivery = DeliverySettingsKey.section
+    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation, policyFile, delivery]
 }
 
 /// Field names of the `validation` section: the choices where Apple is silent.

@@ -102,6 +102,9 @@ extension MockConfiguration {
             configuration.policy = try loadPolicy(
                 file: ConfigurationPath.resolve(file, against: baseDirectory), path: ConfigurationKey.policyFile)
         }
+        if let delivery = root.value(ConfigurationKey.delivery) {
+            configuration.delivery = try ConfigurationJSON.decodeDelivery(delivery, base: base.delivery)
+        }
         if checksSettings { try configuration.server.validate() }
         return configuration
     }

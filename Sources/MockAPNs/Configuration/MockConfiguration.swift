@@ -24,6 +24,9 @@ public struct MockConfiguration: Sendable {
     /// (`GET /profiles`, `GET /pushes/{seq}/findings`); read from `--policy FILE` or the
     /// file's `policy_file` by ``loadPolicy(file:path:)``.
     public var policy: Policy?
+    /// What happens after the 200: devices' connectivity, storage, the delivery log
+    /// (docs/delivery.md); off by default.
+    public var delivery = DeliverySettings()
 
     /// The bundle ID of the zero-configuration app.
     public static let defaultBundleID = "com.example.app"

@@ -29,7 +29,8 @@ extension ControlAPI {
         // first; `application/json` it sends cross-site only after a CORS preflight, which
         // this API never approves.
         // Only on endpoints: another path or method is a 404 or 405, which says more.
-        if Self.changesState(request.method), Self.acceptedParameters(method: request.method, path: path) != nil,
+        if Self.changesState(request.method),
+            Self.acceptedParameters(method: request.method, path: path) != nil || DeliveryRoutes.owns(path),
             !Self.isJSON(request.headers["content-type"]) {
             let given = request.headers["content-type"].map { "content-type \(JSONValue.string($0))" } ?? "no content-type"
             return Self.error(415, "\(request.method) \(path) changes the mock, so it needs content-type: \(Self.requiredContentType) "

@@ -23,6 +23,7 @@ import StrictJSON
 /// | GET, PUT, POST, DELETE | /faults | fault rules |
 /// | DELETE | /faults/{id} | removes one rule |
 /// | GET, POST, DELETE | /channels… | broadcast channels (``ControlChannels``) |
+/// | GET, PUT | /delivery… | the delivery log, its waits, devices' connectivity and notification centres (``DeliveryRoutes``) |
 /// | GET | /profiles, /pushes/reasons, /pushes/{seq}/findings, /pushes/{seq}/simulator | inspection (`ControlAPI+Inspection`) |
 ///
 /// Every request first passes ``refusal(of:path:)``: its host, the access token, and a JSON
@@ -35,6 +36,7 @@ struct ControlAPI: HTTPServerHandler {
     let faults: FaultEngine
     let metrics: PushMetrics
     let services: MockServices
+    let delivery: DeliveryModel
     /// The APNs listeners' transport counters, summed.
     let transportMetrics: @Sendable () -> TransportMetrics
     /// The bearer token requests must carry (``MockServerSettings/controlAccessToken``).
@@ -70,6 +72,7 @@ struct ControlAPI: HTTPServerHandler {
             return
         }
         do {
+            if DeliveryRoutes.owns(path) { return try DeliveryRoutes(model: delivery, waits: waits).handle(request, path: path, query: query, responder: responder) }
             try Self.checkParameterNames(query, method: request.method, path: path)
             switch (request.method, path) {
             case ("GET", "/healthz"):

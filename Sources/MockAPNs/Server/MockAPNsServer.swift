@@ -44,6 +44,9 @@ public final class MockAPNsServer: Sendable {
     public let channels: ChannelStore
     /// Channel management requests and broadcasts, counted and logged.
     public var channelEvents: ChannelEventLog { services.channelEvents }
+    /// Devices' connectivity, stored pushes, notification centres and the delivery log;
+    /// pushes reach it only when ``MockConfiguration/delivery`` is enabled.
+    public let delivery: DeliveryModel
 
     private let services: MockServices
     private let production: HTTPServer
@@ -62,7 +65,7 @@ public final class MockAPNsServer: Sendable {
     ///
     /// - Parameters:
     ///   - observers: observers of every answered push, besides the server's own capture.
-    ///   - now: the clock for provider tokens; tests inject one.
+    ///   - now: the clock for provider tokens and the delivery model; tests inject one.
     ///   - handlerFactory: chooses what decides each push. It is called once, here, with
     ///     the built-in factory (the configuration's registry and validation settings,
     ///     kept current by ``replaceRegistry(_:)`` and the control API), and returns the
@@ -89,11 +92,13 @@ public final class MockAPNsServer: Sendable {
         }
         metrics = PushMetrics()
         channels = ChannelStore()
+        delivery = DeliveryModel(settings: configuration.delivery, logCapacity: settings.captureRingSize, capture: capture,
+                                 now: now ?? { Date() })
         let validation = ValidatingPushHandlerFactory(
             registry: configuration.registry, settings: configuration.validation, now: now, channels: channels)
         services = MockServices(
             validation: validation, handlers: handlerFactory(validation), faults: faults, metrics: metrics,
-            capture: capture, observers: observers,
+            capture: capture, observers: observers + (delivery.isEnabled ? [DeliveryObserver(model: delivery)] : []),
             streamPolicy: StreamLimitPolicy(
                 maxConcurrentStreams: settings.maxConcurrentStreams,
                 lowersAfterRejection: settings.dropsStreamLimitAfterRejection),
@@ -173,7 +178,7 @@ public final class MockAPNsServer: Sendable {
             var controlListener = HTTPServerConfiguration(host: settings.host, port: 0)
             controlListener.maxBodySize = 4 * 1024 * 1024
             let listeners = [production, sandbox]
-            let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services,
+            let controlAPI = ControlAPI(capture: capture, faults: faults, metrics: metrics, services: services, delivery: delivery,
                                         transportMetrics: { Self.sum(listeners.map(\.metrics)) },
                                         accessToken: settings.controlAccessToken.map { Array($0.utf8) },
                                         hostCheck: ControlHostCheck(bindHost: settings.host, extraNames: settings.controlAllowedHosts),
@@ -187,6 +192,7 @@ public final class MockAPNsServer: Sendable {
             capture.close()
             throw error
         }
+        if delivery.isEnabled { DeliveryObserver.tick(delivery, on: controlGroup.next()) }
         productionURL = "\(scheme)://\(production.localAddress)"
         sandboxURL = "\(scheme)://\(sandbox.localAddress)"
         controlURL = "http://\(control.localAddress)"
@@ -204,7 +210,7 @@ public final class MockAPNsServer: Sendable {
     ///     (``MockTestCertificates/locateBundled()``), so a package depending on this one
     ///     needs no files.
     ///   - configure: adjusts the configuration before start (TLS off, faults, devices).
-    ///   - now: the clock for provider tokens.
+    ///   - now: the clock for provider tokens and the delivery model.
     ///   - handlerFactory: what decides each push, given the built-in factory, as for
     ///     ``init(configuration:observers:now:handlerFactory:)``.
     public static func startForTesting(

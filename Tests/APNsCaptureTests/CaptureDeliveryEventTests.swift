@@ -1,0 +1,67 @@
+import APNsCore
+import Foundation
+import PushTestSupport
+@testable import APNsCapture
+import Testing
+
+/// The `"kind":"delivery"` lines: what the encoder writes, what the readers make of them.
+@Suite struct CaptureDeliveryEventTests {
+    static let event = CaptureDeliveryEvent(
+        sequence: 9, timeMicroseconds: 1_796_378_440_000_000, apnsID: "0f3c9a7e-51d2-4b0e-8000-00000000002a",
+        uniqueID: "5d0f6a1e-2b4c-4e8f-9a1b-3c5d7e9f1a2b", deviceToken: DeviceToken(String(repeating: "ab", count: 32))!,
+        topic: "com.example.app", state: "discarded", why: "coalesced", by: "0f3c9a7e-51d2-4b0e-8000-00000000002b")
+
+    @Test func theDocumentedExampleIsWhatTheEncoderWritesAndReadsBack() throws {
+        let examples = try CaptureFormatDocumentTests().documentedExamples()
+        try #require(examples.count == 3)
+        let line = Self.event.encodedLine()
+        #expect(examples[2] + "\n" == String(decoding: line, as: UTF8.self))
+        #expect(try CaptureDeliveryEvent(decoding: Array(line.dropLast())) == Self.event)
+        var bare = Self.event
+        (bare.uniqueID, bare.why, bare.by) = (nil, nil, nil)
+        #expect(try CaptureDeliveryEvent(decoding: Array(bare.encodedLine().dropLast())) == bare, "optional members left out")
+    }
+
+    @Test func pushReadersSkipThemWithoutAWarningAndHandThemOver() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("delivery-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var push = CaptureFixtures.fullRecord()
+        push.sequence = 8
+        let text = CaptureRecordEncoder.line(push) + Self.event.encodedLine() + CaptureRecordEncoder.line(push)
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        let reader = try CaptureFileReader(path: path)
+        var handed: [CaptureDeliveryEvent] = []
+        reader.onOtherKindLine = { handed.append(try! CaptureDeliveryEvent(decoding: $0)) }
+        var pushes = 0
+        while try reader.next() != nil { pushes += 1 }
+        #expect(pushes == 2 && reader.warningCount == 0 && reader.otherKindLineCount == 1)
+        #expect(handed == [Self.event])
+    }
+
+    @Test func aPushLineIsNoDeliveryEvent() {
+        let line = Array(CaptureRecordEncoder.line(CaptureFixtures.fullRecord()).dropLast())
+        let error = #expect(throws: CaptureDecodingError.self) { try CaptureDeliveryEvent(decoding: line) }
+        #expect(error?.kind == .unsupportedKind)
+    }
+
+    @Test func fileOnlyLinesTakeSequenceNumbersButStayOutOfTheRing() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("delivery-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try CaptureStore(capacity: 2, filePath: path)
+        store.record(CaptureFixtures.fullRecord())
+        #expect(store.appendToFile(Self.event) == 2)
+        store.record(CaptureFixtures.fullRecord())
+        // Waits pending while the ring lets go of an entry: the shared copies follow the
+        // entries actually dropped, though sequence numbers now have gaps.
+        let wait = Task { await store.wait(for: .all, count: 10, timeout: .seconds(20)) }
+        #expect(await pollUntil { store.pendingWaitCount > 0 })
+        store.record(CaptureFixtures.fullRecord())
+        #expect(store.records().map(\.sequence) == [3, 4])
+        #expect(store.sharedCopyCount <= 2)
+        wait.cancel()
+        _ = await wait.value
+        store.close()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 4 && lines[1].contains(#""seq":2,"kind":"delivery""#))
+    }
+}
