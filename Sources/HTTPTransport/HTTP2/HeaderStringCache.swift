@@ -21,6 +21,13 @@ struct HeaderStringCache {
 
     private var strings: [String]
 
+    /// The bytes the cache holds: its slots, and the text of strings too long to be stored inline.
+    var allocatedBytes: Int {
+        var bytes = ConnectionMemory.size(of: strings)
+        for string in strings where string.utf8.count > 15 { bytes += string.utf8.count + 32 }
+        return bytes
+    }
+
     init() {
         // The four pseudo-header values, then a name and a value per regular header.
         strings = Array(repeating: "", count: 4 + 2 * Self.regularHeaderCount)
