@@ -136,6 +136,10 @@ struct OversizedValueFilter {
                 i += taken
                 continue
             }
+            if state.part == .frameHeader && state.headerFill == 0 {
+                i = skipWholeFrames(bytes, from: i)
+                if i == count { break }
+            }
             switch state.part {
             case .frameHeader:
                 if state.headerFill == 0 && count - i >= 9 {
@@ -197,6 +201,26 @@ struct OversizedValueFilter {
             }
         }
         return .completed(holdFrom: holdPoint(count))
+    }
+
+    /// Passes over frames that lie whole in `bytes` and need no following (every frame of
+    /// the usual request): the first one that does, or does not lie whole, is left to `scan`.
+    private mutating func skipWholeFrames(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var i = start
+        while bytes.count - i >= 9 {
+            let length = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
+            let type = bytes[i + 3]
+            guard bytes.count - i - 9 >= length else { break }
+            if type == Self.headersType {
+                let flags = bytes[i + 4]
+                guard !rewrites || (flags & Self.endHeaders != 0 && length <= Self.decoderStringLimit) else { break }
+                state.following = false
+            } else if type == Self.continuationType && state.following {
+                break
+            }
+            i += 9 + length
+        }
+        return i
     }
 
     private mutating func takeHeaderByte(_ byte: UInt8) {

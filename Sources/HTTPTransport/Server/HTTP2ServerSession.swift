@@ -72,8 +72,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     /// Closed streams kept for reuse: a request then costs no object allocation.
     private var spareStreams: [Stream] = []
     private static let maxSpareStreams = 64
-    /// Spare streams an idle connection keeps: enough for a client that sends one request
-    /// at a time, which goes idle after each.
+    /// Spare streams a quiet connection keeps: its next request costs no allocation.
     private static let idleSpareStreams = 1
 
     private var session: OpaquePointer?
@@ -352,10 +351,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     func didDrain() {
         // The peer's kernel has taken every acknowledgement queued so far.
         unreadAcknowledgements = 0
-        guard outputHeldBack else {
-            if openStreamCount == 0 { releaseIdleMemory() }
-            return
-        }
+        guard outputHeldBack else { return }
         // Written at the end of the iteration, not from inside this flush.
         produceOutput()
         guard !flushScheduled else { return }
@@ -365,21 +361,17 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
 
     var hasOpenStreams: Bool { openStreamCount > 0 }
 
-    /// The connection has nothing open and nothing to send: what a burst left behind (spare
-    /// streams, a grown output buffer) goes back, so an idle connection stays small.
-    private func releaseIdleMemory() {
+    /// What a burst left behind (spare streams, a grown output buffer, the header strings
+    /// kept for the next request) goes back once the connection has been quiet, so an idle
+    /// connection stays small. Not at every moment without a stream: a client that sends
+    /// bursts, or one request at a time, would then allocate them again for each.
+    func connectionWentQuiet() {
+        guard openStreamCount == 0 else { return }
         if spareStreams.count > Self.idleSpareStreams {
             spareStreams = Array(spareStreams.prefix(Self.idleSpareStreams))
         }
+        headerStrings.removeAll()
         stream.releaseIdleOutputBuffer()
-    }
-
-    /// The header strings a busy connection reuses go after a quiet period, not at every idle
-    /// moment: a client sending one request at a time would otherwise lose them each time.
-    func connectionWentQuiet() {
-        guard openStreamCount == 0 else { return }
-        headerStrings = HeaderStringCache()
-        releaseIdleMemory()
     }
 
     var memory: ConnectionMemory {

@@ -69,11 +69,10 @@ final class ByteStream: Selectable {
     /// `EventLoop.readBuffer`'s size produces.
     static let outputPauseThreshold = 64 * 1024
 
-    /// Output capacity an idle connection keeps: room for a few small answers, so that a
-    /// client sending one request at a time does not make every answer allocate.
+    /// Output capacity a quiet connection keeps: room for a few small answers.
     static let idleOutputCapacity = 1024
 
-    /// Gives back the output buffer a burst grew; called when the connection has gone idle.
+    /// Gives back the output buffer a burst grew; called once the connection has been quiet.
     func releaseIdleOutputBuffer() {
         guard !hasPendingOutput, outbound.capacity > Self.idleOutputCapacity else { return }
         outbound = []
