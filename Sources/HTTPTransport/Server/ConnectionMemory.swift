@@ -33,7 +33,7 @@ extension ConnectionMemory {
     /// The most an idle HTTP/2 connection that has sent no request holds, as counted here:
     /// nghttp2's session (25.5 KiB, all of it allocated when the session is made: its
     /// 16 KiB outbound frame buffer, 4 KiB stream map, two 1 KiB HPACK rings and 2.9 KiB of
-    /// session) and about 2 KiB of the transport's objects and buffers. OpenSSL's `SSL`
+    /// session) and about 1.3 KiB of the transport's objects and buffers. OpenSSL's `SSL`
     /// (13.5 KiB after the handshake) and the kernel's buffers come on top.
     static let idleBound = 28 * 1024
     /// What the client's HPACK table adds once requests have filled it: nghttp2 spends about
