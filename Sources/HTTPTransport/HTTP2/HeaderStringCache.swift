@@ -19,11 +19,22 @@ struct HeaderStringCache {
         case method, path, authority, scheme
     }
 
-    private var strings: [String]
+    /// The four pseudo-header values, then a name and a value per regular header; made at the
+    /// first request, so an idle connection holds none.
+    private var strings: [String] = []
+    private static let slotCount = 4 + 2 * regularHeaderCount
 
-    init() {
-        // The four pseudo-header values, then a name and a value per regular header.
-        strings = Array(repeating: "", count: 4 + 2 * Self.regularHeaderCount)
+    /// The bytes the cache holds: its slots, and about what the text of strings too long to be
+    /// stored inline takes.
+    var allocatedBytes: Int {
+        var bytes = ConnectionMemory.size(of: strings)
+        for string in strings where string.utf8.count > 15 { bytes += string.utf8.count + 32 }
+        return bytes
+    }
+
+    /// Forgets every string, and the slots, until the next request.
+    mutating func removeAll() {
+        if !strings.isEmpty { strings = [] }
     }
 
     /// The value of the pseudo-header in `slot`.
@@ -42,6 +53,7 @@ struct HeaderStringCache {
     }
 
     private mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, at slot: Int) -> String {
+        if strings.isEmpty { strings = Array(repeating: "", count: Self.slotCount) }
         guard slot < strings.count, bytes.count <= Self.maximumLength else { return String(decoding: bytes, as: UTF8.self) }
         let cached = strings[slot]
         if cached.utf8.count == bytes.count {

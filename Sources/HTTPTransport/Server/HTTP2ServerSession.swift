@@ -72,6 +72,8 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     /// Closed streams kept for reuse: a request then costs no object allocation.
     private var spareStreams: [Stream] = []
     private static let maxSpareStreams = 64
+    /// Spare streams a quiet connection keeps: its next request costs no allocation.
+    private static let idleSpareStreams = 1
 
     private var session: OpaquePointer?
     private let stream: ByteStream
@@ -81,12 +83,22 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     private var openStreamCount = 0
     private var inReceive = false
     private var flushScheduled = false
-    private let headerBlock = HeaderBlockBuilder()
+    private let headerBlock: HeaderBlockBuilder
+    /// Rewrites a header value nghttp2 could not decode, so that its stream is answered 431.
+    private var oversizedValues: OversizedValueFilter
+    /// The stream whose header block carried the last such value.
+    private var oversizedValueStreamID: Int32 = 0
+    /// Counts nghttp2's allocations, when the configuration asks for it.
+    private let memoryCounter: NGHTTP2MemoryCounter?
 
     init?(stream: ByteStream, connection: HTTPConnection, context: ServerContext) {
         self.stream = stream
         self.connection = connection
         self.context = context
+        headerBlock = context.registry(for: stream.eventLoop)?.headerBlock ?? HeaderBlockBuilder()
+        memoryCounter = context.configuration.countsConnectionMemory ? NGHTTP2MemoryCounter() : nil
+        // nghttp2 announces a 4096-byte table unless told otherwise.
+        oversizedValues = OversizedValueFilter(tableSizeLimit: context.configuration.headerTableSize ?? 4096)
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
         defer { nghttp2_session_callbacks_del(callbacks) }
@@ -108,7 +120,13 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
 
         var created: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()
-        guard nghttp2_session_server_new2(&created, callbacks, userData, option) == 0, let created else { return nil }
+        let status: Int32
+        if var allocator = memoryCounter?.allocator {
+            status = nghttp2_session_server_new3(&created, callbacks, userData, option, &allocator)
+        } else {
+            status = nghttp2_session_server_new2(&created, callbacks, userData, option)
+        }
+        guard status == 0, let created else { return nil }
         session = created
 
         let configuration = context.configuration
@@ -242,7 +260,11 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     func receive(_ bytes: UnsafeRawBufferPointer) {
         guard let session, !terminated else { return }
         inReceive = true
-        let result = nghttp2_session_mem_recv(session, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        var result = 0
+        _ = oversizedValues.feed(bytes, rewritten: { oversizedValueStreamID = $0.streamID }) { input in
+            result = nghttp2_session_mem_recv(session, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count)
+            return result >= 0
+        }
         inReceive = false
         if result < 0 {
             terminate(Self.goAwayCode(forFatal: Int32(clamping: result)),
@@ -338,6 +360,33 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     }
 
     var hasOpenStreams: Bool { openStreamCount > 0 }
+
+    /// What a burst left behind (spare streams, a grown output buffer, the header strings
+    /// kept for the next request) goes back once the connection has been quiet, so an idle
+    /// connection stays small. Not at every moment without a stream: a client that sends
+    /// bursts, or one request at a time, would then allocate them again for each.
+    func connectionWentQuiet() {
+        guard openStreamCount == 0 else { return }
+        if spareStreams.count > Self.idleSpareStreams {
+            spareStreams = Array(spareStreams.prefix(Self.idleSpareStreams))
+        }
+        headerStrings.removeAll()
+        stream.releaseIdleOutputBuffer()
+    }
+
+    var memory: ConnectionMemory {
+        var memory = ConnectionMemory()
+        memory.nghttp2 = memoryCounter?.liveBytes ?? 0
+        memory.objects = ConnectionMemory.size(of: self) + (memoryCounter.map(ConnectionMemory.size(of:)) ?? 0)
+        memory.buffers = ConnectionMemory.size(of: spareStreams) + headerStrings.allocatedBytes
+        var current = firstStream
+        while let request = current {
+            memory.objects += ConnectionMemory.size(of: request)
+            current = request.next
+        }
+        for request in spareStreams { memory.objects += ConnectionMemory.size(of: request) }
+        return memory
+    }
 
     /// One walk over the open streams, made only by the connection's timer.
     var nextRequestDeadline: ContinuousClock.Instant? {
@@ -439,7 +488,7 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
     private func header(of request: Stream, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         guard !request.headersTooLarge else { return }
         request.headerListSize += name.count + value.count + 32
-        if request.headerListSize > context.configuration.maxHeaderListSize {
+        if request.headerListSize > context.configuration.maxHeaderListSize || isOversizedValue(of: request, value) {
             // The fields before this one are kept (they fit within the limit, so memory stays
             // bounded) for the handler's answer; this one and any after it are dropped.
             request.headersTooLarge = true
@@ -462,6 +511,12 @@ final class HTTP2ServerSession: ServerSession, DeferredFlushing {
             if request.headers.isEmpty { request.headers.reserveCapacity(8) }
             request.headers.add(name: headerStrings.name(name, index: index), value: valueString)
         }
+    }
+
+    /// The value `OversizedValueFilter` put in place of one nghttp2 could not decode: the
+    /// stream is refused whatever the listener's limit, and the filler after it is dropped.
+    private func isOversizedValue(of request: Stream, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        request.id == oversizedValueStreamID && value.count == OversizedValueFilter.replacementLength
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {

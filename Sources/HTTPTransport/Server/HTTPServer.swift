@@ -92,6 +92,17 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// What each open connection holds, read on the connections' loops. Nghttp2's share is
+    /// counted only with `HTTPServerConfiguration.countsConnectionMemory`.
+    func connectionMemory() -> [ConnectionMemory] {
+        let collected = Mutex<[ConnectionMemory]>([])
+        forEachConnection { connection in
+            let memory = connection.memory
+            collected.withLock { $0.append(memory) }
+        }
+        return collected.withLock { $0 }
+    }
+
     private func forEachConnection(_ body: @escaping @Sendable (ServerConnection) -> Void) {
         let done = DispatchGroup()
         for loop in group.loops {

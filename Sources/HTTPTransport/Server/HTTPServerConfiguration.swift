@@ -77,6 +77,9 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// that negotiated no ALPN) is answered 505 in HTTP/1.1, through the handler's
     /// `rejectedRequestResponse` with ``HTTPRequestRejection/Kind/http2Only``, then closed.
     public var acceptsHTTP1: Bool
+    /// Counts what each connection holds (`HTTPServer.connectionMemory()`), nghttp2's
+    /// allocations included, at the cost of a size lookup per nghttp2 allocation. For tests.
+    var countsConnectionMemory = false
 
     public static let defaultMaxConnections = 10_000
     public static let defaultMaxConcurrentStreams = 1_000

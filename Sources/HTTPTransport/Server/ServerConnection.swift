@@ -140,6 +140,7 @@ final class ServerConnection: ByteStreamDelegate {
         }
         let timeout = configuration.idleTimeout
         let quiet = stream.lastActivity.duration(to: now)
+        if !session.hasOpenStreams && quiet >= Self.quietBeforeRelease { session.connectionWentQuiet() }
         if quiet >= timeout && !session.hasOpenStreams {
             session.sendGoAway(errorCode: .noError, debugData: configuration.idleGoAwayDebugData)
             stream.closeAfterFlush()
@@ -151,6 +152,24 @@ final class ServerConnection: ByteStreamDelegate {
         if session.awaitsClientPreface { next = min(next ?? prefaceDeadline, prefaceDeadline) }
         if let next { delay = min(delay, max(now.duration(to: next), .milliseconds(1))) }
         armTimer(after: delay)
+    }
+
+    /// How long a connection must have been without traffic before its session lets go of
+    /// its caches (checked by the connection's timer, so within a timer period after it).
+    static let quietBeforeRelease = Duration.seconds(1)
+
+    /// What this connection holds (see ``ConnectionMemory``).
+    var memory: ConnectionMemory {
+        var memory = (session as? HTTP2ServerSession)?.memory ?? ConnectionMemory()
+        memory.buffers += ConnectionMemory.size(of: sniffed) + stream.outputBufferCapacity
+        var objects: [AnyObject] = [self, stream, stream.socket]
+        if let tls = stream.tls { objects.append(tls) }
+        if let connection { objects.append(connection) }
+        if let timer { objects.append(timer) }
+        if let handshakeTimer { objects.append(handshakeTimer) }
+        if let session, !(session is HTTP2ServerSession) { objects.append(session) }
+        for object in objects { memory.objects += ConnectionMemory.size(of: object) }
+        return memory
     }
 
     func beginGracefulShutdown() {

@@ -43,4 +43,8 @@ final class ServerContext: Sendable {
 final class ConnectionRegistry: @unchecked Sendable {
     // Unchecked: loop-confined; each registry is used only on its own loop's thread.
     var connections: [ObjectIdentifier: ServerConnection] = [:]
+    /// The HTTP/2 sessions' scratch space for response header blocks: a block is laid out
+    /// and submitted (nghttp2 copies it) in one call, so one builder serves every session on
+    /// the loop, and an idle connection holds none.
+    let headerBlock = HeaderBlockBuilder()
 }

@@ -25,4 +25,11 @@ protocol ServerSession: ConnectionController {
     func refuseUnansweredRequests()
     /// The connection closed; release every stream.
     func connectionDidClose()
+    /// No request has been open since the connection's last timer check: caches kept for the
+    /// next request can go.
+    func connectionWentQuiet()
+}
+
+extension ServerSession {
+    func connectionWentQuiet() {}
 }

@@ -69,6 +69,19 @@ final class ByteStream: Selectable {
     /// `EventLoop.readBuffer`'s size produces.
     static let outputPauseThreshold = 64 * 1024
 
+    /// Output capacity a quiet connection keeps: room for a few small answers.
+    static let idleOutputCapacity = 1024
+
+    /// Gives back the output buffer a burst grew; called once the connection has been quiet.
+    func releaseIdleOutputBuffer() {
+        guard !hasPendingOutput, outbound.capacity > Self.idleOutputCapacity else { return }
+        outbound = []
+        outboundOffset = 0
+    }
+
+    /// The bytes set aside for queued output.
+    var outputBufferCapacity: Int { ConnectionMemory.size(of: outbound) }
+
     /// How long a closing stream waits for the peer to take its last output before closing
     /// anyway: a peer that reads nothing cannot hold a closing connection.
     static let closeDrainTimeout = Duration.seconds(10)
