@@ -139,6 +139,19 @@ struct DashboardBrowserTests {
         #expect(Set(["apple", "privacy", "hermes"]).isSubset(of: seen.profiles) && seen.asked_privacy, "\(seen.profiles)")
     }
 
+    struct Broadcast: Decodable {
+        var status: Int
+        var channel: String
+        var text: String
+    }
+
+    /// A broadcast is drawn as the Live Activity it carries, with the channel it went to.
+    @Test func aBroadcastNamesItsChannel() async throws {
+        let seen = try await Self.run("broadcast", as: Broadcast.self)
+        #expect(seen.status == 200)
+        #expect(seen.text.contains("broadcast to channel \(seen.channel)") && seen.text.contains("2-1"), "\(seen.text)")
+    }
+
     struct Screenshot: Decodable {
         var path: String
         var pushes: Int

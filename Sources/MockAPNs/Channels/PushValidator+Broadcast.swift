@@ -100,18 +100,7 @@ extension PushValidator {
         guard body.count <= limit else {
             throw PushRejection(.payloadTooLarge, "the payload is \(body.count) bytes; a broadcast allows \(limit)")
         }
-        let outline: JSONOutline
-        do {
-            outline = try JSONParser.outline(body, maximumDepth: settings.payloadNestingLimit, member: APNsPayloadKey.aps)
-        } catch {
-            try malformedPayload(PushLintCode.payloadNotJSON, "the payload is not JSON: \(error)", details: &details)
-            return
-        }
-        details.setPayload(parsedFrom: body, maximumDepth: settings.payloadNestingLimit)
-        guard outline.isObject else {
-            try malformedPayload(PushLintCode.payloadNotObject, "the payload must be a JSON object, found \(outline.typeName)", details: &details)
-            return
-        }
+        guard let outline = try objectOutline(of: body, details: &details) else { return }
         let maximumDepth = settings.payloadNestingLimit
         PayloadRules.lint(outline, pushType: .liveactivity, isBroadcast: true, into: &details.lintWarnings) {
             try? JSONParser.parse(body, maximumDepth: maximumDepth)

@@ -146,6 +146,7 @@ function liveActivity(record, payload, aps) {
   return el("div", { class: "banner activity" },
     head(record),
     el("div", { class: "title" }, "Live Activity ", el("span", { class: "tag level" }, aps && aps.event !== undefined ? show(aps.event) : "no event")),
+    record.channel_id !== undefined && el("div", { class: "subtitle" }, "broadcast to channel ", el("code", {}, show(record.channel_id))),
     state && el("dl", { class: "state" }, Object.entries(state).flatMap(([key, value]) => [el("dt", {}, key), el("dd", {}, show(value))])),
     aps && aps["attributes-type"] !== undefined && el("div", { class: "subtitle" }, "attributes ", show(aps["attributes-type"])),
     alert && el("div", { class: "body" }, [alert.title, alert.body].filter((part) => part !== undefined).join(" · ")),

@@ -516,20 +516,7 @@ public struct PushValidator: Sendable {
             throw PushRejection(
                 .payloadTooLarge, "the payload is \(body.count) bytes; \(pushType.withArticle) push allows \(pushType.maxPayloadSize)")
         }
-        // Only `aps` is built: the rest is checked as strictly but never read here, and the
-        // capture parses the whole payload only if someone asks for it.
-        let outline: JSONOutline
-        do {
-            outline = try JSONParser.outline(body, maximumDepth: settings.payloadNestingLimit, member: APNsPayloadKey.aps)
-        } catch {
-            try malformedPayload(PushLintCode.payloadNotJSON, "the payload is not JSON: \(error)", details: &details)
-            return
-        }
-        details.setPayload(parsedFrom: body, maximumDepth: settings.payloadNestingLimit)
-        guard outline.isObject else {
-            try malformedPayload(PushLintCode.payloadNotObject, "the payload must be a JSON object, found \(outline.typeName)", details: &details)
-            return
-        }
+        guard let outline = try objectOutline(of: body, details: &details) else { return }
         var pushType = pushType
         if inferType, pushType == .alert, Self.looksLikeBackground(aps: outline.memberFields) {
             pushType = .background
@@ -540,6 +527,25 @@ public struct PushValidator: Sendable {
         PayloadRules.lint(outline, pushType: pushType, into: &details.lintWarnings) {
             try? JSONParser.parse(body, maximumDepth: maximumDepth)
         }
+    }
+
+    /// The payload's outline, with only `aps` built: the rest is checked as strictly but never
+    /// read here, and the capture parses the whole payload only if someone asks for it. Nil
+    /// once a body that is not a JSON object has been judged (``malformedPayload(_:_:details:)``).
+    func objectOutline(of body: [UInt8], details: inout PushDetails) throws(PushRejection) -> JSONOutline? {
+        let outline: JSONOutline
+        do {
+            outline = try JSONParser.outline(body, maximumDepth: settings.payloadNestingLimit, member: APNsPayloadKey.aps)
+        } catch {
+            try malformedPayload(PushLintCode.payloadNotJSON, "the payload is not JSON: \(error)", details: &details)
+            return nil
+        }
+        details.setPayload(parsedFrom: body, maximumDepth: settings.payloadNestingLimit)
+        guard outline.isObject else {
+            try malformedPayload(PushLintCode.payloadNotObject, "the payload must be a JSON object, found \(outline.typeName)", details: &details)
+            return nil
+        }
+        return outline
     }
 
     func malformedPayload(_ code: String, _ message: String, details: inout PushDetails) throws(PushRejection) {

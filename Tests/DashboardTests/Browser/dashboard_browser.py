@@ -78,7 +78,8 @@ class Mock:
         streams = []
         for request in requests:
             stream = conn.get_next_available_stream_id()
-            headers = [(":method", "POST"), (":scheme", "http"), (":path", "/3/device/" + request["device"]),
+            path = request.get("path") or "/3/device/" + request["device"]
+            headers = [(":method", "POST"), (":scheme", "http"), (":path", path),
                        (":authority", "127.0.0.1"), ("apns-topic", request["topic"]), ("apns-push-type", request["push_type"])]
             if request["token"]:
                 headers.append(("authorization", "bearer " + bearer))
@@ -343,7 +344,21 @@ def mock_state(mock, driver, out):
             "faults_after_remove": [r["id"] for r in json.load(urllib.request.urlopen(mock.control + "/faults", timeout=5))]}
 
 
-SCENARIOS = {f.__name__: f for f in (live, rejected_and_filters, xss, export, screenshot, thinning, reconnect, login, mock_state)}
+def broadcast(mock, driver, out):
+    """A broadcast to a channel is drawn as the Live Activity it is, naming its channel."""
+    request = urllib.request.Request(mock.control + "/channels", method="POST", headers={"content-type": "application/json"},
+                                     data=json.dumps({"bundle_id": TOPIC, "message_storage_policy": 0}).encode())
+    channel = json.load(urllib.request.urlopen(request, timeout=5))["channel_id"]
+    open_page(driver, mock)
+    payload = {"aps": {"event": "update", "timestamp": int(time.time()), "content-state": {"score": "2-1"}}}
+    status, _ = mock.pushes([dict(payload=payload, push_type="liveactivity", topic=TOPIC, device=DEVICE, token=True,
+                                  path="/4/broadcasts/apps/" + TOPIC,
+                                  extra=[("apns-channel-id", channel), ("apns-expiration", "0"), ("apns-priority", "10")])])[0]
+    banner = until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".banner.activity"), "the broadcast's banner")[0]
+    return {"status": status, "channel": channel, "text": banner.get_attribute("textContent")}
+
+
+SCENARIOS = {f.__name__: f for f in (live, rejected_and_filters, xss, export, screenshot, thinning, reconnect, login, mock_state, broadcast)}
 
 
 def main():
