@@ -62,8 +62,9 @@ struct DeliveryBook {
         /// Shown notifications, oldest first; the newest `notificationCentreLimit` are on
         /// screen. Up to twice that are kept, so that trimming is one move per so many pushes.
         var shown: [ShownNotification] = []
-        /// The payload of the last delivered push per topic that may carry a badge.
-        var badgeSources: [String: [UInt8]] = [:]
+        /// The payload of the last delivered push per topic that may carry a badge: a device
+        /// has few topics, so a list compared by topic costs less per push than hashing one.
+        var badgeSources: [(topic: String, payload: [UInt8])] = []
         /// Times of background deliveries still inside the budget's window.
         var backgroundDeliveries: [Date] = []
         /// When the device's timer fires next; a timer entry for another time is stale.
@@ -116,6 +117,19 @@ struct DeliveryBook {
             var full = record
             full.events = (first.map { [$0] } ?? []) + later
             return full
+        }
+
+        /// Appends `event`; returns its index in ``full``'s events, and its capture line if asked.
+        mutating func add(_ event: DeliveryEvent, line wanted: Bool) -> (position: Int, line: CaptureDeliveryEvent?) {
+            let position: Int
+            if first == nil {
+                first = event
+                position = 0
+            } else {
+                later.append(event)
+                position = later.count
+            }
+            return (position, wanted ? line(event) : nil)
         }
 
         func line(_ event: DeliveryEvent) -> CaptureDeliveryEvent {
@@ -213,7 +227,11 @@ struct DeliveryBook {
     mutating func accept(_ push: DeliveryInput, at time: Date) {
         advance(to: time)
         let serial = addRecord(push, at: time)
-        var slot = devices.removeValue(forKey: push.deviceToken) ?? DeviceSlot()
+        // The slot is swapped out of its place and back, so the token is hashed once: nothing
+        // below adds or removes a device, which keeps `index` valid.
+        let index = devices.index(forKey: push.deviceToken)
+        var slot = DeviceSlot()
+        if let index { swap(&slot, &devices.values[index]) }
         let expired = push.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) <= time } ?? false
         let expiresAt = push.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) }
             ?? time.addingTimeInterval(settings.maximumStorage)
@@ -231,7 +249,11 @@ struct DeliveryBook {
             hold(HeldPush(serial: serial, reason: .offline, expiresAt: expiresAt, dueAt: nil, push: push), in: &slot, at: time)
         }
         if !slot.held.isEmpty { schedule(push.deviceToken, &slot, after: time) }
-        devices[push.deviceToken] = slot
+        if let index {
+            swap(&slot, &devices.values[index])
+        } else {
+            devices[push.deviceToken] = slot
+        }
         compactTimers()
     }
 
@@ -269,7 +291,13 @@ struct DeliveryBook {
             let replaced = slot.shown.remove(at: index)
             change(replaced.serial, DeliveryEvent(state: .replacedOnScreen, by: record.apnsID, at: time))
         }
-        if Self.mayCarryBadge(record.payload) { slot.badgeSources[record.topic] = record.payload }
+        if Self.mayCarryBadge(record.payload) {
+            if let index = slot.badgeSources.firstIndex(where: { $0.topic == record.topic }) {
+                slot.badgeSources[index].payload = record.payload
+            } else {
+                slot.badgeSources.append((record.topic, record.payload))
+            }
+        }
         slot.shown.append(ShownNotification(serial: serial, apnsID: record.apnsID, uniqueID: record.uniqueID, topic: record.topic,
                                             collapseID: record.collapseID, deliveredAt: time, payload: record.payload))
         if slot.shown.count >= 2 * settings.notificationCentreLimit {
@@ -340,16 +368,10 @@ struct DeliveryBook {
 
     private mutating func change(_ serial: UInt64, _ event: DeliveryEvent) {
         guard let index = records.index(forKey: serial) else { return }
-        let position: Int
-        if records.values[index].first == nil {
-            records.values[index].first = event
-            position = 0
-        } else {
-            records.values[index].later.append(event)
-            position = records.values[index].later.count
-        }
+        // Changed in place: reading `records.values[index]` would copy the entry.
+        let (position, line) = records.values[index].add(event, line: keepsLines)
         changes.append((serial, position))
-        if keepsLines { lines.append(records.values[index].line(event)) }
+        if let line { lines.append(line) }
     }
 
     /// Lets go of records that left the window while held and are settled now: called once

@@ -160,7 +160,8 @@ public final class DeliveryModel: Sendable {
             return (result, lines, ready)
         }
         if let capture {
-            for line in lines { capture.appendToFile(line) }
+            // By index: the array lends each line, where `for line in lines` copies it.
+            for index in lines.indices { capture.appendToFile(lines[index]) }
         }
         for resumption in ready { resumption.resume() }
         return result
