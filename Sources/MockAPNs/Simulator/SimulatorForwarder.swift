@@ -44,7 +44,7 @@ public final class SimulatorForwarder: Sendable {
     /// - Parameter xcrunPath: the `xcrun` to run; by default the one on `PATH`.
     /// - Throws: ``ConfigurationError`` when the settings are out of range or no `xcrun` is found.
     public init(settings: SimulatorForwardingSettings, xcrunPath: String? = nil) throws(ConfigurationError) {
-        try settings.validate()
+        try settings.validateRanges()
         guard let path = xcrunPath ?? SimulatorForwardingSettings.locateXcrun() else {
             throw ConfigurationError(.invalidValue, path: SimulatorForwardingKey.section, SimulatorForwardingSettings.missingXcrunMessage)
         }
@@ -88,8 +88,7 @@ public final class SimulatorForwarder: Sendable {
         }
         guard !alreadyStopped else { return }
         jobsReady.signal()
-        let milliseconds = Int(gracePeriod.components.seconds * 1000 + gracePeriod.components.attoseconds / 1_000_000_000_000_000)
-        _ = workerDone.wait(timeout: .now() + .milliseconds(milliseconds))
+        _ = workerDone.wait(timeout: SimulatorPushCommand.deadline(after: gracePeriod))
     }
 
     private func runWorker() {

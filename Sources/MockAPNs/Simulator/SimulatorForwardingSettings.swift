@@ -64,6 +64,14 @@ public struct SimulatorForwardingSettings: Sendable, Hashable {
     }
 
     func validate(path: String) throws(ConfigurationError) {
+        try validateRanges(path: path)
+        guard Self.locateXcrun() != nil else {
+            throw ConfigurationError(.invalidValue, path: JSONField.path(path, SimulatorForwardingKey.device), Self.missingXcrunMessage)
+        }
+    }
+
+    /// ``validate()`` without looking for `xcrun`.
+    func validateRanges(path: String = SimulatorForwardingKey.section) throws(ConfigurationError) {
         func fail(_ field: String, _ message: String) -> ConfigurationError {
             ConfigurationError(.invalidValue, path: JSONField.path(path, field), message)
         }
@@ -81,6 +89,5 @@ public struct SimulatorForwardingSettings: Sendable, Hashable {
         guard Self.commandTimeoutSeconds.contains(seconds) else {
             throw fail(SimulatorForwardingKey.timeoutSeconds, "expected a number of seconds 0.01-3600, found \(seconds)")
         }
-        guard Self.locateXcrun() != nil else { throw fail(SimulatorForwardingKey.device, Self.missingXcrunMessage) }
     }
 }

@@ -50,8 +50,7 @@ struct SimulatorPushCommand {
         } catch {
             return "\(command): cannot start \(xcrunPath): \(error.localizedDescription)"
         }
-        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        if exited.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut {
+        if exited.wait(timeout: Self.deadline(after: timeout)) == .timedOut {
             process.terminate()
             if exited.wait(timeout: .now() + Self.terminationGrace) == .timedOut {
                 kill(process.processIdentifier, SIGKILL)
@@ -65,6 +64,12 @@ struct SimulatorPushCommand {
             return "\(command): \(how)\(Self.firstLine(ofFile: errorPath).map { ": \($0)" } ?? "")"
         }
         return nil
+    }
+
+    /// `duration` from now, to the millisecond, for a semaphore's wait.
+    static func deadline(after duration: Duration) -> DispatchTime {
+        let (seconds, attoseconds) = duration.components
+        return .now() + .milliseconds(Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000))
     }
 
     /// The first non-empty line of the file, cut to ``errorExcerptLength`` bytes.
