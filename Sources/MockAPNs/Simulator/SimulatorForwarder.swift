@@ -14,7 +14,8 @@ import Synchronization
 ///
 /// ```swift
 /// let forwarder = try SimulatorForwarder(settings: SimulatorForwardingSettings(device: "booted"))
-/// // Pass it to MockAPNsServer's observers, or set MockConfiguration.simulatorForwarding.
+/// // Among MockAPNsServer's observers it forwards, but only the one the server makes from
+/// // MockConfiguration.simulatorForwarding shows its counts on /metrics.
 /// forwarder.stop()
 /// ```
 public final class SimulatorForwarder: Sendable {

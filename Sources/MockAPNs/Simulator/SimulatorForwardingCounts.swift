@@ -10,6 +10,7 @@ public struct SimulatorForwardingCounts: Sendable, Hashable {
     /// line of standard error, or why it did not run.
     public var lastFailure: String?
 
+    /// All counts zero, no failure.
     public init() {}
 
     /// The counts in Prometheus' text format, for the control API's `/metrics`.
