@@ -43,12 +43,12 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .systemLibrary(
             name: "CNGHTTP2",
             pkgConfig: "libnghttp2",
-            providers: [.apt(["libnghttp2-dev"])]
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]
         ),
         .systemLibrary(
             name: "CHTTPParser",
