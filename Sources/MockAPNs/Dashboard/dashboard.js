@@ -1,7 +1,8 @@
 // The dashboard (docs/dashboard.md): follows the capture through the control API's
-// long-poll, shows details, filters, the mock's state, and exports `.apns` files.
+// long-poll, shows details, filters, the mock's state and devices' connectivity, what became
+// of each push (the delivery log), and exports `.apns` files.
 // It talks to nothing but the origin that served it (the page's connect-src is 'self').
-import { el, pushItem, outcome, payloadOf, bundleID, clock } from "./render.js";
+import { el, pushItem, outcome, payloadOf, bundleID, clock, deliveryBadge, deliveryHistory, connectivityRow } from "./render.js";
 
 /// Pushes drawn at most, unless the user loads older ones: the tab's memory stays bounded.
 const shownLimit = 200;
@@ -12,6 +13,12 @@ const pollInterval = 500;
 /// Seconds one long-poll waits for a push.
 const pollTimeout = 25;
 const tokenKey = "apns-mock-control-token";
+/// How often the delivery log and devices' connectivity are read again (they change without a push).
+const deliveryInterval = 1000;
+/// How often a mock whose delivery model is off is asked again (a restart may turn it on).
+const deliveryOffInterval = 10_000;
+/// Devices whose delivery records one refresh reads at most: those of the newest pushes drawn.
+const deliveryDevicesLimit = 10;
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,6 +33,8 @@ const state = {
   primed: false, // whether this generation has had its first, immediate answer
   poll: null, // the pending long-poll's AbortController
   profile: "apple",
+  delivery: new Map(), // lowercased apns-id -> its delivery record
+  deliveryOn: null, // whether the mock's delivery model is on; null until asked
 };
 
 // MARK: The control API
@@ -170,13 +179,22 @@ function take(answer) {
   state.skipped += Math.max(0, answer.matched - answer.pushes.length);
   const items = fresh.map((record) => {
     state.records.set(record.seq, record);
-    return pushItem(record);
+    return drawn(record);
   });
   $("pushes").prepend(...items);
   state.order = fresh.map((record) => record.seq).concat(state.order);
   trim();
   showSkipped();
   refreshReasonsSoon();
+  if (state.deliveryOn) deliverySoon();
+}
+
+/// A push's list item, with its delivery badge when the log has been read for it.
+function drawn(record) {
+  const item = pushItem(record);
+  const delivery = record.apns_id && state.delivery.get(record.apns_id.toLowerCase());
+  if (delivery) item.querySelector(".delivery-slot").replaceChildren(deliveryBadge(delivery));
+  return item;
 }
 
 function trim() {
@@ -206,7 +224,7 @@ $("older").addEventListener("click", async () => {
   for (const record of older) {
     state.records.set(record.seq, record);
     state.order.push(record.seq);
-    $("pushes").append(pushItem(record));
+    $("pushes").append(drawn(record));
   }
   state.skipped = Math.max(0, state.skipped - older.length);
   showSkipped();
@@ -313,11 +331,22 @@ function details(record) {
       })),
       el("div", { class: "findings" }, el("p", { class: "muted" }, "loading…"))),
   ];
+  if (record.status === 200) {
+    const delivery = state.delivery.get((record.apns_id || "").toLowerCase());
+    parts.splice(2, 0, section("Delivery", el("div", { class: "delivery-details" }, deliveryDetails(delivery))));
+  }
   if (record.device_token) {
     parts.push(section("Device", el("p", {}, el("code", {}, record.device_token)),
       el("button", { type: "button", class: "unregister", "data-token": record.device_token, "data-bundle": bundle, "data-env": record.env }, "Mark this device unregistered")));
   }
   return parts;
+}
+
+/// The Delivery section's content: the state and its history, or why there is none.
+function deliveryDetails(delivery) {
+  if (delivery) return [el("p", {}, deliveryBadge(delivery)), deliveryHistory(delivery)];
+  if (state.deliveryOn === false) return el("p", { class: "muted" }, "The delivery model is off (apns-mock --delivery).");
+  return el("p", { class: "muted" }, "not in the delivery log yet");
 }
 
 function tokenDetails(record) {
@@ -452,6 +481,98 @@ $("fault-form").addEventListener("submit", async (event) => {
 
 $("state-refresh").addEventListener("click", () => refreshState());
 
+// MARK: Delivery
+
+let wakeDelivery = null;
+/// Reads the delivery log now rather than at the next interval (a push arrived, a device changed).
+function deliverySoon() {
+  if (wakeDelivery) wakeDelivery();
+}
+
+/// Reads devices' connectivity and the delivery records of the drawn pushes' devices, again
+/// and again: states change without a push (a device comes online, a stored push expires).
+async function followDelivery() {
+  for (;;) {
+    try {
+      await refreshDelivery();
+    } catch (error) {
+      if (error instanceof Unauthorized) await untilSignedIn();
+    }
+    await new Promise((resolve) => {
+      wakeDelivery = resolve;
+      setTimeout(resolve, state.deliveryOn === false ? deliveryOffInterval : deliveryInterval);
+    });
+    wakeDelivery = null;
+  }
+}
+
+async function refreshDelivery() {
+  const response = await api("/delivery/devices", { raw: true });
+  if (response.status === 409) {
+    state.deliveryOn = false;
+    const answer = await response.json().catch(() => null);
+    $("delivery-off").textContent = answer && answer.error ? answer.error : "The delivery model is off.";
+    $("delivery-off").hidden = false;
+    $("connectivity").hidden = true;
+    return;
+  }
+  if (!response.ok) return;
+  const { devices } = await response.json();
+  state.deliveryOn = true;
+  $("delivery-off").hidden = true;
+  $("connectivity").hidden = false;
+  drawConnectivity(devices);
+  const tokens = followedDevices();
+  const answers = await Promise.all(tokens.map((token) => api(`/delivery?device_token=${token}`).catch(() => null)));
+  for (const answer of answers) for (const record of answer ? answer.records : []) noteDelivery(record);
+}
+
+/// The devices the model knows, and those of drawn pushes it does not (online, its default).
+function drawConnectivity(devices) {
+  const known = new Set(devices.map((device) => device.device_token));
+  const rows = devices.slice();
+  for (const token of followedDevices()) if (!known.has(token)) rows.push({ device_token: token, connectivity: "online" });
+  $("connectivity").tBodies[0].replaceChildren(...rows.map(connectivityRow));
+}
+
+/// The devices of the newest accepted pushes drawn, the selected push's first.
+function followedDevices() {
+  const tokens = new Set();
+  const selected = state.records.get(state.selected);
+  if (selected && selected.status === 200 && selected.device_token) tokens.add(selected.device_token.toLowerCase());
+  for (const seq of state.order) {
+    if (tokens.size >= deliveryDevicesLimit) break;
+    const record = state.records.get(seq);
+    if (record && record.status === 200 && record.device_token) tokens.add(record.device_token.toLowerCase());
+  }
+  return [...tokens];
+}
+
+/// Keeps a record and redraws its push's badge (and details, if selected) when it changed.
+function noteDelivery(delivery) {
+  const key = delivery.apns_id.toLowerCase();
+  const known = state.delivery.get(key);
+  if (known && known.events.length === delivery.events.length && known.state === delivery.state) return;
+  state.delivery.set(key, delivery);
+  for (const item of document.querySelectorAll("li.push")) {
+    if ((item.dataset.apnsId || "").toLowerCase() !== key) continue;
+    const slot = item.querySelector(".delivery-slot");
+    if (slot) slot.replaceChildren(deliveryBadge(delivery));
+  }
+  const selected = state.records.get(state.selected);
+  const box = $("details").querySelector(".delivery-details");
+  if (box && selected && (selected.apns_id || "").toLowerCase() === key) box.replaceChildren(...[deliveryDetails(delivery)].flat());
+}
+
+/// Sets a device online or offline from now (`PUT /delivery/devices/{token}`).
+$("connectivity").addEventListener("click", async (event) => {
+  const button = event.target.closest("button.connectivity-toggle");
+  if (!button) return;
+  const token = button.closest("tr").dataset.token;
+  await api(`/delivery/devices/${encodeURIComponent(token)}`, { method: "PUT", body: { connectivity: button.dataset.connectivity } }).catch(report);
+  deliverySoon();
+});
+
 // MARK: Start
 
 setConnection("connecting");
@@ -459,3 +580,4 @@ loadProfiles();
 refreshState();
 refreshReasons();
 follow();
+followDelivery();
