@@ -248,7 +248,7 @@ struct DashboardBrowserTests {
         var first_stored: String?, first_after_second: String?, second_before_online: String?
         var row_before: String?, row_after: String?
         var second_after_online: String?, first_after_online: String?
-        var first_history: [String]
+        var first_history: [String], second_history: [String]
         var history_times: [String]
         var api_devices: [Device]
         var api_second: String
@@ -257,8 +257,8 @@ struct DashboardBrowserTests {
 
     /// With `--delivery`: two pushes to an offline device show as stored, the earlier then
     /// as coalesced; the page's toggle brings the device online (as the control API then
-    /// says) and the later push turns delivered, without a reload; the earlier one's details
-    /// list its history with times.
+    /// says) and the later push turns delivered, in the list and in its open details, without
+    /// a reload; the earlier one's details list its history with times.
     @Test func deliveryStatesFollowThePagesConnectivityToggle() async throws {
         let seen = try await Self.run("delivery", as: Delivery.self)
         #expect(seen.statuses == [200, 200])
@@ -267,6 +267,7 @@ struct DashboardBrowserTests {
         #expect(seen.row_before == "offline" && seen.row_after == "online")
         #expect(seen.second_after_online == "delivered" && seen.first_after_online == "discarded (coalesced)")
         #expect(seen.first_history == ["stored (offline)", "discarded (coalesced) by"], "\(seen.first_history)")
+        #expect(seen.second_history == ["stored (offline)", "delivered"], "\(seen.second_history)")
         #expect(seen.history_times.count == 2 && seen.history_times.allSatisfy { $0.wholeMatch(of: /\d\d:\d\d:\d\d\.\d{3}/) != nil },
                 "\(seen.history_times)")
         let device = String(repeating: "ab", count: 32)

@@ -15,8 +15,6 @@ const pollTimeout = 25;
 const tokenKey = "apns-mock-control-token";
 /// How often the delivery log and devices' connectivity are read again (they change without a push).
 const deliveryInterval = 1000;
-/// How often a mock whose delivery model is off is asked again (a restart may turn it on).
-const deliveryOffInterval = 10_000;
 /// Devices whose delivery records one refresh reads at most: those of the newest pushes drawn.
 const deliveryDevicesLimit = 10;
 
@@ -146,6 +144,11 @@ async function follow() {
       // The first call answers at once with what there is; later ones wait for news.
       const timeout = state.primed ? pollTimeout : 0;
       const answer = await api(`/pushes/live?after=${state.after}&limit=${liveLimit}&timeout=${timeout}${filterQuery()}`, { signal: state.poll.signal });
+      if ($("connection").dataset.state === "disconnected" && state.deliveryOn === false) {
+        // A restarted mock may have the delivery model on.
+        state.deliveryOn = null;
+        deliverySoon();
+      }
       setConnection("live");
       backoff = 500;
       if (generation === state.generation) {
@@ -494,13 +497,14 @@ function deliverySoon() {
 async function followDelivery() {
   for (;;) {
     try {
-      await refreshDelivery();
+      // A mock without the model is asked again only once it has restarted (follow).
+      if (state.deliveryOn !== false) await refreshDelivery();
     } catch (error) {
       if (error instanceof Unauthorized) await untilSignedIn();
     }
     await new Promise((resolve) => {
       wakeDelivery = resolve;
-      setTimeout(resolve, state.deliveryOn === false ? deliveryOffInterval : deliveryInterval);
+      setTimeout(resolve, deliveryInterval);
     });
     wakeDelivery = null;
   }
@@ -528,11 +532,22 @@ async function refreshDelivery() {
 }
 
 /// The devices the model knows, and those of drawn pushes it does not (online, its default).
+/// A row that did not change stays the same element, so a click on its button is not lost.
 function drawConnectivity(devices) {
   const known = new Set(devices.map((device) => device.device_token));
-  const rows = devices.slice();
-  for (const token of followedDevices()) if (!known.has(token)) rows.push({ device_token: token, connectivity: "online" });
-  $("connectivity").tBodies[0].replaceChildren(...rows.map(connectivityRow));
+  const wanted = devices.slice();
+  for (const token of followedDevices()) if (!known.has(token)) wanted.push({ device_token: token, connectivity: "online" });
+  const body = $("connectivity").tBodies[0];
+  const drawnRows = new Map(Array.from(body.rows, (row) => [row.dataset.token, row]));
+  const rows = wanted.map((device) => {
+    const key = JSON.stringify(device);
+    const drawnRow = drawnRows.get(device.device_token);
+    if (drawnRow && drawnRow.dataset.key === key) return drawnRow;
+    const row = connectivityRow(device);
+    row.dataset.key = key;
+    return row;
+  });
+  if (rows.length !== body.rows.length || rows.some((row, index) => row !== body.rows[index])) body.replaceChildren(...rows);
 }
 
 /// The devices of the newest accepted pushes drawn, the selected push's first.

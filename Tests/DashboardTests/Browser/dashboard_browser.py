@@ -369,8 +369,21 @@ def broadcast(mock, driver, out):
     return {"status": status, "channel": channel, "text": banner.get_attribute("textContent")}
 
 
+def text_at(driver, selector):
+    """The text of the first element `selector` finds, read in one script: the page redraws
+    delivery badges and rows while it runs."""
+    return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", selector)
+
+
 def delivery_badge(driver, apns_id):
-    return text_of(item(driver, apns_id), ".delivery")
+    item(driver, apns_id)
+    return text_at(driver, f'li.push[data-apns-id="{apns_id}"] .delivery')
+
+
+def history(driver):
+    """The selected push's delivery history: each state, and ` by` where a push caused it."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#details .delivery-history li')).map(li => li.querySelector('.what').textContent + (li.textContent.includes(' by ') ? ' by' : ''));")
 
 
 def delivery(mock, driver, out):
@@ -388,16 +401,19 @@ def delivery(mock, driver, out):
     seen["first_after_second"] = delivery_badge(driver, first)
     seen["second_before_online"] = delivery_badge(driver, second)
     row = f'#connectivity tr[data-token="{DEVICE}"]'
-    seen["row_before"] = until(driver, lambda d: text_of(d, row + " td.connectivity"), "the device's row")
+    seen["row_before"] = until(driver, lambda d: text_at(d, row + " td.connectivity"), "the device's row")
+    # The second push's details are open while it changes: its history grows in place.
+    item(driver, second).click()
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#details .delivery-history li"), "the second push's history")
     driver.find_element(By.CSS_SELECTOR, row + " button.connectivity-toggle").click()
     until(driver, lambda d: delivery_badge(d, second) == "delivered", "the second push delivered")
+    seen["second_history"] = until(driver, lambda d: (lambda h: h if len(h) == 2 else None)(history(d)), "the second push's history grown")
     seen["second_after_online"] = delivery_badge(driver, second)
     seen["first_after_online"] = delivery_badge(driver, first)
-    seen["row_after"] = until(driver, lambda d: (lambda t: t if t == "online" else None)(text_of(d, row + " td.connectivity")), "the row online")
+    seen["row_after"] = until(driver, lambda d: (lambda t: t if t == "online" else None)(text_at(d, row + " td.connectivity")), "the row online")
     item(driver, first).click()
     until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#details .delivery-history li"), "the first push's history")
-    seen["first_history"] = driver.execute_script(
-        "return Array.from(document.querySelectorAll('#details .delivery-history li')).map(li => li.querySelector('.what').textContent + (li.textContent.includes(' by ') ? ' by' : ''));")
+    seen["first_history"] = history(driver)
     seen["history_times"] = driver.execute_script(
         "return Array.from(document.querySelectorAll('#details .delivery-history li .when')).map(e => e.textContent);")
     seen["api_devices"] = mock.control_json("/delivery/devices")["devices"]
