@@ -31,7 +31,7 @@ const state = {
   primed: false, // whether this generation has had its first, immediate answer
   poll: null, // the pending long-poll's AbortController
   profile: "apple",
-  delivery: new Map(), // lowercased apns-id -> its delivery record
+  delivery: new Map(), // lowercased apns-id of a drawn push -> its delivery record
   deliveryOn: null, // whether the mock's delivery model is on; null until asked
 };
 
@@ -528,7 +528,12 @@ async function refreshDelivery() {
   drawConnectivity(devices);
   const tokens = followedDevices();
   const answers = await Promise.all(tokens.map((token) => api(`/delivery?device_token=${token}`).catch(() => null)));
-  for (const answer of answers) for (const record of answer ? answer.records : []) noteDelivery(record);
+  // Only the drawn pushes' records are kept: the tab's memory stays bounded as the list's.
+  const drawnIDs = new Set(Array.from(state.records.values(), (record) => (record.apns_id || "").toLowerCase()));
+  for (const key of state.delivery.keys()) if (!drawnIDs.has(key)) state.delivery.delete(key);
+  for (const answer of answers) {
+    for (const record of answer ? answer.records : []) if (drawnIDs.has(record.apns_id.toLowerCase())) noteDelivery(record);
+  }
 }
 
 /// The devices the model knows, and those of drawn pushes it does not (online, its default).
