@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import MockAPNs
 import MockAPNsControl
+import PushTestSupport
 import Testing
 
 /// `MockControlClient.deliveryRecords(_:)` against a mock with the delivery model on, fed
@@ -72,6 +73,25 @@ struct MockControlClientDeliveryTests {
             }
             #expect(message?.contains("--delivery") == true, "\(message ?? "")")
         }
+        await control.close()
+    }
+
+    /// The lookup is percent-encoded into the query; a record missing a documented field, or
+    /// an answer of another shape, is `malformedAnswer` naming the record.
+    @Test func encodesTheLookupAndRefusesMalformedRecords() async throws {
+        let answers = [#"{"count":1,"records":[{"apns_id":"a","state":"stored"}]}"#, #"{"pushes":[]}"#]
+        let server = try RecordingHTTPServer { _, index in
+            HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Array(answers[min(index, answers.count - 1)].utf8))
+        }
+        defer { server.stop() }
+        let control = try MockControlClient(baseURL: server.baseURL)
+        let missing = await #expect(throws: MockControlError.self) { _ = try await control.deliveryRecords(.apnsID("a b&c")) }
+        #expect(missing?.kind == .malformedAnswer && missing?.detail.hasPrefix("record 1 ") == true, "\(String(describing: missing))")
+        let shape = await #expect(throws: MockControlError.self) {
+            _ = try await control.deliveryRecords(.deviceToken(try #require(DeviceToken(T.deviceB))))
+        }
+        #expect(shape?.kind == .malformedAnswer && shape?.detail.hasPrefix("not {\"records\"") == true, "\(String(describing: shape))")
+        #expect(server.requests.map(\.path) == ["/delivery?apns_id=a%20b%26c", "/delivery?device_token=\(T.deviceB)"])
         await control.close()
     }
 }
