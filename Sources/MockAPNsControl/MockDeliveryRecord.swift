@@ -8,7 +8,9 @@ public struct MockDeliveryRecord: Sendable, Hashable {
     public var apnsID: String
     /// The `apns-unique-id` answered (sandbox only).
     public var uniqueID: String?
+    /// The device the push was for.
     public var deviceToken: DeviceToken
+    /// `apns-topic`.
     public var topic: String
     /// `apns-push-type`, as sent.
     public var pushType: String
@@ -16,6 +18,7 @@ public struct MockDeliveryRecord: Sendable, Hashable {
     public var priority: Int
     /// `apns-expiration`, UNIX seconds, if sent.
     public var expiration: Int64?
+    /// `apns-collapse-id`, if sent.
     public var collapseID: String?
     /// When the mock answered the push, microseconds since 1970.
     public var acceptedAtMicroseconds: Int64
