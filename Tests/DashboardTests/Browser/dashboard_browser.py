@@ -288,6 +288,9 @@ def screenshot(mock, driver, out):
             "activity": text_of(driver.find_element(By.CSS_SELECTOR, ".banner.activity"), ".state")}
 
 
+screenshot.mock_args = ["--delivery"]  # the picture shows delivery states and the Connectivity panel
+
+
 def thinning(mock, driver, out):
     mock.pushes([dict(payload={"aps": {"alert": f"push {i}"}}, push_type="alert", topic=TOPIC, device=DEVICE, extra=(), token=True)
                  for i in range(60)])
