@@ -5,8 +5,9 @@ import SystemSeam
 /// (`nghttp2_session_server_new3`). Loop-confined, like its session, which must not outlive it.
 ///
 /// Each block counts as `SystemMemory.allocatedSize(of:)` reports it, so that what is counted
-/// is what the allocator set aside (nothing, where the C library cannot tell). Used only when `HTTPServerConfiguration.countsConnectionMemory` is on:
-/// the hooks cost an indirection and a size lookup per allocation.
+/// is what the allocator set aside (nothing, where the C library cannot tell). Used only when
+/// `HTTPServerConfiguration.countsConnectionMemory` is on: the hooks cost an indirection and a
+/// size lookup per allocation.
 final class NGHTTP2MemoryCounter {
     /// Bytes allocated by the session and not yet freed.
     private(set) var liveBytes = 0
