@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+// SOCK_STREAM is an enum in Swift's Glibc and a plain int in Darwin and Musl.
+static inline int c_system_sock_stream(void) { return SOCK_STREAM; }
+
 #ifdef __linux__
 #include <malloc.h>
 #include <sys/epoll.h>
@@ -17,6 +20,9 @@
 // Declared by hand: glibc exposes it only under _GNU_SOURCE, which would give this
 // module a different fd_set than the one Swift's Glibc module sees.
 extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+
+// For socket(2)'s type and accept4's flags.
+static inline int c_system_sock_nonblock_cloexec(void) { return SOCK_NONBLOCK | SOCK_CLOEXEC; }
 
 static inline uint32_t c_system_epollin(void) { return EPOLLIN; }
 static inline uint32_t c_system_epollout(void) { return EPOLLOUT; }

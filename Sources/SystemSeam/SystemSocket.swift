@@ -10,9 +10,9 @@ package enum SystemSocket {
     /// and the socket is set `SO_NOSIGPIPE` where that option exists.
     package static func openStream(family: Int32) -> Int32 {
         #if os(Linux)
-        return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        return socket(family, c_system_sock_stream() | c_system_sock_nonblock_cloexec(), 0)
         #else
-        return configured(socket(family, SOCK_STREAM, 0))
+        return configured(socket(family, c_system_sock_stream(), 0))
         #endif
     }
 
@@ -78,7 +78,7 @@ package enum SystemSocket {
     ) -> Int32 {
         #if os(Linux)
         if !usingFallback {
-            return accept4(listener, address, length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            return accept4(listener, address, length, c_system_sock_nonblock_cloexec())
         }
         #endif
         return configured(accept(listener, address, length))

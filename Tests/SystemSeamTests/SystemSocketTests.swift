@@ -102,7 +102,7 @@ private struct LoopbackListener {
     let port: UInt16
 
     init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, c_system_sock_stream(), 0)
         guard listener >= 0 else { throw SocketTestError(call: "socket", code: errno) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -125,7 +125,7 @@ private struct LoopbackListener {
 
     /// A connected client socket; the connection waits in the listener's queue.
     func connectClient() throws -> Int32 {
-        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let client = socket(AF_INET, c_system_sock_stream(), 0)
         guard client >= 0 else { throw SocketTestError(call: "socket", code: errno) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
