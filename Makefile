@@ -24,6 +24,8 @@ run: setup
 # run, not hold CI until its deadline.
 TEST_TARGETS = $(notdir $(wildcard Tests/*Tests))
 test: setup
+	@# Only the system module and the event-loop backends name the C library (docs/ARCHITECTURE.md).
+	bash scripts/check-os-seam.sh
 	swift build --build-tests
 	@set -e; for target in $(TEST_TARGETS); do \
 	    echo "== $$target"; \
