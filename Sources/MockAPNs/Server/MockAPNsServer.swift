@@ -98,7 +98,7 @@ public final class MockAPNsServer: Sendable {
             registry: configuration.registry, settings: configuration.validation, now: now, channels: channels)
         services = MockServices(
             validation: validation, handlers: handlerFactory(validation), faults: faults, metrics: metrics,
-            capture: capture, observers: observers + (delivery.isEnabled ? [DeliveryObserver(model: delivery)] : []),
+            capture: capture, observers: observers, delivery: delivery.isEnabled ? delivery : nil,
             streamPolicy: StreamLimitPolicy(
                 maxConcurrentStreams: settings.maxConcurrentStreams,
                 lowersAfterRejection: settings.dropsStreamLimitAfterRejection),
@@ -192,7 +192,7 @@ public final class MockAPNsServer: Sendable {
             capture.close()
             throw error
         }
-        if delivery.isEnabled { DeliveryObserver.tick(delivery, on: controlGroup.next()) }
+        if delivery.isEnabled { DeliveryModel.tick(delivery, on: controlGroup.next()) }
         productionURL = "\(scheme)://\(production.localAddress)"
         sandboxURL = "\(scheme)://\(sandbox.localAddress)"
         controlURL = "http://\(control.localAddress)"

@@ -18,6 +18,8 @@ final class MockServices: Sendable {
     let capture: CaptureStore
     /// Observers besides the capture.
     let observers: [any PushObserver]
+    /// The delivery model, when on: it files each push as the capture records it.
+    let delivery: DeliveryModel?
     /// One per event loop, made when its first connection opens.
     private let answerQueues = Mutex<[ObjectIdentifier: LoopAnswerQueue]>([:])
     let streamPolicy: StreamLimitPolicy
@@ -27,8 +29,9 @@ final class MockServices: Sendable {
     let channelEvents = ChannelEventLog()
 
     init(validation: ValidatingPushHandlerFactory, handlers: any PushHandlerFactory, faults: FaultEngine, metrics: PushMetrics,
-         capture: CaptureStore, observers: [any PushObserver], streamPolicy: StreamLimitPolicy,
+         capture: CaptureStore, observers: [any PushObserver], delivery: DeliveryModel? = nil, streamPolicy: StreamLimitPolicy,
          errorBudget: ConnectionErrorBudget) {
+        self.delivery = delivery
         self.errorBudget = errorBudget
         self.validation = validation
         self.handlers = handlers
