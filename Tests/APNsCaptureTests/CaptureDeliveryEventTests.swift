@@ -53,7 +53,8 @@ import Testing
         var delivered = Self.event
         (delivered.state, delivered.why, delivered.by) = ("delivered", nil, nil)
         let acknowledged = Mutex<[CaptureWriteResult]>([])
-        let receipt = store.record(store.encoding(CaptureFixtures.fullRecord()), followedBy: [delivered, Self.event],
+        var encoded = store.encoding(CaptureFixtures.fullRecord())
+        let receipt = store.record(&encoded, followedBy: [delivered, Self.event],
                                    acknowledgement: { result in acknowledged.withLock { $0.append(result) } })
         store.close()
 

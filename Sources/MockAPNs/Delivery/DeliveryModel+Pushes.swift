@@ -10,11 +10,12 @@ extension DeliveryModel {
     /// or `ExpiredToken`, and a push without a device token, topic or push type, is not the
     /// model's.
     func file(_ record: borrowing CaptureRecord) {
-        guard let (push, reason) = Self.input(of: record) else { return }
-        if let reason {
-            reject(push, because: reason)
-        } else {
-            accept(push)
+        guard let answer = Self.answer(of: record), let token = record.deviceToken, let topic = record.topic,
+              let pushType = record.pushType else { return }
+        let push = Self.input(of: record, token: token, topic: topic, pushType: pushType)
+        switch answer {
+        case .accepted: accept(push)
+        case .rejected(let reason): reject(push, because: reason)
         }
     }
 
@@ -25,27 +26,40 @@ extension DeliveryModel {
         _ record: borrowing CaptureRecord, recordingIn capture: CaptureStore, acknowledgement: CaptureAcknowledgement?
     ) -> CaptureStore.Receipt {
         var encoded = capture.encoding(record)
-        guard let (push, reason) = Self.input(of: record) else {
+        guard let answer = Self.answer(of: record), let token = record.deviceToken, let topic = record.topic,
+              let pushType = record.pushType else {
             return capture.record(&encoded, followedBy: [], acknowledgement: acknowledgement)
         }
-        return file(push, rejectedBecause: reason, recording: &encoded, in: capture, acknowledgement: acknowledgement)
+        let reason: DeliveryReason? = if case .rejected(let reason) = answer { reason } else { nil }
+        // Made and lent here, not unwrapped from an optional, which copies it.
+        return file(Self.input(of: record, token: token, topic: topic, pushType: pushType), rejectedBecause: reason,
+                    recording: &encoded, in: capture, acknowledgement: acknowledgement)
     }
 
-    /// The push as the model takes it, and the reason of a 410; nil when it is not the model's.
-    private static func input(of record: borrowing CaptureRecord) -> (DeliveryInput, DeliveryReason?)? {
-        guard let token = record.deviceToken, let topic = record.topic, let pushType = record.pushType else { return nil }
-        let reason: DeliveryReason?
+    /// An answer the model takes.
+    private enum Answer {
+        case accepted
+        case rejected(DeliveryReason)
+    }
+
+    /// 200, or 410 with the reason the log gives; nil for any other answer.
+    private static func answer(of record: borrowing CaptureRecord) -> Answer? {
         switch (record.outcome.status, record.outcome.reason) {
-        case (200, _): reason = nil
-        case (410, .unregistered?): reason = .unregistered
-        case (410, .expiredToken?): reason = .expiredToken
-        default: return nil
+        case (200, _): .accepted
+        case (410, .unregistered?): .rejected(.unregistered)
+        case (410, .expiredToken?): .rejected(.expiredToken)
+        default: nil
         }
-        let push = DeliveryInput(
+    }
+
+    /// The push as the model takes it, given the record's device token, topic and push type.
+    private static func input(
+        of record: borrowing CaptureRecord, token: DeviceToken, topic: String, pushType: APNsPushType
+    ) -> DeliveryInput {
+        DeliveryInput(
             apnsID: record.outcome.apnsID, uniqueID: record.outcome.uniqueID, deviceToken: token, topic: topic,
             pushType: pushType, priority: record.priority ?? .immediately, expiration: record.expiration,
             collapseID: record.collapseID, payload: record.payload)
-        return (push, reason)
     }
 
     /// Plays due changes on `loop` every ``DeliveryModel/tickInterval`` until the loop stops,

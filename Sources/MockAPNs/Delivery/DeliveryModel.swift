@@ -134,10 +134,10 @@ public final class DeliveryModel: Sendable {
     /// in `capture` with the lines of the changes it made right after it, in one entry of
     /// the file's queue (``CaptureStore/record(_:followedBy:acknowledgement:)``).
     func file(
-        _ push: DeliveryInput, rejectedBecause reason: DeliveryReason?, recording encoded: inout CaptureStore.EncodedRecord,
+        _ push: borrowing DeliveryInput, rejectedBecause reason: DeliveryReason?, recording encoded: inout CaptureStore.EncodedRecord,
         in capture: CaptureStore, acknowledgement: CaptureAcknowledgement?
     ) -> CaptureStore.Receipt {
-        mutate({ book, time in
+        mutate(lending: push, { book, push, time in
             if let reason {
                 book.reject(push, because: reason, at: time)
             } else {
@@ -166,26 +166,30 @@ public final class DeliveryModel: Sendable {
     /// it made to the file; then, unlocked, resumes the waits they satisfy.
     private func mutate<Result>(_ body: (inout DeliveryBook, Date) -> Result) -> Result {
         let capture = capture
-        return mutate(body) { lines in
+        return mutate(lending: (), { book, _, time in body(&book, time) }, writing: { lines in
             // By index: the array lends each line, where `for line in lines` copies it.
             for index in lines.indices { capture?.appendToFile(lines[index]) }
-        }.result
+        }).result
     }
 
     /// Runs `body` on the book, then `write` with the capture lines of the changes it made
     /// (empty without a file), both under the lock, so that the file has the log's order: a
     /// push's line before every line about it, in whatever order the event loops come.
     /// Then, unlocked, resumes the waits the changes satisfy.
-    private func mutate<Result, Written>(
-        _ body: (inout DeliveryBook, Date) -> Result, writing write: (borrowing [CaptureDeliveryEvent]) -> Written
+    ///
+    /// `input` is lent to `body` as an argument: a closure that captured a push would copy it,
+    /// all its strings and its payload, twice per push.
+    private func mutate<Input: ~Copyable & Sendable, Result, Written>(
+        lending input: borrowing Input, _ body: (inout DeliveryBook, borrowing Input, Date) -> Result,
+        writing write: (borrowing [CaptureDeliveryEvent]) -> Written
     ) -> (result: Result, written: Written) {
         let time = now()
         let (result, written, ready) = state.withLock { state -> (Result, Written, [Resumption]) in
-            let result = body(&state.book, time)
-            let written = write(state.book.lines)
+            let result = body(&state.book, input, time)
+            let written = write(state.book.lines ?? [])
             guard !state.book.changes.isEmpty else { return (result, written, []) }
             // Both emptied in place, their buffers kept for the next push.
-            state.book.lines.removeAll(keepingCapacity: true)
+            state.book.lines?.removeAll(keepingCapacity: true)
             let ready = state.waiters.isEmpty ? [] : state.offer(state.book.changes)
             state.book.forgetSettled(state.book.changes)
             state.book.changes.removeAll(keepingCapacity: true)
