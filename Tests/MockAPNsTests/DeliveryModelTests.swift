@@ -56,6 +56,13 @@ struct DeliveryModelTests {
         #expect(model.record(apnsID: "id-1")?.state == .delivered && model.record(apnsID: "id-2")?.state == .rejected)
     }
 
+    @Test func aPayloadMayCarryABadgeOnlyWhenItHoldsTheKeyBadge() {
+        func may(_ text: String) -> Bool { DeliveryBook.mayCarryBadge(Array(text.utf8)) }
+        #expect(may(#""badge""#) && may(#"{"aps":{"badge":1}}"#) && may(#"{"body":"b","x":"badge""#))
+        #expect(!may(#"badge""#) && !may(#""badge"#) && !may(#"{"aps":{"badges":1}}"#) && !may(#"{"body":"bbadge"}"#))
+        #expect(!may("") && !may(#"{"aps":{"alert":"x"}}"#))
+    }
+
     @Test func aPushWithoutExpirationIsStoredForTheMaximumThenDiscarded() {
         let clock = ManualClock()
         let model = DeliveryModel(settings: DeliverySettings(enabled: true), now: clock.closure)

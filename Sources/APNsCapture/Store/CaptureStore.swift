@@ -112,15 +112,12 @@ public final class CaptureStore: Sendable {
             // The events' tails go after the record's in its buffer, encoded before the lock.
             let tailEnd = encoded.keysCount + encoded.header.tailCount
             if eventCount > 0 {
-                // Through the buffer, which lends each event, where the array's subscript copies it.
-                events.withUnsafeBufferPointer { events in
-                    var size = 0
-                    for index in events.indices { size += events[index].estimatedTailSize }
-                    encoded.buffer.reserve(size)
-                    for index in events.indices {
-                        events[index].writeTail(into: &encoded.buffer)
-                        ends[index] = encoded.buffer.count
-                    }
+                var size = 0
+                for index in events.indices { size += events[index].estimatedTailSize }
+                encoded.buffer.reserve(size)
+                for index in events.indices {
+                    events[index].writeTail(into: &encoded.buffer)
+                    ends[index] = encoded.buffer.count
                 }
             }
             var header = encoded.header

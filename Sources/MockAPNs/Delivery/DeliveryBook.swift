@@ -308,12 +308,14 @@ struct DeliveryBook {
     static func mayCarryBadge(_ payload: [UInt8]) -> Bool {
         payload.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress, bytes.count >= 7 else { return false }
-            let end = base + bytes.count
-            var at = base
-            // memchr skips to each quote; only there are the six bytes after it compared.
-            while end - at >= 7, let quote = memchr(at, 0x22, end - at - 6) {
-                let found = quote.assumingMemoryBound(to: UInt8.self)
-                if found[1] == 0x62, found[2] == 0x61, found[3] == 0x64, found[4] == 0x67, found[5] == 0x65, found[6] == 0x22 {
+            // The `b` of `"badge"` can stand from the second byte to the sixth from the end.
+            let end = base + bytes.count - 5
+            var at = base + 1
+            // memchr skips to each `b`, far rarer in a payload than the quotes around every
+            // key and string; only there are the bytes around it compared.
+            while at < end, let letter = memchr(at, 0x62, end - at) {
+                let found = letter.assumingMemoryBound(to: UInt8.self)
+                if found[-1] == 0x22, found[1] == 0x61, found[2] == 0x64, found[3] == 0x67, found[4] == 0x65, found[5] == 0x22 {
                     return true
                 }
                 at = UnsafePointer(found + 1)
