@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import PushTestSupport
 @testable import APNsCapture
+import Synchronization
 import Testing
 
 /// The `"kind":"delivery"` lines: what the encoder writes, what the readers make of them.
@@ -42,6 +43,34 @@ import Testing
         let line = Array(CaptureRecordEncoder.line(CaptureFixtures.fullRecord()).dropLast())
         let error = #expect(throws: CaptureDecodingError.self) { try CaptureDeliveryEvent(decoding: line) }
         #expect(error?.kind == .unsupportedKind)
+    }
+
+    @Test func aRecordAndTheEventsItCausedAreOneEntryInOrderEvenWhenTheFileClosesRightAfter() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("delivery-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try CaptureStore(capacity: 4, filePath: path)
+        store.record(CaptureFixtures.fullRecord())
+        var delivered = Self.event
+        (delivered.state, delivered.why, delivered.by) = ("delivered", nil, nil)
+        let acknowledged = Mutex<[CaptureWriteResult]>([])
+        var encoded = store.encoding(CaptureFixtures.fullRecord())
+        let receipt = store.record(&encoded, followedBy: [delivered, Self.event],
+                                   acknowledgement: { result in acknowledged.withLock { $0.append(result) } })
+        store.close()
+
+        #expect(receipt.sequence == 2)
+        #expect(acknowledged.withLock { $0 } == [.written], "once, for the record")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { Array($0.utf8) }
+        try #require(lines.count == 4)
+        #expect(try CaptureRecordDecoder.decode(lines[1]).sequence == 2)
+        delivered.sequence = 3
+        var coalesced = Self.event
+        coalesced.sequence = 4
+        #expect(try CaptureDeliveryEvent(decoding: lines[2]) == delivered)
+        #expect(try CaptureDeliveryEvent(decoding: lines[3]) == coalesced)
+        #expect(store.fileWriter?.writtenRecordCount == 4)
+        #expect(store.records().map(\.sequence) == [1, 2], "the ring holds pushes only")
+        #expect(store.recordedCount == 4)
     }
 
     @Test func fileOnlyLinesTakeSequenceNumbersButStayOutOfTheRing() async throws {

@@ -73,6 +73,29 @@ struct CaptureFileAcknowledgementTests {
         #expect(writer.droppedRecordCount == 2)
     }
 
+    @Test func anEntryOfSeveralLinesCountsEachAndIsAcknowledgedByItsFirst() throws {
+        let path = CaptureFixtures.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let lineLength = #"{"v":1,"line":1}"#.utf8.count + 1
+        // The disk fills inside the third line: the two-line entry is written, the next is not.
+        let disk = CaptureFilePartialWriteTests.FillingDisk(limit: 2 * lineLength + 5)
+        let writer = try CaptureFileWriter(path: path, truncating: false, maximumPendingBytes: 1 << 20,
+                                           maximumWait: .seconds(30), batchDelay: .seconds(3600),
+                                           writing: { disk.write($0, $1, $2) })
+        let results = Results()
+        let pair = writer.queueLine(lines: 2, acknowledgement: results.acknowledgement(for: 1)) {
+            $0.append(contentsOf: Array(#"{"v":1,"line":1}"#.utf8) + [UInt8(ascii: "\n")])
+            $0.append(contentsOf: Array(#"{"v":1,"line":2}"#.utf8) + [UInt8(ascii: "\n")])
+        }
+        writer.settle(pair)
+        _ = queue(writer, line: 3, results)
+        writer.close()
+
+        #expect(results.lines == [1, 3])
+        #expect(results.written == [1])
+        #expect(writer.writtenRecordCount == 2 && writer.droppedRecordCount == 1)
+    }
+
     @Test func aFailedSyncFailsTheBatchThoughItsLinesAreInTheFile() throws {
         let path = CaptureFixtures.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

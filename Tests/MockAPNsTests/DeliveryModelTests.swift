@@ -1,7 +1,9 @@
+import APNsCapture
 import APNsCore
 import Foundation
 @testable import MockAPNs
 import PushTestSupport
+import Synchronization
 import Testing
 
 /// The delivery model fed directly: the rules that need long times, and its memory bound.
@@ -13,6 +15,53 @@ struct DeliveryModelTests {
     }
 
     static func token(_ n: Int) -> DeviceToken { DeviceToken(String(format: "%064x", n))! }
+
+    /// The capture record of a push to `token`: accepted, or answered 410 `Unregistered`.
+    static func captured(_ n: Int, token: DeviceToken, accepted: Bool = true) -> CaptureRecord {
+        CaptureRecord(
+            receivedAtMicroseconds: 1_796_378_440_000_000, environment: .sandbox, connectionID: 1, method: "POST",
+            path: "/3/device/\(token.hex)", headers: ["apns-topic": "com.example.app"], deviceToken: token, topic: "com.example.app",
+            pushType: .alert, priority: .immediately, payload: Array(#"{"aps":{"alert":"x"}}"#.utf8),
+            outcome: accepted ? .accepted(apnsID: "id-\(n)", uniqueID: "unique-\(n)")
+                : PushOutcome(status: 410, reason: .unregistered, apnsID: "id-\(n)", uniqueID: "unique-\(n)",
+                              timestamp: 1_796_378_000_000, connectionAction: .none))
+    }
+
+    /// A push's capture line and the delivery lines it causes are one entry of the file's
+    /// queue: in the file in order, after the lines before them, even when the file is
+    /// closed right after, and acknowledged once, for the push.
+    @Test func aFiledPushAndItsDeliveryLinesReachTheFileTogetherInOrder() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("filed-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try CaptureStore(filePath: path)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_378_440))
+        let model = DeliveryModel(settings: DeliverySettings(enabled: true), capture: store, now: clock.closure)
+        let acknowledged = Mutex<[CaptureWriteResult]>([])
+        let acknowledgement: CaptureAcknowledgement = { result in acknowledged.withLock { $0.append(result) } }
+        let receipts = [
+            model.file(Self.captured(1, token: Self.token(1)), recordingIn: store, acknowledgement: acknowledgement),
+            model.file(Self.captured(2, token: Self.token(2), accepted: false), recordingIn: store, acknowledgement: acknowledgement),
+        ]
+        store.close()
+
+        #expect(receipts.map(\.sequence) == [1, 3])
+        #expect(acknowledged.withLock { $0 } == [.written, .written])
+        var lines: [String] = []
+        let reader = try CaptureFileReader(path: path)
+        reader.onOtherKindLine = { line in
+            if let event = try? CaptureDeliveryEvent(decoding: line) { lines.append("\(event.sequence) \(event.apnsID) \(event.state)") }
+        }
+        while let record = try reader.next() { lines.append("\(record.sequence) \(record.outcome.apnsID) push") }
+        #expect(lines == ["1 id-1 push", "2 id-1 delivered", "3 id-2 push", "4 id-2 rejected"])
+        #expect(model.record(apnsID: "id-1")?.state == .delivered && model.record(apnsID: "id-2")?.state == .rejected)
+    }
+
+    @Test func aPayloadMayCarryABadgeOnlyWhenItHoldsTheKeyBadge() {
+        func may(_ text: String) -> Bool { DeliveryBook.mayCarryBadge(Array(text.utf8)) }
+        #expect(may(#""badge""#) && may(#"{"aps":{"badge":1}}"#) && may(#"{"body":"b","x":"badge""#))
+        #expect(!may(#"badge""#) && !may(#""badge"#) && !may(#"{"aps":{"badges":1}}"#) && !may(#"{"body":"bbadge"}"#))
+        #expect(!may("") && !may(#"{"aps":{"alert":"x"}}"#))
+    }
 
     @Test func aPushWithoutExpirationIsStoredForTheMaximumThenDiscarded() {
         let clock = ManualClock()

@@ -151,7 +151,10 @@ public final class CaptureFileWriter: Sendable {
     ///
     /// With an `acknowledgement`, the line is never dropped and never waits: the writer
     /// calls the acknowledgement once the line's batch is written or has failed.
-    func queueLine(acknowledgement: CaptureAcknowledgement? = nil, _ build: (inout [UInt8]) -> Void) -> QueuedLine {
+    ///
+    /// - Parameter lines: how many lines `build` appends (a push's line and the delivery
+    ///   events that follow it); the acknowledgement is the first one's.
+    func queueLine(lines: Int = 1, acknowledgement: CaptureAcknowledgement? = nil, _ build: (inout [UInt8]) -> Void) -> QueuedLine {
         core.state.withLock { state -> QueuedLine in
             let limit = UInt64(core.maximumPendingBytes)
             let behind = state.acceptedBytes - state.handledBytes
@@ -163,7 +166,7 @@ public final class CaptureFileWriter: Sendable {
             build(&state.pending)
             state.acceptedBytes += UInt64(state.pending.count - before)
             if let acknowledgement { state.acknowledgements.append((state.pendingLines, acknowledgement)) }
-            state.pendingLines += 1
+            state.pendingLines += lines
             let backlogged = state.acceptedBytes - state.handledBytes > limit
             guard backlogged, acknowledgement == nil else {
                 return QueuedLine(accepted: true, wakesWriter: state.takeWriterWakeUp(includingLinger: backlogged), room: nil,

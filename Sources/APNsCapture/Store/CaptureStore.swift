@@ -73,42 +73,91 @@ public final class CaptureStore: Sendable {
     /// file is closed). Never waits for the disk. Without a file it is not called: the
     /// record is in memory once this returns.
     package func record(_ record: CaptureRecord, acknowledgement: CaptureAcknowledgement?) -> Receipt {
-        // The entry's keys, then its tail: the ring stores these bytes as they are, and the
-        // file gets the tail.
+        var encoded = encoding(record)
+        return self.record(&encoded, followedBy: [], acknowledgement: acknowledgement)
+    }
+
+    /// A record encoded for the store: the ring entry's keys, then its tail, which is the
+    /// file's line after the sequence number. Made by ``encoding(_:)``, taken by
+    /// ``record(_:followedBy:acknowledgement:)``.
+    package struct EncodedRecord: ~Copyable {
+        fileprivate var buffer: TextBuffer
+        fileprivate var header: CaptureEntryHeader
+        fileprivate var keysCount: Int
+    }
+
+    /// Encodes `record`, the part of recording that takes no lock, so that a caller can do
+    /// it before taking a lock of its own around ``record(_:followedBy:acknowledgement:)``.
+    package func encoding(_ record: CaptureRecord) -> EncodedRecord {
         var buffer = TextBuffer(capacity: 256 + CaptureRecordEncoder.estimatedTailSize(record))
         var header = CaptureEntryHeader.writeKeys(of: record, into: &buffer)
         let keysCount = buffer.count
         CaptureRecordEncoder.writeTail(record, tokenCache: tokenCache, into: &buffer)
         header.tailCount = buffer.count - keysCount
-        let (sequence, queued, ready) = buffer.withUnsafeBytes { bytes in
-            // Never nil: a buffer always has memory, and a tail at least `}` and a newline.
-            guard let base = bytes.baseAddress else { return (UInt64(0), CaptureFileWriter.QueuedLine?.none, [Resumption]()) }
-            let tail = UnsafeBufferPointer(rebasing: bytes[keysCount...])
-            return state.withLock { state -> (UInt64, CaptureFileWriter.QueuedLine?, [Resumption]) in
-                let sequence = state.nextSequence
-                state.nextSequence += 1
-                header.sequence = sequence
-                let entry = CaptureEntryView(header: header, body: UnsafeRawPointer(base))
-                // Queued under this lock so that the file's lines are in sequence order; the
-                // writer thread is woken (and, if the file is behind, waited for) after it.
-                let queued = fileWriter?.queueLine(acknowledgement: acknowledgement) { output in
-                    CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
-                    output.append(contentsOf: tail)
+        return EncodedRecord(buffer: buffer, header: header, keysCount: keysCount)
+    }
+
+    /// Records an encoded record as ``record(_:acknowledgement:)`` does, and puts the lines
+    /// of `events` (delivery events it caused) in the file right after its line, with the
+    /// next sequence numbers: one lock, one entry in the writer's queue and at most one
+    /// wake-up for them all, in one batch. The acknowledgement is the record's; the ring,
+    /// its listings and its waits see only the record. Without a file, `events` are ignored.
+    /// `encoded` is spent: the events' tails are encoded after its own.
+    package func record(
+        _ encoded: inout EncodedRecord, followedBy events: borrowing [CaptureDeliveryEvent],
+        acknowledgement: CaptureAcknowledgement?
+    ) -> Receipt {
+        let eventCount = fileWriter == nil ? 0 : events.count
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: eventCount) { ends in
+            // The events' tails go after the record's in its buffer, encoded before the lock.
+            let tailEnd = encoded.keysCount + encoded.header.tailCount
+            if eventCount > 0 {
+                var size = 0
+                for index in events.indices { size += events[index].estimatedTailSize }
+                encoded.buffer.reserve(size)
+                for index in events.indices {
+                    events[index].writeTail(into: &encoded.buffer)
+                    ends[index] = encoded.buffer.count
                 }
-                let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
-                // The entry the ring lets go, if full (other kinds' lines take sequence numbers
-                // too, so it is read, not computed): no registration will find it there again.
-                let oldest = state.sharedCopies.isEmpty ? nil : state.ring.oldestSequence
-                if state.ring.append(entry) {
-                    state.droppedSinceClear += 1
-                    if let oldest { state.sharedCopies[oldest] = nil }
-                }
-                return (sequence, queued, ready)
             }
+            var header = encoded.header
+            let keysCount = encoded.keysCount
+            let (sequence, queued, ready) = encoded.buffer.withUnsafeBytes { bytes in
+                // Never nil: a buffer always has memory, and a tail at least `}` and a newline.
+                guard let base = bytes.baseAddress else { return (UInt64(0), CaptureFileWriter.QueuedLine?.none, [Resumption]()) }
+                let tail = UnsafeBufferPointer(rebasing: bytes[keysCount..<tailEnd])
+                return state.withLock { state -> (UInt64, CaptureFileWriter.QueuedLine?, [Resumption]) in
+                    let sequence = state.nextSequence
+                    state.nextSequence += UInt64(1 + eventCount)
+                    header.sequence = sequence
+                    let entry = CaptureEntryView(header: header, body: UnsafeRawPointer(base))
+                    // Queued under this lock so that the file's lines are in sequence order; the
+                    // writer thread is woken (and, if the file is behind, waited for) after it.
+                    let queued = fileWriter?.queueLine(lines: 1 + eventCount, acknowledgement: acknowledgement) { output in
+                        CaptureRecordEncoder.writePrefix(sequence: sequence, into: &output)
+                        output.append(contentsOf: tail)
+                        var start = tailEnd
+                        for index in 0..<eventCount {
+                            CaptureRecordEncoder.writePrefix(sequence: sequence + 1 + UInt64(index), into: &output)
+                            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<ends[index]]))
+                            start = ends[index]
+                        }
+                    }
+                    let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
+                    // The entry the ring lets go, if full (other kinds' lines take sequence numbers
+                    // too, so it is read, not computed): no registration will find it there again.
+                    let oldest = state.sharedCopies.isEmpty ? nil : state.ring.oldestSequence
+                    if state.ring.append(entry) {
+                        state.droppedSinceClear += 1
+                        if let oldest { state.sharedCopies[oldest] = nil }
+                    }
+                    return (sequence, queued, ready)
+                }
+            }
+            for resumption in ready { resumption.resume() }
+            if let queued { fileWriter?.settle(queued) }
+            return Receipt(sequence: sequence, backlogged: queued?.backlogged ?? false)
         }
-        for resumption in ready { resumption.resume() }
-        if let queued { fileWriter?.settle(queued) }
-        return Receipt(sequence: sequence, backlogged: queued?.backlogged ?? false)
     }
 
     /// Records in the ring that match `filter`, in sequence order.

@@ -41,15 +41,14 @@ struct DeliveryBook {
     /// the capture file and waits.
     var changes: [(serial: UInt64, event: Int)] = []
 
-    /// Whether changes are also kept as capture lines (``lines``).
-    let keepsLines: Bool
-    /// The capture lines of the changes since the caller last took them.
-    var lines: [CaptureDeliveryEvent] = []
+    /// The capture lines of the changes since the caller last took them; nil when changes
+    /// are not kept as lines (no capture file).
+    var lines: [CaptureDeliveryEvent]?
 
     init(settings: DeliverySettings, logCapacity: Int, keepsLines: Bool = false) {
         self.settings = settings
         self.logCapacity = max(0, logCapacity)
-        self.keepsLines = keepsLines
+        lines = keepsLines ? [] : nil
     }
 
     /// One device's connectivity, held pushes, screen and budget.
@@ -119,17 +118,16 @@ struct DeliveryBook {
             return full
         }
 
-        /// Appends `event`; returns its index in ``full``'s events, and its capture line if asked.
-        mutating func add(_ event: DeliveryEvent, line wanted: Bool) -> (position: Int, line: CaptureDeliveryEvent?) {
-            let position: Int
+        /// Appends `event`, and its capture line to `lines` if there are any; returns its index
+        /// in ``full``'s events.
+        mutating func add(_ event: DeliveryEvent, lines: inout [CaptureDeliveryEvent]?) -> Int {
+            lines?.append(line(event))
             if first == nil {
                 first = event
-                position = 0
-            } else {
-                later.append(event)
-                position = later.count
+                return 0
             }
-            return (position, wanted ? line(event) : nil)
+            later.append(event)
+            return later.count
         }
 
         func line(_ event: DeliveryEvent) -> CaptureDeliveryEvent {
@@ -224,7 +222,7 @@ struct DeliveryBook {
     // MARK: Pushes
 
     /// Files an accepted push: delivered, held or discarded, as Apple's rules say.
-    mutating func accept(_ push: DeliveryInput, at time: Date) {
+    mutating func accept(_ push: borrowing DeliveryInput, at time: Date) {
         advance(to: time)
         let serial = addRecord(push, at: time)
         // The slot is swapped out of its place and back, so the token is hashed once: nothing
@@ -238,7 +236,7 @@ struct DeliveryBook {
         if slot.isOnline(at: time) {
             if settings.powerDelay > 0, push.priority != .immediately, !expired {
                 hold(HeldPush(serial: serial, reason: .power, expiresAt: expiresAt, dueAt: time.addingTimeInterval(settings.powerDelay),
-                              push: push), in: &slot, at: time)
+                              push: copy push), in: &slot, at: time)
             } else {
                 deliver(serial, push, to: &slot, at: time)
             }
@@ -246,7 +244,7 @@ struct DeliveryBook {
             // `apns-expiration` 0 (or past): one attempt, which found the device offline.
             change(serial, DeliveryEvent(state: .discarded, why: .expired, at: time))
         } else {
-            hold(HeldPush(serial: serial, reason: .offline, expiresAt: expiresAt, dueAt: nil, push: push), in: &slot, at: time)
+            hold(HeldPush(serial: serial, reason: .offline, expiresAt: expiresAt, dueAt: nil, push: copy push), in: &slot, at: time)
         }
         if !slot.held.isEmpty { schedule(push.deviceToken, &slot, after: time) }
         if let index {
@@ -258,7 +256,7 @@ struct DeliveryBook {
     }
 
     /// Logs a push answered 410: the device can get nothing.
-    mutating func reject(_ push: DeliveryInput, because reason: DeliveryReason, at time: Date) {
+    mutating func reject(_ push: borrowing DeliveryInput, because reason: DeliveryReason, at time: Date) {
         advance(to: time)
         change(addRecord(push, at: time), DeliveryEvent(state: .rejected, why: reason, at: time))
     }
@@ -275,7 +273,7 @@ struct DeliveryBook {
     }
 
     /// Hands a push to the device: into the background budget, or onto the screen.
-    private mutating func deliver(_ serial: UInt64, _ record: DeliveryInput, to slot: inout DeviceSlot, at time: Date) {
+    private mutating func deliver(_ serial: UInt64, _ record: borrowing DeliveryInput, to slot: inout DeviceSlot, at time: Date) {
         if record.pushType == .background, let budget = settings.backgroundBudget {
             slot.backgroundDeliveries.removeAll { $0 <= time.addingTimeInterval(-budget.window) }
             guard slot.backgroundDeliveries.count < budget.count else {
@@ -310,12 +308,14 @@ struct DeliveryBook {
     static func mayCarryBadge(_ payload: [UInt8]) -> Bool {
         payload.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress, bytes.count >= 7 else { return false }
-            let end = base + bytes.count
-            var at = base
-            // memchr skips to each quote; only there are the six bytes after it compared.
-            while end - at >= 7, let quote = memchr(at, 0x22, end - at - 6) {
-                let found = quote.assumingMemoryBound(to: UInt8.self)
-                if found[1] == 0x62, found[2] == 0x61, found[3] == 0x64, found[4] == 0x67, found[5] == 0x65, found[6] == 0x22 {
+            // The `b` of `"badge"` can stand from the second byte to the sixth from the end.
+            let end = base + bytes.count - 5
+            var at = base + 1
+            // memchr skips to each `b`, far rarer in a payload than the quotes around every
+            // key and string; only there are the bytes around it compared.
+            while at < end, let letter = memchr(at, 0x62, end - at) {
+                let found = letter.assumingMemoryBound(to: UInt8.self)
+                if found[-1] == 0x22, found[1] == 0x61, found[2] == 0x64, found[3] == 0x67, found[4] == 0x65, found[5] == 0x22 {
                     return true
                 }
                 at = UnsafePointer(found + 1)
@@ -326,7 +326,7 @@ struct DeliveryBook {
 
     // MARK: The log
 
-    private mutating func addRecord(_ push: DeliveryInput, at time: Date) -> UInt64 {
+    private mutating func addRecord(_ push: borrowing DeliveryInput, at time: Date) -> UInt64 {
         let serial = nextSerial
         nextSerial += 1
         records[serial] = LogEntry(record: DeliveryRecord(
@@ -350,10 +350,15 @@ struct DeliveryBook {
         if !isHeld(oldest) { forget(oldest) }
     }
 
-    /// Whether the record's push is stored now (read in place: the record is not copied).
-    private func isHeld(_ serial: UInt64) -> Bool {
+    /// Whether the record's push is stored now.
+    private mutating func isHeld(_ serial: UInt64) -> Bool {
         guard let index = records.index(forKey: serial) else { return false }
-        return records.values[index].lastState == .stored
+        // Through the in-place accessor: reading `records.values[index]` copies the entry.
+        return Self.isStored(&records.values[index])
+    }
+
+    private static func isStored(_ entry: inout LogEntry) -> Bool {
+        entry.lastState == .stored
     }
 
     /// Whether `serial` has left the window of recent records (kept only while held).
@@ -369,9 +374,7 @@ struct DeliveryBook {
     private mutating func change(_ serial: UInt64, _ event: DeliveryEvent) {
         guard let index = records.index(forKey: serial) else { return }
         // Changed in place: reading `records.values[index]` would copy the entry.
-        let (position, line) = records.values[index].add(event, line: keepsLines)
-        changes.append((serial, position))
-        if let line { lines.append(line) }
+        changes.append((serial, records.values[index].add(event, lines: &lines)))
     }
 
     /// Lets go of records that left the window while held and are settled now: called once

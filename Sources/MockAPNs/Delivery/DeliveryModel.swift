@@ -120,7 +120,7 @@ public final class DeliveryModel: Sendable {
 
     // MARK: The mock's side
 
-    /// Files an accepted push (called on the connection's event loop).
+    /// Files an accepted push.
     func accept(_ push: DeliveryInput) {
         mutate { $0.accept(push, at: $1) }
     }
@@ -128,6 +128,24 @@ public final class DeliveryModel: Sendable {
     /// Logs a push answered 410.
     func reject(_ push: DeliveryInput, because reason: DeliveryReason) {
         mutate { $0.reject(push, because: reason, at: $1) }
+    }
+
+    /// Files a push as ``accept(_:)`` or ``reject(_:because:)`` does, and records `encoded`
+    /// in `capture` with the lines of the changes it made right after it, in one entry of
+    /// the file's queue (``CaptureStore/record(_:followedBy:acknowledgement:)``).
+    func file(
+        _ push: borrowing DeliveryInput, rejectedBecause reason: DeliveryReason?, recording encoded: inout CaptureStore.EncodedRecord,
+        in capture: CaptureStore, acknowledgement: CaptureAcknowledgement?
+    ) -> CaptureStore.Receipt {
+        mutate(lending: push, { book, push, time in
+            if let reason {
+                book.reject(push, because: reason, at: time)
+            } else {
+                book.accept(push, at: time)
+            }
+        }, writing: { lines in
+            capture.record(&encoded, followedBy: lines, acknowledgement: acknowledgement)
+        }).written
     }
 
     // MARK: Locking
@@ -144,26 +162,40 @@ public final class DeliveryModel: Sendable {
         }
     }
 
-    /// Runs `body` on the book under the lock; then, unlocked, writes the changes it made to
-    /// the capture file and resumes the waits they satisfy.
+    /// Runs `body` on the book under the lock, and writes the capture lines of the changes
+    /// it made to the file; then, unlocked, resumes the waits they satisfy.
     private func mutate<Result>(_ body: (inout DeliveryBook, Date) -> Result) -> Result {
+        let capture = capture
+        return mutate(lending: (), { book, _, time in body(&book, time) }, writing: { lines in
+            // By index: the array lends each line, where `for line in lines` copies it.
+            for index in lines.indices { capture?.appendToFile(lines[index]) }
+        }).result
+    }
+
+    /// Runs `body` on the book, then `write` with the capture lines of the changes it made
+    /// (empty without a file), both under the lock, so that the file has the log's order: a
+    /// push's line before every line about it, in whatever order the event loops come.
+    /// Then, unlocked, resumes the waits the changes satisfy.
+    ///
+    /// `input` is lent to `body` as an argument: a closure that captured a push would copy it,
+    /// all its strings and its payload, twice per push.
+    private func mutate<Input: ~Copyable & Sendable, Result, Written>(
+        lending input: borrowing Input, _ body: (inout DeliveryBook, borrowing Input, Date) -> Result,
+        writing write: (borrowing [CaptureDeliveryEvent]) -> Written
+    ) -> (result: Result, written: Written) {
         let time = now()
-        let (result, lines, ready) = state.withLock { state -> (Result, [CaptureDeliveryEvent], [Resumption]) in
-            let result = body(&state.book, time)
-            guard !state.book.changes.isEmpty else { return (result, [], []) }
-            var lines: [CaptureDeliveryEvent] = []
-            swap(&lines, &state.book.lines)
+        let (result, written, ready) = state.withLock { state -> (Result, Written, [Resumption]) in
+            let result = body(&state.book, input, time)
+            let written = write(state.book.lines ?? [])
+            guard !state.book.changes.isEmpty else { return (result, written, []) }
+            // Both emptied in place, their buffers kept for the next push.
+            state.book.lines?.removeAll(keepingCapacity: true)
             let ready = state.waiters.isEmpty ? [] : state.offer(state.book.changes)
             state.book.forgetSettled(state.book.changes)
-            // Emptied in place, its buffer kept for the next push.
             state.book.changes.removeAll(keepingCapacity: true)
-            return (result, lines, ready)
-        }
-        if let capture {
-            // By index: the array lends each line, where `for line in lines` copies it.
-            for index in lines.indices { capture.appendToFile(lines[index]) }
+            return (result, written, ready)
         }
         for resumption in ready { resumption.resume() }
-        return result
+        return (result, written)
     }
 }

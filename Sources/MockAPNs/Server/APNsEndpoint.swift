@@ -107,10 +107,11 @@ final class APNsEndpoint: HTTPServerHandler {
         return box
     }
 
-    /// Records `push`, then runs `answer`: at once when the capture keeps no file; otherwise
-    /// on the connection's loop once the line is written, or answers 500
-    /// `InternalServerError` instead if it could not be. Never waits for the disk: when the
-    /// file is behind, the connection stops reading until its lines are written.
+    /// Records `push` (and hands it to the delivery model, if on), then runs `answer`: at
+    /// once when the capture keeps no file; otherwise on the connection's loop once the line
+    /// is written, or answers 500 `InternalServerError` instead if it could not be. Never
+    /// waits for the disk: when the file is behind, the connection stops reading until its
+    /// lines are written. The delivery changes the push makes go to the file with its line.
     private func record(
         _ push: CaptureRecord, box: EndpointConnectionState.Box, responder: HTTPResponder, connection: HTTPConnection,
         then answer: @escaping @Sendable () -> Void
@@ -118,12 +119,13 @@ final class APNsEndpoint: HTTPServerHandler {
         let capture = services.capture
         guard capture.fileWriter != nil else {
             capture.record(push)
+            services.delivery?.file(push)
             answer()
             return
         }
         let answers = box.answers, apnsID = push.outcome.apnsID, uniqueID = push.outcome.uniqueID
         box.state.unacknowledgedLines += 1
-        let receipt = capture.record(push) { result in
+        let acknowledgement: CaptureAcknowledgement = { result in
             answers.add {
                 if case .written = result {
                     answer()
@@ -139,6 +141,8 @@ final class APNsEndpoint: HTTPServerHandler {
                 }
             }
         }
+        let receipt = services.delivery?.file(push, recordingIn: capture, acknowledgement: acknowledgement)
+            ?? capture.record(push, acknowledgement: acknowledgement)
         if receipt.backlogged, !box.state.readingPaused {
             box.state.readingPaused = true
             connection.pauseReading()

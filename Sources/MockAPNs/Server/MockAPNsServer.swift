@@ -104,8 +104,8 @@ public final class MockAPNsServer: Sendable {
             registry: configuration.registry, settings: configuration.validation, now: now, channels: channels)
         services = MockServices(
             validation: validation, handlers: handlerFactory(validation), faults: faults, metrics: metrics,
-            capture: capture,
-            observers: observers + (delivery.isEnabled ? [DeliveryObserver(model: delivery)] : []) + (simulatorForwarder.map { [$0] } ?? []),
+            capture: capture, observers: observers + (simulatorForwarder.map { [$0] } ?? []),
+            delivery: delivery.isEnabled ? delivery : nil,
             streamPolicy: StreamLimitPolicy(
                 maxConcurrentStreams: settings.maxConcurrentStreams,
                 lowersAfterRejection: settings.dropsStreamLimitAfterRejection),
@@ -202,7 +202,7 @@ public final class MockAPNsServer: Sendable {
             capture.close()
             throw error
         }
-        if delivery.isEnabled { DeliveryObserver.tick(delivery, on: controlGroup.next()) }
+        if delivery.isEnabled { DeliveryModel.tick(delivery, on: controlGroup.next()) }
         productionURL = "\(scheme)://\(production.localAddress)"
         sandboxURL = "\(scheme)://\(sandbox.localAddress)"
         controlURL = "http://\(control.localAddress)"

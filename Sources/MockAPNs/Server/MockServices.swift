@@ -18,6 +18,8 @@ final class MockServices: Sendable {
     let capture: CaptureStore
     /// Observers besides the capture.
     let observers: [any PushObserver]
+    /// The delivery model, when on: it files each push as the capture records it.
+    let delivery: DeliveryModel?
     /// One per event loop, made when its first connection opens.
     private let answerQueues = Mutex<[ObjectIdentifier: LoopAnswerQueue]>([:])
     let streamPolicy: StreamLimitPolicy
@@ -29,8 +31,9 @@ final class MockServices: Sendable {
     let simulatorForwarder: SimulatorForwarder?
 
     init(validation: ValidatingPushHandlerFactory, handlers: any PushHandlerFactory, faults: FaultEngine, metrics: PushMetrics,
-         capture: CaptureStore, observers: [any PushObserver], streamPolicy: StreamLimitPolicy,
+         capture: CaptureStore, observers: [any PushObserver], delivery: DeliveryModel? = nil, streamPolicy: StreamLimitPolicy,
          errorBudget: ConnectionErrorBudget, simulatorForwarder: SimulatorForwarder? = nil) {
+        self.delivery = delivery
         self.simulatorForwarder = simulatorForwarder
         self.errorBudget = errorBudget
         self.validation = validation
