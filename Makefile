@@ -25,6 +25,8 @@ run: setup
 TEST_TARGETS = $(notdir $(wildcard Tests/*Tests))
 POLL_TEST_TARGETS = HTTPTransportTests MockAPNsTests APNsClientTests
 test: setup
+	@# Only the system module and the event-loop backends name the C library (docs/ARCHITECTURE.md).
+	bash scripts/check-os-seam.sh
 	swift build --build-tests
 	@set -e; for target in $(TEST_TARGETS); do \
 	    echo "== $$target"; \
@@ -39,6 +41,8 @@ test: setup
 	@# The README's first push and its mistakes, and make demo's script, on the debug builds.
 	timeout 300 bash scripts/readme-bar.sh
 	timeout 600 bash scripts/test-demo.sh
+	@# setup.sh's macOS branch, with fake uname, brew and swift (docs/macos.md).
+	timeout 120 bash scripts/test-setup-macos.sh
 	@# A package depending on this one by version tag builds and embeds the mock.
 	timeout 900 bash scripts/check-consumer.sh
 	@# Every libFuzzer target, a few thousand inputs each (docs/fuzzing.md).

@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Module layers (dependencies point down only):
-//   C shims        COpenSSL, CNGHTTP2, CHTTPParser, CLinuxShims
+//   system         SystemSeam (on its C shim CSystemShims): the only place the C library
+//                  is chosen; any module but HermesApp (Foundation only) may import it
+//   C shims        COpenSSL, CNGHTTP2, CHTTPParser
 //   transport      HTTPTransport         crypto  JWTVerify
 //   APNs model / mock / client / gateway  (later issues)
 //   CLIs           apns-mock, push-inspect, ...
@@ -43,18 +45,21 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .systemLibrary(
             name: "CNGHTTP2",
             pkgConfig: "libnghttp2",
-            providers: [.apt(["libnghttp2-dev"])]
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]
         ),
         .systemLibrary(
             name: "CHTTPParser",
             providers: [.apt(["libhttp-parser-dev"])]
         ),
-        .systemLibrary(name: "CLinuxShims"),
+        // The operating-system seam (docs/ARCHITECTURE.md): SystemSeam re-exports Glibc,
+        // Musl or Darwin with CSystemShims, whose header guards what only Linux or glibc has.
+        .systemLibrary(name: "CSystemShims"),
+        .target(name: "SystemSeam", dependencies: ["CSystemShims"]),
         .target(name: "StrictJSON"),
         .target(
             name: "OpenSSLSupport",
@@ -62,21 +67,21 @@ let package = Package(
         ),
         .target(
             name: "HTTPTransport",
-            dependencies: ["COpenSSL", "OpenSSLSupport", "CNGHTTP2", "CHTTPParser", "CLinuxShims"],
+            dependencies: ["COpenSSL", "OpenSSLSupport", "CNGHTTP2", "CHTTPParser", "SystemSeam"],
             swiftSettings: hotPathSettings
         ),
         .target(
             name: "JWTVerify",
-            dependencies: ["COpenSSL", "OpenSSLSupport", "StrictJSON", "APNsCore"]
+            dependencies: ["COpenSSL", "OpenSSLSupport", "StrictJSON", "APNsCore", "SystemSeam"]
         ),
         .target(name: "APNsCore", dependencies: ["StrictJSON"]),
         // The capture: records, their JSON Lines format, the in-memory store and the file.
         .target(
             name: "APNsCapture",
-            dependencies: ["APNsCore", "StrictJSON"],
+            dependencies: ["APNsCore", "StrictJSON", "SystemSeam"],
             swiftSettings: hotPathSettings
         ),
-        .target(name: "CLISupport", dependencies: ["StrictJSON", "CLinuxShims"]),
+        .target(name: "CLISupport", dependencies: ["StrictJSON", "SystemSeam"]),
         // The Hermes wire contract, shared by the gateway, the agent and app sides and
         // push-inspect's `hermes` profile. Pure Swift, so the app side can use it anywhere.
         .target(
@@ -92,7 +97,7 @@ let package = Package(
         ),
         .target(
             name: "HermesAgent",
-            dependencies: ["HermesContract", "JWTVerify", "StrictJSON", "APNsCore"]
+            dependencies: ["HermesContract", "JWTVerify", "StrictJSON", "APNsCore", "SystemSeam"]
         ),
         .executableTarget(
             name: "push-agent",
@@ -107,7 +112,7 @@ let package = Package(
         // package that depends on this one.
         .target(
             name: "MockAPNs",
-            dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport", "PushRules"],
+            dependencies: ["APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "OpenSSLSupport", "PushRules", "SystemSeam"],
             resources: [
                 .copy("TestCertificates"),
                 // The dashboard page, compiled in so the binary alone serves it (DashboardPage).
@@ -161,7 +166,7 @@ let package = Package(
         // mock can reuse them; the CLI only reads captures and prints reports.
         .target(
             name: "PushRules",
-            dependencies: ["StrictJSON", "APNsCore", "HermesContract", "APNsCapture"]
+            dependencies: ["StrictJSON", "APNsCore", "HermesContract", "APNsCapture", "SystemSeam"]
         ),
         .executableTarget(
             name: "push-inspect",
@@ -263,6 +268,10 @@ let package = Package(
             name: "DashboardTests",
             dependencies: ["PushTestSupport"],
             exclude: ["Browser"]
+        ),
+        .testTarget(
+            name: "SystemSeamTests",
+            dependencies: ["SystemSeam"]
         ),
         .testTarget(
             name: "StrictJSONTests",

@@ -3,6 +3,46 @@
 # it installs only what is missing.
 set -euo pipefail
 
+# macOS (docs/macos.md): Homebrew's OpenSSL 3, nghttp2 and pkg-config, and a Swift 6.2+
+# toolchain. SETUP_OS stands in for `uname -s`; scripts/test-setup-macos.sh runs this on Linux.
+if [ "${SETUP_OS:-$(uname -s)}" = "Darwin" ]; then
+    brew_packages=(openssl@3 nghttp2 pkg-config)
+    pkg_config_line='export PKG_CONFIG_PATH="$(brew --prefix openssl@3)/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"'
+    if ! command -v brew >/dev/null 2>&1; then
+        echo "setup: Homebrew (brew) is not on PATH. Install it from https://brew.sh, then run:" >&2
+        echo "  brew install ${brew_packages[*]}" >&2
+        echo "  $pkg_config_line" >&2
+        exit 2
+    fi
+    need_brew=()
+    for pkg in openssl@3 nghttp2; do
+        brew list --versions "$pkg" >/dev/null 2>&1 || need_brew+=("$pkg")
+    done
+    command -v pkg-config >/dev/null 2>&1 || need_brew+=(pkg-config)
+    if [ ${#need_brew[@]} -gt 0 ]; then
+        echo "setup: brew install ${need_brew[*]}"
+        brew install "${need_brew[@]}"
+    fi
+    # openssl@3 is keg-only: pkg-config finds its openssl.pc only through PKG_CONFIG_PATH.
+    echo "setup: openssl@3 is keg-only; before swift build, run (or add to your shell profile):"
+    echo "  $pkg_config_line"
+    if ! command -v swift >/dev/null 2>&1; then
+        echo "setup: no Swift toolchain on PATH: install Xcode 26 or newer (xcode-select --install for its command line tools)," \
+            "or a Swift 6.2+ toolchain from https://swift.org/install/macos, then run again" >&2
+        exit 1
+    fi
+    swift_version="$(swift --version 2>&1 | grep -Eo 'Swift version [0-9]+\.[0-9]+' | head -n 1 | cut -d' ' -f3 || true)"
+    swift_major="${swift_version%%.*}"
+    swift_minor="${swift_version#*.}"
+    if [ -z "$swift_version" ] || [ "$swift_major" -lt 6 ] || { [ "$swift_major" -eq 6 ] && [ "$swift_minor" -lt 2 ]; }; then
+        echo "setup: Package.swift needs Swift 6.2 or newer; 'swift --version' says: $(swift --version 2>&1 | head -n 1)." \
+            "Select a newer Xcode (sudo xcode-select -s /Applications/Xcode.app) or put a swift.org toolchain first on PATH" >&2
+        exit 1
+    fi
+    echo "setup: Swift $swift_version found; macOS is ready"
+    exit 0
+fi
+
 need_apt=()
 # podman, runc and debootstrap build and run the images (scripts/build-images.sh, docs/containers.md).
 # chromium and its driver run the dashboard's browser tests (docs/dashboard.md).

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-internal import CLinuxShims
-#endif
+import SystemSeam
 
 /// How a long-running server's C allocator treats large buffers.
 ///
@@ -27,10 +25,6 @@ public enum LargeAllocationPolicy {
     /// - Returns: whether the allocator took the setting; false where the C library is not glibc.
     @discardableResult
     public static func returnLargeBuffersToTheSystem() -> Bool {
-        #if canImport(Glibc)
-        return c_linux_set_mmap_threshold(Int32(mappingThreshold)) == 1
-        #else
-        return false
-        #endif
+        SystemMemory.setMappingThreshold(mappingThreshold)
     }
 }

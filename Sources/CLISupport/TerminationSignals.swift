@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSeam
 
 /// SIGINT and SIGTERM, held from a server's first line until it waits for them.
 ///

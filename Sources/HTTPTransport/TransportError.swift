@@ -1,8 +1,6 @@
 import OpenSSLSupport
+import SystemSeam
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A failure in the HTTP transport, with a message a person can act on.
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {

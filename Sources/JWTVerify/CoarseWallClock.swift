@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSeam
 
 /// The default clock of ``APNsProviderTokenVerifier``: the system's wall clock at
 /// millisecond-ish resolution.

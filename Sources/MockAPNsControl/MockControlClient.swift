@@ -193,7 +193,7 @@ public final class MockControlClient: Sendable {
         let response: HTTPClientResponse
     }
 
-    private func send(
+    func send(
         _ method: String, _ path: String, body: [UInt8] = [], expecting statuses: Set<Int>, timeout: Duration? = nil,
         cancellable: Bool = true
     ) async throws(MockControlError) -> Answer {
@@ -257,7 +257,7 @@ public final class MockControlClient: Sendable {
         return elements
     }
 
-    private func malformed(_ answer: Answer, _ detail: String) -> MockControlError {
+    func malformed(_ answer: Answer, _ detail: String) -> MockControlError {
         MockControlError(.malformedAnswer, request: answer.request, url: answer.url, body: answer.response.body, detail)
     }
 

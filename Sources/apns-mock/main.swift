@@ -12,7 +12,7 @@ let parser = CommandLineParser(
     usage: "apns-mock [--config FILE] [--host ADDR] [--port N] [--sandbox-port N] [--control-port N] [--channel-sandbox-port N] [--channel-port N] [--no-tls] "
         + "[--tls-cert PEM --tls-key PEM] [--auth-key KEY_ID:TEAM_ID:PATH]... [--topic BUNDLE_ID]... [--capture FILE [--capture-fsync]] [--delivery] "
         + "[--max-connections N] [--connection-preface-timeout S] [--request-headers-timeout S] [--request-read-timeout S] "
-        + "[--connection-error-budget N] [--control-token TOKEN | --control-token-file FILE] [--control-allowed-host NAME]... [--policy FILE] [--log-level LEVEL]",
+        + "[--connection-error-budget N] [--control-token TOKEN | --control-token-file FILE] [--control-allowed-host NAME]... [--policy FILE] [--forward-to-simulator DEVICE] [--log-level LEVEL]",
     options: [
         .value("config", "FILE", help: "Read the JSON configuration file (docs/configuration.md)."),
         .value("host", "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv4 and IPv6)."),
@@ -40,6 +40,8 @@ let parser = CommandLineParser(
                help: "Also answer control-API requests for this host name (a container or proxy name); localhost and IP addresses always are.",
                repeatable: true),
         .value("policy", "FILE", help: "A push-inspect policy file the control API offers as a profile for findings."),
+        .value("forward-to-simulator", "DEVICE",
+               help: "Run 'xcrun simctl push DEVICE BUNDLE FILE' for each accepted alert push (macOS; DEVICE may be 'booted'; docs/macos.md)."),
         .value("log-level", "LEVEL", help: "trace, debug, info (default: a line per push), notice, warning, error or critical."),
         .flag("capture-fsync", help: "With --capture: fdatasync each batch of lines before answering (survives power loss)."),
         .flag("delivery", help: "Model what happens after the 200: devices online or offline, stored pushes, the delivery log (docs/delivery.md)."),
@@ -128,6 +130,14 @@ do {
     if let path = arguments.value("policy") {
         configuration.policy = try MockConfiguration.loadPolicy(file: path, path: arguments.origin(of: "policy"))
     }
+    if let device = arguments.value("forward-to-simulator") {
+        guard SimulatorForwardingSettings.locateXcrun() != nil else {
+            throw CommandLineError("\(arguments.origin(of: "forward-to-simulator")): \(SimulatorForwardingSettings.missingXcrunMessage)")
+        }
+        var forwarding = configuration.simulatorForwarding ?? SimulatorForwardingSettings(device: device)
+        forwarding.device = device
+        configuration.simulatorForwarding = forwarding
+    }
     if let level = try arguments.logLevel() { logLevel = level }
     if configuration.server.captureSyncsEachBatch, configuration.server.captureFilePath == nil {
         throw CommandLineError("\(arguments.origin(of: "capture-fsync")) syncs the capture file, and there is none: add --capture FILE")
@@ -176,6 +186,7 @@ for (keyID, key) in mock.registry.keys.sorted(by: { $0.key < $1.key }) {
 }
 banner += "  topics      \(mock.registry.bundleIDs.sorted().joined(separator: ", "))\n"
 if let capture = configuration.server.captureFilePath { banner += "  capture     \(capture)\n" }
+if let forwarding = configuration.simulatorForwarding { banner += "  simulator   \(forwarding.device) (xcrun simctl push)\n" }
 // Scripts and tests read the URLs from the banner, so a banner that could not be written (a
 // full disk, a closed terminal) fails the start: the mock stops before anyone is told where
 // it is, exiting 1 as for any other failure to start (2 is for usage errors).
@@ -213,10 +224,12 @@ nonisolated func reportCaptureLoss(of file: CaptureFileWriter, to logger: Logger
 }
 
 let captureWatch = mock.capture.fileWriter.map { reportCaptureLoss(of: $0, to: logger) }
+let simulatorWatch = mock.simulatorForwarder.map { reportSimulatorForwarding(of: $0, to: logger) }
 if let warning = configuration.server.controlExposureWarning(controlURL: mock.controlURL) { logger.warning("\(warning)") }
 
 TerminationSignals.wait()
 captureWatch?.cancel()
+simulatorWatch?.cancel()
 mock.stop()
 if let file = mock.capture.fileWriter, file.droppedRecordCount + file.unsyncedRecordCount > 0 {
     logger.error("stopped; \(file.droppedRecordCount + file.unsyncedRecordCount) capture line(s) could not be written or synced: \(captureLoss(file))")

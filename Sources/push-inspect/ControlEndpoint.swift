@@ -4,7 +4,7 @@ import MockAPNsControl
 /// `--from`'s value: the control API's base URL.
 enum ControlEndpoint {
     /// The control API's paths push-inspect adds to the base URL itself.
-    static let endpointPaths = ["/pushes", "/pushes/wait"]
+    static let endpointPaths = ["/pushes", "/pushes/wait", "/delivery"]
 
     /// Parses `--from`'s value.
     ///

@@ -2,72 +2,140 @@ import APNsCapture
 import APNsCore
 import CLISupport
 import Foundation
+import MockAPNsControl
 import StrictJSON
 
-/// `push-inspect delivery`: the delivery events of a capture file (`apns-mock --delivery
-/// --capture FILE`): what became of each push after its 200, with times.
+/// `push-inspect delivery`: what became of each push after its 200, with times: the delivery
+/// events of a capture file (`apns-mock --delivery --capture FILE`), or the delivery log of a
+/// running mock (`--from URL`).
 enum DeliveryCommand {
     static let parser = CommandLineParser(
         command: "push-inspect delivery",
         overview: "Show what became of accepted pushes: the delivery events (delivered, stored, discarded and why, "
-            + "replaced on screen) that apns-mock --delivery writes to its capture file.",
-        usage: "push-inspect delivery [--json] [--apns-id ID] [--unique-id ID] [--device-token HEX] FILE...",
+            + "replaced on screen) that apns-mock --delivery writes to its capture file, or that a running mock's "
+            + "control API holds (--from).",
+        usage: "push-inspect delivery [--json] [--apns-id ID] [--unique-id ID] [--device-token HEX] (FILE... | --from URL)",
         options: [
             .value("apns-id", "ID", help: "Only the events of the push answered with this apns-id."),
             .value("unique-id", "ID", help: "Only the events of the push answered with this apns-unique-id."),
             .value("device-token", "HEX", help: "Only the events of this device's pushes."),
+            .value("from", "URL", help: "Read a running mock's delivery log from its control API (http://HOST:PORT) "
+                + "instead of a capture file; needs --apns-id, --unique-id or --device-token."),
             .flag("json", help: "One JSON object per event instead of the table."),
         ],
         acceptsPositional: true)
 
+    /// The events asked for: the filter options.
+    struct Selection {
+        var apnsID: String?
+        var uniqueID: String?
+        var deviceToken: DeviceToken?
+
+        func matches(_ event: CaptureDeliveryEvent) -> Bool {
+            (apnsID.map { $0 == event.apnsID } ?? true) && (uniqueID.map { $0 == event.uniqueID } ?? true)
+                && (deviceToken.map { $0 == event.deviceToken } ?? true)
+        }
+
+        /// What the control API looks up; the other options then filter its answer.
+        var lookup: DeliveryLookup? {
+            if let apnsID { return .apnsID(apnsID) }
+            if let uniqueID { return .uniqueID(uniqueID) }
+            return deviceToken.map { .deviceToken($0) }
+        }
+    }
+
     static func run(_ arguments: ParsedArguments, terminal: Terminal) async throws(CommandLineError) -> Int32 {
-        guard !arguments.positional.isEmpty else { throw CommandLineError("name a capture file") }
         let token = try arguments.value("device-token").map { (text) throws(CommandLineError) in
             guard let token = DeviceToken(text) else { throw CommandLineError("--device-token: expected hex digits, found \"\(text)\"") }
             return token
         }
-        let apnsID = arguments.value("apns-id"), uniqueID = arguments.value("unique-id"), json = arguments.has("json")
+        let selection = Selection(apnsID: arguments.value("apns-id"), uniqueID: arguments.value("unique-id"), deviceToken: token)
+        let json = arguments.has("json")
+        let events: [CaptureDeliveryEvent]
+        if let url = arguments.value("from") {
+            guard arguments.positional.isEmpty else {
+                throw CommandLineError("give capture files or --from URL, not both")
+            }
+            let base = try ControlEndpoint.parse(url)
+            guard let lookup = selection.lookup else {
+                throw CommandLineError("--from needs --apns-id, --unique-id or --device-token: the control API looks "
+                    + "the delivery log up by one of them")
+            }
+            do {
+                events = try await liveEvents(base, lookup).filter(selection.matches)
+            } catch {
+                terminal.err("Error: \(PushFeed.message(error))\n")
+                return 2
+            }
+        } else {
+            guard !arguments.positional.isEmpty else { throw CommandLineError("name a capture file, or give --from URL") }
+            guard let read = fileEvents(arguments.positional, selection, terminal: terminal) else { return 2 }
+            events = read
+        }
         let output = OutputBuffer()
         if !json { output.write(["SEQ", "TIME", "APNS-ID", "TOKEN", "STATE", "WHY", "BY"].joined(separator: "  ") + "\n") }
-        var matched = 0, damaged = 0
-        for path in arguments.positional {
+        for event in events { output.write(json ? jsonLine(event) : row(event)) }
+        output.flush()
+        return events.isEmpty ? 1 : 0
+    }
+
+    /// The matching events of the capture files, in file order; nil after an error it reported.
+    private static func fileEvents(_ paths: [String], _ selection: Selection, terminal: Terminal) -> [CaptureDeliveryEvent]? {
+        var events: [CaptureDeliveryEvent] = [], damaged = 0
+        for path in paths {
             let reader: CaptureFileReader
             do {
                 reader = try CaptureFileReader(path: path)
             } catch {
                 terminal.err("Error: \(error)\n")
-                return 2
+                return nil
             }
             reader.onOtherKindLine = { line in
                 guard let event = try? CaptureDeliveryEvent(decoding: line) else {
                     damaged += 1
                     return
                 }
-                guard apnsID.map({ $0 == event.apnsID }) ?? true, uniqueID.map({ $0 == event.uniqueID }) ?? true,
-                      token.map({ $0 == event.deviceToken }) ?? true else { return }
-                matched += 1
-                output.write(json ? jsonLine(event) : row(event))
+                if selection.matches(event) { events.append(event) }
             }
             do {
                 while try reader.next() != nil, !Task.isCancelled {}
             } catch {
                 terminal.err("Error: \(error)\n")
-                return 2
+                return nil
             }
         }
-        output.flush()
         if damaged > 0 { terminal.err("warning: \(damaged) delivery line(s) could not be read\n") }
-        return matched > 0 ? 0 : 1
+        return events
     }
 
+    /// The events of the records `lookup` names, oldest first (records in the log's order
+    /// where times are equal).
+    private static func liveEvents(_ base: ControlBaseURL, _ lookup: DeliveryLookup) async throws(MockControlError) -> [CaptureDeliveryEvent] {
+        let control = try MockControlClient(baseURL: base)
+        let records: [MockDeliveryRecord]
+        do {
+            records = try await control.deliveryRecords(lookup)
+        } catch {
+            await control.close()
+            throw error
+        }
+        await control.close()
+        return records.flatMap(\.events).enumerated()
+            .sorted { ($0.element.timeMicroseconds, $0.offset) < ($1.element.timeMicroseconds, $1.offset) }
+            .map(\.element)
+    }
+
+    /// One table row; a live mock's events have no sequence number (`-`).
     private static func row(_ event: CaptureDeliveryEvent) -> String {
-        [String(event.sequence), CaptureTimestamp.string(microseconds: event.timeMicroseconds), TerminalText.escaped(event.apnsID),
-         event.deviceToken.masked, event.state, event.why ?? "-", event.by.map(TerminalText.escaped) ?? "-"]
+        [event.sequence == 0 ? "-" : String(event.sequence), CaptureTimestamp.string(microseconds: event.timeMicroseconds),
+         TerminalText.escaped(event.apnsID), event.deviceToken.masked, event.state, event.why ?? "-",
+         event.by.map(TerminalText.escaped) ?? "-"]
             .joined(separator: "  ") + "\n"
     }
 
+    /// The event as its capture line; a live mock's, which have no sequence number, without `seq`.
     private static func jsonLine(_ event: CaptureDeliveryEvent) -> String {
-        var bytes = event.encodedLine()
+        var bytes = event.sequence == 0 ? event.encodedLineWithoutSequence() : event.encodedLine()
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         return String(decoding: bytes, as: UTF8.self) + "\n"
     }

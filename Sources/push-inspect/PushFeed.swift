@@ -231,7 +231,7 @@ struct PushFeed {
     }
 
     /// An error of the control API for a person, naming the URL the request went to.
-    private static func message(_ error: MockControlError) -> String {
+    static func message(_ error: MockControlError) -> String {
         switch error.kind {
         case .cannotConnect:
             return "\(error.url): cannot reach the control API: \(error.detail)"

@@ -42,6 +42,7 @@ struct DashboardBrowserTests {
         var outcome: String?
         var time_sensitive: Bool
         var reloaded: Bool
+        var delivery_off: String
     }
 
     /// A push sent while the page is open shows as a banner, without a reload.
@@ -53,6 +54,8 @@ struct DashboardBrowserTests {
         #expect(seen.tags == ["sound bell.caf", "time-sensitive", "thread family"])
         #expect(seen.outcome?.hasPrefix("✓ accepted") == true)
         #expect(!seen.reloaded)
+        // Without --delivery, the connectivity panel says how to turn the model on.
+        #expect(seen.delivery_off.contains("--delivery"), "\(seen.delivery_off)")
     }
 
     struct Filtered: Decodable {
@@ -237,5 +240,69 @@ struct DashboardBrowserTests {
         #expect(seen.faults_after_add == ["page-rule"] && seen.faulted_status == 503 && seen.injected == "injected")
         #expect(seen.faults_after_remove.isEmpty)
         #expect(seen.held_after_clear == 0)
+    }
+
+    struct Delivery: Decodable {
+        struct Device: Decodable { var device_token: String; var connectivity: String }
+        var statuses: [Int]
+        var first_stored: String?, first_after_second: String?, second_before_online: String?
+        var row_before: String?, row_after: String?
+        var second_after_online: String?, first_after_online: String?
+        var first_history: [String], second_history: [String]
+        var history_times: [String]
+        var api_devices: [Device]
+        var api_second: String
+        var reloaded: Bool
+    }
+
+    /// With `--delivery`: two pushes to an offline device show as stored, the earlier then
+    /// as coalesced; the page's toggle brings the device online (as the control API then
+    /// says) and the later push turns delivered, in the list and in its open details, without
+    /// a reload; the earlier one's details list its history with times.
+    @Test func deliveryStatesFollowThePagesConnectivityToggle() async throws {
+        let seen = try await Self.run("delivery", as: Delivery.self)
+        #expect(seen.statuses == [200, 200])
+        #expect(seen.first_stored == "stored (offline)")
+        #expect(seen.first_after_second == "discarded (coalesced)" && seen.second_before_online == "stored (offline)")
+        #expect(seen.row_before == "offline" && seen.row_after == "online")
+        #expect(seen.second_after_online == "delivered" && seen.first_after_online == "discarded (coalesced)")
+        #expect(seen.first_history == ["stored (offline)", "discarded (coalesced) by"], "\(seen.first_history)")
+        #expect(seen.second_history == ["stored (offline)", "delivered"], "\(seen.second_history)")
+        #expect(seen.history_times.count == 2 && seen.history_times.allSatisfy { $0.wholeMatch(of: /\d\d:\d\d:\d\d\.\d{3}/) != nil },
+                "\(seen.history_times)")
+        let device = String(repeating: "ab", count: 32)
+        #expect(seen.api_devices.first { $0.device_token == device }?.connectivity == "online", "\(seen.api_devices.map(\.connectivity))")
+        #expect(seen.api_second == "delivered")
+        #expect(!seen.reloaded)
+    }
+
+    struct RenderDelivery: Decodable {
+        var error: String?
+        var labels: [String]?
+        var badge_text: String?, badge_class: String?, badge_state: String?, plain_badge: String?
+        var history: [String]?
+        var row_cells: [String]?, row_token: String?, row_button: String?
+        var online_cells: [String]?, online_button: String?
+        var images: Int?
+        var injected: String?
+        var csp_violations: [String]?
+    }
+
+    /// render.js's delivery functions in the page: the labels people read, and markup in a
+    /// record's or a device's fields drawn as text (no element, no script, no CSP report).
+    @Test func deliveryRenderingLabelsStatesAndEscapesEveryField() async throws {
+        let seen = try await Self.run("render_delivery", as: RenderDelivery.self)
+        #expect(seen.error == nil, "\(seen.error ?? "")")
+        let bad = #"<img src=x onerror="window.injected = 1">"#
+        #expect(seen.labels == ["discarded (coalesced)", "replaced on screen", "rejected (expired token)", "delivered"])
+        #expect(seen.badge_text == "\(bad) (\(bad))" && seen.badge_state == bad)
+        #expect(seen.badge_class == "tag delivery state-imgsrcxonerrorwindowinjected", "\(seen.badge_class ?? "")")
+        #expect(seen.plain_badge == "stored (power)")
+        #expect(seen.history?.count == 2 && seen.history?.last?.hasSuffix("discarded (\(bad)) by \(bad)") == true, "\(seen.history ?? [])")
+        #expect(seen.history?.last?.hasPrefix("not a time") == true)
+        #expect(seen.row_cells == [bad, "offline", "2", "—", "Go online"] && seen.row_token == bad && seen.row_button == "online")
+        #expect(seen.online_cells == ["abab", "online", "—", "—", "Go offline"] && seen.online_button == "offline")
+        #expect(seen.images == 0 && seen.injected == nil)
+        #expect(seen.csp_violations?.isEmpty == true, "\(seen.csp_violations ?? [])")
     }
 }

@@ -16,7 +16,7 @@ import Testing
         let actionFields = FaultActionKey.Kind.allCases.flatMap(\.fields) + [FaultActionKey.type]
         let names = ConfigurationKey.all + ServerSettingsKey.all + ValidationSettingsKey.all + KeyEntryKey.all
             + DeviceEntryKey.all + DeviceEntryKey.states + FaultRuleKey.all + FaultMatchKey.all + actionFields
-            + FaultActionKey.Kind.allCases.map(\.rawValue)
+            + FaultActionKey.Kind.allCases.map(\.rawValue) + SimulatorForwardingKey.all + [SimulatorForwardingKey.section]
         #expect(names.filter { !Self.isSnakeCase($0) } == [])
     }
 

@@ -1,5 +1,9 @@
+import APNsCore
 import Foundation
+import HTTPTransport
 import HermesContract
+import JWTVerify
+import MockAPNs
 import PushTestSupport
 import Testing
 
@@ -43,7 +47,7 @@ struct PushInspectDeliveryTests {
 
     @Test func usageErrorsExitTwoAndHelpExitsZero() async throws {
         let noFile = try await P.run(["delivery"])
-        #expect(noFile.status == 2 && noFile.stderr.contains("Error: name a capture file"))
+        #expect(noFile.status == 2 && noFile.stderr.contains("Error: name a capture file, or give --from URL"))
         #expect(try await P.run(["delivery", "--device-token", "xyz", try Self.file()]).status == 2)
         #expect(try await P.run(["delivery", "/nonexistent/pushes.jsonl"]).status == 2)
         let help = try await P.run(["delivery", "--help"])
@@ -56,5 +60,73 @@ struct PushInspectDeliveryTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("checked 2 pushes"))
         #expect(!result.stderr.contains("skipped"))
+    }
+
+    // MARK: --from: a running mock's delivery log
+
+    /// Sends two alerts to the sandbox listener; returns their `apns-id`s.
+    static func sendTwo(to mock: MockAPNsServer) async throws -> [String] {
+        let key = try ES256PrivateKey(contentsOfFile: "\(P.certs)/AuthKey_ABC123DEFG.p8")
+        let bearer = try JWTSigner(key: key, keyID: "ABC123DEFG").makeProviderToken(teamID: "TEAM000001", issuedAt: Date())
+        let client = try PushInspectLiveMockTests.client(for: mock.sandboxURL, trust: mock.trustRootsPath)
+        var ids: [String] = []
+        for title in ["approve", "done"] {
+            let response = try await client.send(HTTPClientRequest(method: "POST", path: "/3/device/\(token)", headers: [
+                "authorization": "bearer \(bearer)", "apns-topic": "com.example.app", "apns-push-type": "alert",
+            ], body: Array(#"{"aps":{"alert":"\#(title)"}}"#.utf8)))
+            #expect(response.status == 200)
+            ids.append(try #require(response.headers["apns-id"]))
+        }
+        await client.close()
+        return ids
+    }
+
+    /// Two pushes to an offline device, read back from the mock's control API: the same table
+    /// as from a file (no sequence numbers: `-`), by device and by apns-id, and as JSON lines.
+    @Test func readsARunningMocksDeliveryLog() async throws {
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs) { $0.delivery.enabled = true }
+        defer { mock.stop() }
+        let device = try #require(DeviceToken(Self.token))
+        mock.delivery.setConnectivity(.offline, for: device)
+        let ids = try await Self.sendTwo(to: mock)
+
+        let byDevice = try await P.run(["delivery", "--from", mock.controlURL, "--device-token", Self.token])
+        #expect(byDevice.status == 0, "\(byDevice.stderr)")
+        let lines = byDevice.stdout.split(separator: "\n")
+        #expect(lines.first == "SEQ  TIME  APNS-ID  TOKEN  STATE  WHY  BY")
+        let rows = lines.dropFirst().map { $0.split(separator: "  ").map(String.init) }
+        #expect(rows.map { [$0[0], $0[2], $0[4], $0[5], $0[6]] } == [
+            ["-", ids[0], "stored", "offline", "-"],
+            ["-", ids[0], "discarded", "coalesced", ids[1]],
+            ["-", ids[1], "stored", "offline", "-"],
+        ], "\(byDevice.stdout)")
+        #expect(rows.allSatisfy { $0[3] == device.masked })
+
+        mock.delivery.setConnectivity(.online, for: device)
+        let one = try await P.run(["delivery", "--from", mock.controlURL, "--apns-id", ids[1], "--json"])
+        #expect(one.status == 0, "\(one.stderr)")
+        let json = one.stdout.split(separator: "\n")
+        #expect(json.count == 2 && json.last?.contains(#""state":"delivered""#) == true, "\(one.stdout)")
+        #expect(json.allSatisfy { $0.hasPrefix(#"{"v":2,"kind":"delivery","#) && !$0.contains(#""seq""#) }, "\(one.stdout)")
+
+        let none = try await P.run(["delivery", "--from", mock.controlURL, "--apns-id", "00000000-0000-0000-0000-000000000000"])
+        #expect(none.status == 1, "nothing matched: \(none.stdout)\(none.stderr)")
+    }
+
+    @Test func fromUsageErrorsAndAnUnreachableOrModellessMockExitTwo() async throws {
+        let both = try await P.run(["delivery", "--from", "http://127.0.0.1:1", "--apns-id", "a", try Self.file()])
+        #expect(both.status == 2 && both.stderr.contains("Error: give capture files or --from URL, not both"), "\(both.stderr)")
+        let noLookup = try await P.run(["delivery", "--from", "http://127.0.0.1:1"])
+        #expect(noLookup.status == 2 && noLookup.stderr.contains("--from needs --apns-id, --unique-id or --device-token"))
+        let endpoint = try await P.run(["delivery", "--from", "http://127.0.0.1:1/delivery", "--apns-id", "a"])
+        #expect(endpoint.status == 2 && endpoint.stderr.contains("drop '/delivery'"), "\(endpoint.stderr)")
+        #expect(try await P.run(["delivery", "--from", "ftp://x", "--apns-id", "a"]).status == 2)
+        let unreachable = try await P.run(["delivery", "--from", "http://127.0.0.1:1", "--apns-id", "a"])
+        #expect(unreachable.status == 2 && unreachable.stderr.contains("cannot reach the control API"), "\(unreachable.stderr)")
+
+        let mock = try MockAPNsServer.startForTesting(certsDirectory: P.certs)
+        defer { mock.stop() }
+        let off = try await P.run(["delivery", "--from", mock.controlURL, "--apns-id", "a"])
+        #expect(off.status == 2 && off.stderr.contains("answered 409") && off.stderr.contains("--delivery"), "\(off.stderr)")
     }
 }

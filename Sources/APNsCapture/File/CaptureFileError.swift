@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSeam
 
 /// A failed system call on a capture file: which call, on which path, and `errno`.
 public struct CaptureFileError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import StrictJSON
+import SystemSeam
 
 /// Reads a capture file record by record in constant memory: one read buffer and at most
 /// one line, however long the file.

@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Foundation
 import Synchronization
+import SystemSeam
 
 /// Appends records to a JSON Lines capture file without making the caller wait for the disk.
 ///
@@ -73,7 +71,7 @@ public final class CaptureFileWriter: Sendable {
     ) throws(CaptureFileError) {
         try self.init(path: path, truncating: truncating, maximumPendingBytes: maximumPendingBytes, maximumWait: maximumWait,
                       batchDelay: batchDelay, syncsEachBatch: syncsEachBatch,
-                      writing: { Glibc.write($0, $1, $2) }, syncing: { fdatasync($0) })
+                      writing: { SystemSeam.write($0, $1, $2) }, syncing: { SystemFile.syncData($0) })
     }
 
     /// `write(2)` as the writer thread calls it: tests put a disk that fills mid-batch in its place.
@@ -83,7 +81,7 @@ public final class CaptureFileWriter: Sendable {
 
     init(
         path: String, truncating: Bool, maximumPendingBytes: Int, maximumWait: Duration, batchDelay: Duration,
-        syncsEachBatch: Bool = false, writing: @escaping WriteFunction, syncing: @escaping SyncFunction = { fdatasync($0) }
+        syncsEachBatch: Bool = false, writing: @escaping WriteFunction, syncing: @escaping SyncFunction = { SystemFile.syncData($0) }
     ) throws(CaptureFileError) {
         let flags = O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0)
         let fd = open(path, flags, 0o644)
@@ -223,7 +221,7 @@ public final class CaptureFileWriter: Sendable {
             let error = CaptureFileError(operation: "fsync", path: path, code: errno)
             core.state.withLock { $0.lastError = error }
         }
-        _ = Glibc.close(core.fd)
+        _ = SystemSeam.close(core.fd)
     }
 
     /// Lines that are not in the file: dropped because the buffer was full, refused because

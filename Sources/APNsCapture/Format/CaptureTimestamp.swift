@@ -78,7 +78,7 @@ package enum CaptureTimestamp {
     }
 
     /// Parses exactly the layout `write` produces; nil for anything else.
-    static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         guard bytes.count == length, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),

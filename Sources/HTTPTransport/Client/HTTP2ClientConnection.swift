@@ -1,6 +1,6 @@
-import Glibc
 import Synchronization
 internal import CNGHTTP2
+import SystemSeam
 
 /// The one connection behind an `HTTP2Client`: socket, TLS, nghttp2 session and streams.
 ///
@@ -369,7 +369,7 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
         do throws(TransportError) {
             let socket = try Socket.makeTCP(for: address)
             socket.setNoDelay()
-            let connected = address.withSockAddr { Glibc.connect(socket.fd, $0, $1) } == 0
+            let connected = address.withSockAddr { SystemSeam.connect(socket.fd, $0, $1) } == 0
             if !connected && errno != EINPROGRESS {
                 throw .system(call: "connect", errno: errno)
             }

@@ -21,7 +21,7 @@ public final class EventLoop: @unchecked Sendable {
     // Unchecked: the mutable state below is confined to the loop thread, except
     // `pendingTasks` (a Mutex) and `threadID` (an Atomic).
     private let selector: any Selector
-    /// The readiness mechanism this loop waits with: `epoll` or `poll` (`APNS_MOCK_EVENT_LOOP`).
+    /// The readiness mechanism this loop waits with (`APNS_MOCK_EVENT_LOOP`, docs/transport.md).
     public var backendName: String { backend.rawValue }
     let backend: EventLoopBackend
     private var handlers: [Selectable?] = []

@@ -13,7 +13,7 @@ public final class EventLoopGroup: Sendable {
     /// Starts `threads` loops.
     ///
     /// - Parameter threads: the number of loops; defaults to the number of cores.
-    /// - Throws: `TransportError.system` when the OS refuses an epoll instance or a pipe, and
+    /// - Throws: `TransportError.system` when a loop cannot open its selector, and
     ///   `TransportError.unknownEventLoopBackend` when `APNS_MOCK_EVENT_LOOP` names no backend.
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(TransportError) {
         var loops: [EventLoop] = []

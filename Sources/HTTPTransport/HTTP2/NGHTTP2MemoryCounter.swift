@@ -1,13 +1,13 @@
 internal import CNGHTTP2
-internal import CLinuxShims
-import Glibc
+import SystemSeam
 
 /// Counts the bytes one nghttp2 session holds, through nghttp2's allocator hooks
 /// (`nghttp2_session_server_new3`). Loop-confined, like its session, which must not outlive it.
 ///
-/// Each block counts as `malloc_usable_size` reports it, so that what is counted is what the
-/// allocator set aside. Used only when `HTTPServerConfiguration.countsConnectionMemory` is on:
-/// the hooks cost an indirection and a size lookup per allocation.
+/// Each block counts as `SystemMemory.allocatedSize(of:)` reports it, so that what is counted
+/// is what the allocator set aside (nothing, where the C library cannot tell). Used only when
+/// `HTTPServerConfiguration.countsConnectionMemory` is on: the hooks cost an indirection and a
+/// size lookup per allocation.
 final class NGHTTP2MemoryCounter {
     /// Bytes allocated by the session and not yet freed.
     private(set) var liveBytes = 0
@@ -19,12 +19,12 @@ final class NGHTTP2MemoryCounter {
     }
 
     fileprivate func allocated(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        if let pointer { liveBytes += malloc_usable_size(pointer) }
+        if let pointer { liveBytes += SystemMemory.allocatedSize(of: pointer) ?? 0 }
         return pointer
     }
 
     fileprivate func freeing(_ pointer: UnsafeMutableRawPointer?) {
-        if let pointer { liveBytes -= malloc_usable_size(pointer) }
+        if let pointer { liveBytes -= SystemMemory.allocatedSize(of: pointer) ?? 0 }
     }
 }
 

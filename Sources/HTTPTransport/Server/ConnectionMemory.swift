@@ -1,5 +1,4 @@
-import Glibc
-internal import CLinuxShims
+import SystemSeam
 
 /// What one server connection holds in the process's memory, by owner: the figure the
 /// per-connection bound (docs/ARCHITECTURE.md, "Bounded per connection") is tested on,
@@ -18,9 +17,11 @@ struct ConnectionMemory: Sendable, Equatable {
 
     var total: Int { nghttp2 + buffers + objects }
 
-    /// The allocator's size of a Swift object (Swift allocates objects with `malloc` on Linux).
+    /// The allocator's size of a Swift object (Swift allocates objects with `malloc`); 0
+    /// where the C library cannot tell (`SystemMemory.allocatedSize(of:)`), so that there the
+    /// figures count buffer capacities only.
     static func size(of object: AnyObject) -> Int {
-        malloc_usable_size(Unmanaged.passUnretained(object).toOpaque())
+        SystemMemory.allocatedSize(of: Unmanaged.passUnretained(object).toOpaque()) ?? 0
     }
 
     /// The bytes an array has set aside.

@@ -1,4 +1,4 @@
-import Glibc
+import SystemSeam
 
 /// Receives what a `ByteStream` reads, and hears when it ends. Loop-confined.
 protocol ByteStreamDelegate: AnyObject {
@@ -154,7 +154,7 @@ final class ByteStream: Selectable {
             beginLingeringClose()
         } else {
             delegate?.streamDidDrain(self)
-            // Input TLS decrypted before the pause, which epoll cannot see.
+            // Input TLS decrypted before the pause, which the selector cannot see.
             if wasBlocked, !isClosed, !inReadCallback, tls?.hasBufferedInput ?? false { readReady() }
         }
     }
@@ -193,7 +193,7 @@ final class ByteStream: Selectable {
         drainTimer?.cancel()
         drainTimer = nil
         if !handshaking && connected { tls?.shutdown() }
-        _ = Glibc.shutdown(socket.fd, Int32(SHUT_WR))
+        _ = SystemSeam.shutdown(socket.fd, Int32(SHUT_WR))
         setWantsWrite(false)
         lingerUntil(ContinuousClock.now + Self.closeDrainTimeout)
     }
@@ -252,7 +252,7 @@ final class ByteStream: Selectable {
     }
 
     /// Undoes one ``pauseReading()``; the last one reads again, beginning with what TLS
-    /// decrypted before the pause (which epoll cannot see).
+    /// decrypted before the pause (which the selector cannot see).
     func resumeReading() {
         guard readPauses > 0 else { return }
         readPauses -= 1
@@ -302,8 +302,8 @@ final class ByteStream: Selectable {
             inReadCallback = false
             if !isClosed { flush() }
         }
-        // Read until the socket is empty (level-triggered epoll would call again anyway,
-        // but TLS may hold decrypted bytes that epoll cannot see).
+        // Read until the socket is empty (the level-triggered selector would call again
+        // anyway, but TLS may hold decrypted bytes that the selector cannot see).
         for _ in 0..<16 {
             let result = tls?.read(into: buffer) ?? socket.read(into: buffer)
             switch result {

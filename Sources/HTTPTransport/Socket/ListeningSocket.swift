@@ -1,5 +1,4 @@
-import Glibc
-internal import CLinuxShims
+import SystemSeam
 
 /// A bound, listening TCP socket.
 final class ListeningSocket {
@@ -32,7 +31,7 @@ final class ListeningSocket {
         while true {
             let fd = withUnsafeMutablePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    accept4(socket.fd, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+                    SystemSocket.acceptNonBlocking(socket.fd, $0, &length)
                 }
             }
             if fd >= 0 {

@@ -1,5 +1,4 @@
-import Glibc
-internal import CLinuxShims
+import SystemSeam
 
 /// A non-blocking stream socket that owns its file descriptor and closes it once.
 final class Socket {
@@ -15,7 +14,7 @@ final class Socket {
 
     /// Opens a non-blocking TCP socket for `address`'s family.
     static func makeTCP(for address: SocketAddress) throws(TransportError) -> Socket {
-        let fd = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = SystemSocket.openStream(family: address.family)
         guard fd >= 0 else { throw .system(call: "socket", errno: errno) }
         return Socket(takingOwnershipOf: fd)
     }
@@ -37,7 +36,7 @@ final class Socket {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         while true {
-            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            let count = SystemSeam.read(fd, buffer.baseAddress, buffer.count)
             if count > 0 { return .bytes(count) }
             if count == 0 { return .closed }
             switch errno {
@@ -50,8 +49,8 @@ final class Socket {
 
     func write(_ buffer: UnsafeRawBufferPointer) -> IOResult {
         while true {
-            // MSG_NOSIGNAL: a peer that vanished must give EPIPE, not kill the process.
-            let count = send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            // A peer that vanished must give EPIPE, not kill the process with SIGPIPE.
+            let count = send(fd, buffer.baseAddress, buffer.count, SystemSocket.sendFlags)
             if count >= 0 { return .bytes(count) }
             switch errno {
             case EINTR: continue
@@ -71,10 +70,9 @@ final class Socket {
     }
 
     /// Sends RST instead of FIN when closed, for aborting a peer.
-    /// Bytes written that the peer's kernel has not acknowledged yet (TIOCOUTQ); 0 if unknown.
+    /// Bytes written that the peer's kernel has not acknowledged yet; 0 if unknown.
     func unacknowledgedOutputCount() -> Int {
-        var count: Int32 = 0
-        return ioctl(fd, UInt(TIOCOUTQ), &count) == 0 ? Int(count) : 0
+        SystemSocket.unacknowledgedOutputCount(fd) ?? 0
     }
 
     func setLingerZero() {
@@ -95,6 +93,6 @@ final class Socket {
     func close() {
         guard isOpen else { return }
         isOpen = false
-        Glibc.close(fd)
+        SystemSeam.close(fd)
     }
 }

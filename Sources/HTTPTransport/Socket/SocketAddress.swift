@@ -1,5 +1,4 @@
-import Glibc
-internal import CLinuxShims
+import SystemSeam
 
 /// An IPv4 or IPv6 socket address with a port.
 public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {

@@ -1,9 +1,6 @@
 internal import COpenSSL
 import OpenSSLSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSeam
 
 /// Owns one `SSL` object bound to a non-blocking socket. Loop-confined.
 ///

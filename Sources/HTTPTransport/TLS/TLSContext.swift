@@ -1,6 +1,6 @@
-import Glibc
 internal import COpenSSL
 import OpenSSLSupport
+import SystemSeam
 
 /// Owns one `SSL_CTX`: the costly, shareable part of TLS, built once per configuration.
 final class TLSContext: @unchecked Sendable {
@@ -12,12 +12,10 @@ final class TLSContext: @unchecked Sendable {
     let role: Role
     let configuration: TLSConfiguration
 
-    /// OpenSSL's socket BIO writes with `write(2)`, so a peer that hangs up would raise
-    /// SIGPIPE and kill the process. Ignored once, before the first TLS connection exists.
-    private static let sigpipeIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
-
     init(configuration: TLSConfiguration, role: Role) throws(TransportError) {
-        Self.sigpipeIgnored
+        // OpenSSL's socket BIO writes with `write(2)`, which cannot be told to spare the
+        // process a SIGPIPE: ignored process-wide before the first TLS connection exists.
+        SystemSocket.ignoreBrokenPipeSignals()
         let method = role == .server ? TLS_server_method() : TLS_client_method()
         guard let ctx = SSL_CTX_new(method) else {
             throw .tls("SSL_CTX_new failed", entries: OpenSSLErrorQueue.drain())

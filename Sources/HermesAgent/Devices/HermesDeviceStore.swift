@@ -3,9 +3,7 @@ import Foundation
 import HermesContract
 import StrictJSON
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSeam
 
 /// The agent's registered devices, in a JSON file that survives restarts.
 ///

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSeam
 
 /// Why a file the configuration names cannot be used, said the way a person fixes it
 /// ("no such file", "is a directory"), checked before the server starts: a missing

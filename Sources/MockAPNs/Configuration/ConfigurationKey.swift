@@ -10,7 +10,8 @@ enum ConfigurationKey {
     static let validation = ValidationSettingsKey.section
     static let policyFile = "policy_file"
     static let delivery = DeliverySettingsKey.section
-    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation, policyFile, delivery]
+    static let simulatorForwarding = SimulatorForwardingKey.section
+    static let all = [server, apps, keys, devices, acceptUnknownDevices, faults, validation, policyFile, delivery, simulatorForwarding]
 }
 
 /// Field names of the `validation` section: the choices where Apple is silent.

@@ -105,6 +105,9 @@ extension MockConfiguration {
         if let delivery = root.value(ConfigurationKey.delivery) {
             configuration.delivery = try ConfigurationJSON.decodeDelivery(delivery, base: base.delivery)
         }
+        if let forwarding = root.value(ConfigurationKey.simulatorForwarding) {
+            configuration.simulatorForwarding = try ConfigurationJSON.decodeSimulatorForwarding(forwarding, base: base.simulatorForwarding)
+        }
         if checksSettings { try configuration.server.validate() }
         return configuration
     }

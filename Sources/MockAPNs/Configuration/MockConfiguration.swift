@@ -27,6 +27,9 @@ public struct MockConfiguration: Sendable {
     /// What happens after the 200: devices' connectivity, storage, the delivery log
     /// (docs/delivery.md); off by default.
     public var delivery = DeliverySettings()
+    /// Accepted alert pushes handed to an iOS Simulator with `xcrun simctl push`
+    /// (docs/macos.md); nil, the default, forwards nothing.
+    public var simulatorForwarding: SimulatorForwardingSettings?
 
     /// The bundle ID of the zero-configuration app.
     public static let defaultBundleID = "com.example.app"
@@ -78,5 +81,6 @@ public struct MockConfiguration: Sendable {
     public func validate() throws(ConfigurationError) {
         try server.validate()
         _ = try FaultEngine(rules: faults)
+        try simulatorForwarding?.validate()
     }
 }

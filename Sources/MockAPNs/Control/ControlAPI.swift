@@ -83,6 +83,7 @@ struct ControlAPI: HTTPServerHandler {
                     text += PushMetrics.captureFileText(
                         written: file.writtenRecordCount, dropped: file.droppedRecordCount, unsynced: file.unsyncedRecordCount)
                 }
+                if let forwarder = services.simulatorForwarder { text += forwarder.counts.prometheusText }
                 responder.respond(HTTPResponse(status: 200, text: text, contentType: "text/plain; version=0.0.4; charset=utf-8"))
             case ("GET", "/pushes"):
                 let filter = try Self.filter(from: query)

@@ -1,7 +1,8 @@
 // The dashboard (docs/dashboard.md): follows the capture through the control API's
-// long-poll, shows details, filters, the mock's state, and exports `.apns` files.
+// long-poll, shows details, filters, the mock's state and devices' connectivity, what became
+// of each push (the delivery log), and exports `.apns` files.
 // It talks to nothing but the origin that served it (the page's connect-src is 'self').
-import { el, pushItem, outcome, payloadOf, bundleID, clock } from "./render.js";
+import { el, pushItem, outcome, payloadOf, bundleID, clock, deliveryBadge, deliveryHistory, connectivityRow } from "./render.js";
 
 /// Pushes drawn at most, unless the user loads older ones: the tab's memory stays bounded.
 const shownLimit = 200;
@@ -12,6 +13,10 @@ const pollInterval = 500;
 /// Seconds one long-poll waits for a push.
 const pollTimeout = 25;
 const tokenKey = "apns-mock-control-token";
+/// How often the delivery log and devices' connectivity are read again (they change without a push).
+const deliveryInterval = 1000;
+/// Devices whose delivery records one refresh reads at most: those of the newest pushes drawn.
+const deliveryDevicesLimit = 10;
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,6 +31,8 @@ const state = {
   primed: false, // whether this generation has had its first, immediate answer
   poll: null, // the pending long-poll's AbortController
   profile: "apple",
+  delivery: new Map(), // lowercased apns-id of a drawn push -> its delivery record
+  deliveryOn: null, // whether the mock's delivery model is on; null until asked
 };
 
 // MARK: The control API
@@ -137,6 +144,11 @@ async function follow() {
       // The first call answers at once with what there is; later ones wait for news.
       const timeout = state.primed ? pollTimeout : 0;
       const answer = await api(`/pushes/live?after=${state.after}&limit=${liveLimit}&timeout=${timeout}${filterQuery()}`, { signal: state.poll.signal });
+      if ($("connection").dataset.state === "disconnected" && state.deliveryOn === false) {
+        // A restarted mock may have the delivery model on.
+        state.deliveryOn = null;
+        deliverySoon();
+      }
       setConnection("live");
       backoff = 500;
       if (generation === state.generation) {
@@ -170,13 +182,22 @@ function take(answer) {
   state.skipped += Math.max(0, answer.matched - answer.pushes.length);
   const items = fresh.map((record) => {
     state.records.set(record.seq, record);
-    return pushItem(record);
+    return drawn(record);
   });
   $("pushes").prepend(...items);
   state.order = fresh.map((record) => record.seq).concat(state.order);
   trim();
   showSkipped();
   refreshReasonsSoon();
+  if (state.deliveryOn) deliverySoon();
+}
+
+/// A push's list item, with its delivery badge when the log has been read for it.
+function drawn(record) {
+  const item = pushItem(record);
+  const delivery = record.apns_id && state.delivery.get(record.apns_id.toLowerCase());
+  if (delivery) item.querySelector(".delivery-slot").replaceChildren(deliveryBadge(delivery));
+  return item;
 }
 
 function trim() {
@@ -206,7 +227,7 @@ $("older").addEventListener("click", async () => {
   for (const record of older) {
     state.records.set(record.seq, record);
     state.order.push(record.seq);
-    $("pushes").append(pushItem(record));
+    $("pushes").append(drawn(record));
   }
   state.skipped = Math.max(0, state.skipped - older.length);
   showSkipped();
@@ -313,11 +334,22 @@ function details(record) {
       })),
       el("div", { class: "findings" }, el("p", { class: "muted" }, "loading…"))),
   ];
+  if (record.status === 200) {
+    const delivery = state.delivery.get((record.apns_id || "").toLowerCase());
+    parts.splice(2, 0, section("Delivery", el("div", { class: "delivery-details" }, deliveryDetails(delivery))));
+  }
   if (record.device_token) {
     parts.push(section("Device", el("p", {}, el("code", {}, record.device_token)),
       el("button", { type: "button", class: "unregister", "data-token": record.device_token, "data-bundle": bundle, "data-env": record.env }, "Mark this device unregistered")));
   }
   return parts;
+}
+
+/// The Delivery section's content: the state and its history, or why there is none.
+function deliveryDetails(delivery) {
+  if (delivery) return [el("p", {}, deliveryBadge(delivery)), deliveryHistory(delivery)];
+  if (state.deliveryOn === false) return el("p", { class: "muted" }, "The delivery model is off (apns-mock --delivery).");
+  return el("p", { class: "muted" }, "not in the delivery log yet");
 }
 
 function tokenDetails(record) {
@@ -452,6 +484,115 @@ $("fault-form").addEventListener("submit", async (event) => {
 
 $("state-refresh").addEventListener("click", () => refreshState());
 
+// MARK: Delivery
+
+let wakeDelivery = null;
+/// Reads the delivery log now rather than at the next interval (a push arrived, a device changed).
+function deliverySoon() {
+  if (wakeDelivery) wakeDelivery();
+}
+
+/// Reads devices' connectivity and the delivery records of the drawn pushes' devices, again
+/// and again: states change without a push (a device comes online, a stored push expires).
+async function followDelivery() {
+  for (;;) {
+    try {
+      // A mock without the model is asked again only once it has restarted (follow).
+      if (state.deliveryOn !== false) await refreshDelivery();
+    } catch (error) {
+      if (error instanceof Unauthorized) await untilSignedIn();
+    }
+    await new Promise((resolve) => {
+      wakeDelivery = resolve;
+      setTimeout(resolve, deliveryInterval);
+    });
+    wakeDelivery = null;
+  }
+}
+
+async function refreshDelivery() {
+  const response = await api("/delivery/devices", { raw: true });
+  if (response.status === 409) {
+    state.deliveryOn = false;
+    const answer = await response.json().catch(() => null);
+    $("delivery-off").textContent = answer && answer.error ? answer.error : "The delivery model is off.";
+    $("delivery-off").hidden = false;
+    $("connectivity").hidden = true;
+    return;
+  }
+  if (!response.ok) return;
+  const { devices } = await response.json();
+  state.deliveryOn = true;
+  $("delivery-off").hidden = true;
+  $("connectivity").hidden = false;
+  drawConnectivity(devices);
+  const tokens = followedDevices();
+  const answers = await Promise.all(tokens.map((token) => api(`/delivery?device_token=${token}`).catch(() => null)));
+  // Only the drawn pushes' records are kept: the tab's memory stays bounded as the list's.
+  const drawnIDs = new Set(Array.from(state.records.values(), (record) => (record.apns_id || "").toLowerCase()));
+  for (const key of state.delivery.keys()) if (!drawnIDs.has(key)) state.delivery.delete(key);
+  for (const answer of answers) {
+    for (const record of answer ? answer.records : []) if (drawnIDs.has(record.apns_id.toLowerCase())) noteDelivery(record);
+  }
+}
+
+/// The devices the model knows, and those of drawn pushes it does not (online, its default).
+/// A row that did not change stays the same element, so a click on its button is not lost.
+function drawConnectivity(devices) {
+  const known = new Set(devices.map((device) => device.device_token));
+  const wanted = devices.slice();
+  for (const token of followedDevices()) if (!known.has(token)) wanted.push({ device_token: token, connectivity: "online" });
+  const body = $("connectivity").tBodies[0];
+  const drawnRows = new Map(Array.from(body.rows, (row) => [row.dataset.token, row]));
+  const rows = wanted.map((device) => {
+    const key = JSON.stringify(device);
+    const drawnRow = drawnRows.get(device.device_token);
+    if (drawnRow && drawnRow.dataset.key === key) return drawnRow;
+    const row = connectivityRow(device);
+    row.dataset.key = key;
+    return row;
+  });
+  if (rows.length !== body.rows.length || rows.some((row, index) => row !== body.rows[index])) body.replaceChildren(...rows);
+}
+
+/// The devices of the newest accepted pushes drawn, the selected push's first.
+function followedDevices() {
+  const tokens = new Set();
+  const selected = state.records.get(state.selected);
+  if (selected && selected.status === 200 && selected.device_token) tokens.add(selected.device_token.toLowerCase());
+  for (const seq of state.order) {
+    if (tokens.size >= deliveryDevicesLimit) break;
+    const record = state.records.get(seq);
+    if (record && record.status === 200 && record.device_token) tokens.add(record.device_token.toLowerCase());
+  }
+  return [...tokens];
+}
+
+/// Keeps a record and redraws its push's badge (and details, if selected) when it changed.
+function noteDelivery(delivery) {
+  const key = delivery.apns_id.toLowerCase();
+  const known = state.delivery.get(key);
+  if (known && known.events.length === delivery.events.length && known.state === delivery.state) return;
+  state.delivery.set(key, delivery);
+  for (const item of document.querySelectorAll("li.push")) {
+    if ((item.dataset.apnsId || "").toLowerCase() !== key) continue;
+    const slot = item.querySelector(".delivery-slot");
+    if (slot) slot.replaceChildren(deliveryBadge(delivery));
+  }
+  const selected = state.records.get(state.selected);
+  const box = $("details").querySelector(".delivery-details");
+  if (box && selected && (selected.apns_id || "").toLowerCase() === key) box.replaceChildren(...[deliveryDetails(delivery)].flat());
+}
+
+/// Sets a device online or offline from now (`PUT /delivery/devices/{token}`).
+$("connectivity").addEventListener("click", async (event) => {
+  const button = event.target.closest("button.connectivity-toggle");
+  if (!button) return;
+  const token = button.closest("tr").dataset.token;
+  await api(`/delivery/devices/${encodeURIComponent(token)}`, { method: "PUT", body: { connectivity: button.dataset.connectivity } }).catch(report);
+  deliverySoon();
+});
+
 // MARK: Start
 
 setConnection("connecting");
@@ -459,3 +600,4 @@ loadProfiles();
 refreshState();
 refreshReasons();
 follow();
+followDelivery();

@@ -177,7 +177,8 @@ function compact(record, payload, aps) {
 export function outcome(record) {
   const injected = record.injected === true && el("span", { class: "tag injected", title: "a fault rule chose this answer" }, "injected");
   if (record.status === 200) {
-    return el("div", { class: "outcome ok" }, "✓ accepted ", el("span", { class: "muted" }, record.apns_id), injected);
+    // The delivery badge goes in `.delivery` once the delivery log is read (dashboard.js).
+    return el("div", { class: "outcome ok" }, "✓ accepted ", el("span", { class: "muted" }, record.apns_id), injected, el("span", { class: "delivery-slot" }));
   }
   const status = record.status === 0 ? "no answer" : String(record.status);
   return el("div", { class: "outcome bad" },
@@ -185,4 +186,46 @@ export function outcome(record) {
     " ", el("span", { class: "reason" }, record.reason || (record.status === 0 ? "stream reset or connection closed" : "")),
     injected,
     record.explanation !== undefined && el("div", { class: "explanation" }, record.explanation));
+}
+
+// MARK: Delivery (docs/delivery.md): records and devices as `GET /delivery` and
+// `GET /delivery/devices` answer them.
+
+/// A state as people say it: `stored (offline)`, `discarded (coalesced)`, `replaced on screen`.
+export function deliveryLabel(state, why) {
+  const words = (value) => String(value).replace(/_/g, " ");
+  return why === undefined || why === null ? words(state) : `${words(state)} (${words(why)})`;
+}
+
+/// A word safe in a class name.
+function token(value) {
+  return String(value).toLowerCase().replace(/[^a-z_]/g, "");
+}
+
+/// A push's delivery state now, as a badge: the last event's state and why.
+export function deliveryBadge(delivery) {
+  const last = delivery.events && delivery.events.length ? delivery.events[delivery.events.length - 1] : {};
+  return el("span", { class: `tag delivery state-${token(delivery.state)}`, "data-state": delivery.state, title: "delivery state (docs/delivery.md)" },
+    deliveryLabel(delivery.state, last.why));
+}
+
+/// Each change of a push's delivery state, oldest first, with its time and the push that caused it.
+export function deliveryHistory(delivery) {
+  return el("ol", { class: "delivery-history" }, (delivery.events || []).map((event) => el("li", { "data-state": event.state },
+    el("span", { class: "when" }, clock(event.at)), " ",
+    el("span", { class: "what" }, deliveryLabel(event.state, event.why)),
+    event.by !== undefined && el("span", { class: "muted" }, " by ", el("code", {}, event.by)))));
+}
+
+/// A device's connectivity as a table row, with the button that turns it the other way.
+export function connectivityRow(device) {
+  const online = device.connectivity === "online";
+  const count = (value) => (value === undefined ? "—" : String(value));
+  return el("tr", { "data-token": device.device_token, "data-connectivity": device.connectivity },
+    el("td", {}, el("code", {}, device.device_token)),
+    el("td", { class: `connectivity ${online ? "online" : "offline"}` }, device.connectivity),
+    el("td", {}, count(device.stored_pushes)),
+    el("td", {}, count(device.shown_notifications)),
+    el("td", {}, el("button", { type: "button", class: "connectivity-toggle", "data-connectivity": online ? "offline" : "online" },
+      online ? "Go offline" : "Go online")));
 }

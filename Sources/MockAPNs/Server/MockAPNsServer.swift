@@ -47,6 +47,9 @@ public final class MockAPNsServer: Sendable {
     /// Devices' connectivity, stored pushes, notification centres and the delivery log;
     /// pushes reach it only when ``MockConfiguration/delivery`` is enabled.
     public let delivery: DeliveryModel
+    /// Hands accepted alert pushes to an iOS Simulator; nil unless
+    /// ``MockConfiguration/simulatorForwarding`` is set.
+    public let simulatorForwarder: SimulatorForwarder?
 
     private let services: MockServices
     private let production: HTTPServer
@@ -87,6 +90,9 @@ public final class MockAPNsServer: Sendable {
                                 syncsEachBatch: settings.captureSyncsEachBatch))
             } ?? CaptureStore(capacity: settings.captureRingSize)
             faults = try FaultEngine(rules: configuration.faults)
+            simulatorForwarder = try configuration.simulatorForwarding.map { (settings) throws(ConfigurationError) in
+                try SimulatorForwarder(settings: settings)
+            }
         } catch {
             throw MockServerError(context: "configuration", underlying: "\(error)")
         }
@@ -98,20 +104,23 @@ public final class MockAPNsServer: Sendable {
             registry: configuration.registry, settings: configuration.validation, now: now, channels: channels)
         services = MockServices(
             validation: validation, handlers: handlerFactory(validation), faults: faults, metrics: metrics,
-            capture: capture, observers: observers + (delivery.isEnabled ? [DeliveryObserver(model: delivery)] : []),
+            capture: capture,
+            observers: observers + (delivery.isEnabled ? [DeliveryObserver(model: delivery)] : []) + (simulatorForwarder.map { [$0] } ?? []),
             streamPolicy: StreamLimitPolicy(
                 maxConcurrentStreams: settings.maxConcurrentStreams,
                 lowersAfterRejection: settings.dropsStreamLimitAfterRejection),
-            errorBudget: ConnectionErrorBudget(limit: settings.connectionErrorBudget))
+            errorBudget: ConnectionErrorBudget(limit: settings.connectionErrorBudget), simulatorForwarder: simulatorForwarder)
         do {
             group = try EventLoopGroup()
         } catch {
+            simulatorForwarder?.stop()
             throw MockServerError(context: "event loops", underlying: "\(error)")
         }
         do {
             controlGroup = try EventLoopGroup(threads: 1)
         } catch {
             group.shutdown()
+            simulatorForwarder?.stop()
             throw MockServerError(context: "control API event loop", underlying: "\(error)")
         }
         var listener = HTTPServerConfiguration(host: settings.host, port: 0)
@@ -189,6 +198,7 @@ public final class MockAPNsServer: Sendable {
         } catch {
             group.shutdown()
             controlGroup.shutdown()
+            simulatorForwarder?.stop()
             capture.close()
             throw error
         }
@@ -279,6 +289,7 @@ public final class MockAPNsServer: Sendable {
         control.shutdown(gracePeriod: gracePeriod)
         group.shutdown()
         controlGroup.shutdown()
+        simulatorForwarder?.stop(gracePeriod: gracePeriod)
         capture.close()
     }
 }

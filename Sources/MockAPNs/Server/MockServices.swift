@@ -25,10 +25,13 @@ final class MockServices: Sendable {
     let faults: FaultEngine
     /// Channel management requests and broadcasts, counted and logged.
     let channelEvents = ChannelEventLog()
+    /// Hands accepted alert pushes to an iOS Simulator, when configured; `/metrics` shows its counts.
+    let simulatorForwarder: SimulatorForwarder?
 
     init(validation: ValidatingPushHandlerFactory, handlers: any PushHandlerFactory, faults: FaultEngine, metrics: PushMetrics,
          capture: CaptureStore, observers: [any PushObserver], streamPolicy: StreamLimitPolicy,
-         errorBudget: ConnectionErrorBudget) {
+         errorBudget: ConnectionErrorBudget, simulatorForwarder: SimulatorForwarder? = nil) {
+        self.simulatorForwarder = simulatorForwarder
         self.errorBudget = errorBudget
         self.validation = validation
         self.handlers = handlers

@@ -1,6 +1,6 @@
 import APNsCore
-import Glibc
 import StrictJSON
+import SystemSeam
 
 /// The `:path` of a device push: `/3/device/<hex token>`.
 enum DevicePath {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSeam
 
 /// The wall clock, without Foundation (the library stays small and its hot path lean).
 enum Clock {

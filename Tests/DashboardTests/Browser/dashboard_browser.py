@@ -7,7 +7,7 @@ here shares code with the mock.
 Each scenario prints one JSON object of what it saw as its last line; DashboardBrowserTests
 asserts on it. Every wait is bounded.
 """
-import argparse, json, os, socket, subprocess, sys, time, urllib.request, uuid
+import argparse, json, os, socket, subprocess, sys, time, urllib.error, urllib.request, uuid
 import h2.config, h2.connection, h2.events, jwt
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -28,8 +28,8 @@ def free_port():
 class Mock:
     """apns-mock on free ports, h2c listeners; restartable on the same ports."""
 
-    def __init__(self, binary, certs, token=None):
-        self.binary, self.certs, self.token = binary, certs, token
+    def __init__(self, binary, certs, token=None, args=()):
+        self.binary, self.certs, self.token, self.args = binary, certs, token, list(args)
         self.ports = {"port": free_port(), "sandbox-port": free_port(), "control-port": free_port(),
                       "channel-port": free_port(), "channel-sandbox-port": free_port()}
         self.process = None
@@ -45,6 +45,7 @@ class Mock:
             args += [f"--{name}", str(port)]
         if self.token:
             args += ["--control-token", self.token]
+        args += self.args
         env = dict(os.environ, APNS_MOCK_CERTS=self.certs)
         self.process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
@@ -64,6 +65,15 @@ class Mock:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+    def control_json(self, path, method="GET", body=None):
+        """A control API call's JSON answer (any status)."""
+        request = urllib.request.Request(self.control + path, method=method, headers={"content-type": "application/json"},
+                                         data=None if body is None else json.dumps(body).encode())
+        try:
+            return json.load(urllib.request.urlopen(request, timeout=5))
+        except urllib.error.HTTPError as error:
+            return json.load(error)
 
     def push(self, payload, push_type="alert", topic=TOPIC, device=DEVICE, extra=(), token=True):
         """Sends one push to the sandbox listener; returns (status, apns-id)."""
@@ -159,7 +169,8 @@ def live(mock, driver, out):
     return {"status": status, "title": text_of(li, ".title"), "subtitle": text_of(li, ".subtitle"), "body": text_of(li, ".body"),
             "badge": text_of(li, ".badge"), "app": text_of(li, ".app"), "tags": [t.get_attribute("textContent") for t in li.find_elements(By.CSS_SELECTOR, ".tag")],
             "outcome": text_of(li, ".outcome"), "time_sensitive": "time-sensitive" in li.find_element(By.CSS_SELECTOR, ".banner").get_attribute("class"),
-            "reloaded": driver.execute_script("return window.dashboardLoadMarker !== 42;")}
+            "reloaded": driver.execute_script("return window.dashboardLoadMarker !== 42;"),
+            "delivery_off": until(driver, lambda d: d.find_element(By.ID, "delivery-off").get_attribute("textContent"), "the delivery note")}
 
 
 def rejected_and_filters(mock, driver, out):
@@ -277,6 +288,9 @@ def screenshot(mock, driver, out):
             "activity": text_of(driver.find_element(By.CSS_SELECTOR, ".banner.activity"), ".state")}
 
 
+screenshot.mock_args = ["--delivery"]  # the picture shows delivery states and the Connectivity panel
+
+
 def thinning(mock, driver, out):
     mock.pushes([dict(payload={"aps": {"alert": f"push {i}"}}, push_type="alert", topic=TOPIC, device=DEVICE, extra=(), token=True)
                  for i in range(60)])
@@ -358,7 +372,101 @@ def broadcast(mock, driver, out):
     return {"status": status, "channel": channel, "text": banner.get_attribute("textContent")}
 
 
-SCENARIOS = {f.__name__: f for f in (live, rejected_and_filters, xss, export, screenshot, thinning, reconnect, login, mock_state, broadcast)}
+def text_at(driver, selector):
+    """The text of the first element `selector` finds, read in one script: the page redraws
+    delivery badges and rows while it runs."""
+    return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", selector)
+
+
+def delivery_badge(driver, apns_id):
+    item(driver, apns_id)
+    return text_at(driver, f'li.push[data-apns-id="{apns_id}"] .delivery')
+
+
+def history(driver):
+    """The selected push's delivery history: each state, and ` by` where a push caused it."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#details .delivery-history li')).map(li => li.querySelector('.what').textContent + (li.textContent.includes(' by ') ? ' by' : ''));")
+
+
+def delivery(mock, driver, out):
+    """With --delivery: pushes to an offline device show as stored, the earlier one as
+    coalesced; the page's toggle brings the device online and the later one shows delivered."""
+    mock.control_json(f"/delivery/devices/{DEVICE}", method="PUT", body={"connectivity": "offline"})
+    open_page(driver, mock)
+    first_status, first = mock.push({"aps": {"alert": {"title": "Approve?"}}})
+    until(driver, lambda d: delivery_badge(d, first) == "stored (offline)", "the first push stored")
+    seen = {"statuses": [first_status], "first_stored": delivery_badge(driver, first)}
+    second_status, second = mock.push({"aps": {"alert": {"title": "Done"}}})
+    seen["statuses"].append(second_status)
+    until(driver, lambda d: delivery_badge(d, second) == "stored (offline)" and delivery_badge(d, first) == "discarded (coalesced)",
+          "the second stored, the first coalesced")
+    seen["first_after_second"] = delivery_badge(driver, first)
+    seen["second_before_online"] = delivery_badge(driver, second)
+    row = f'#connectivity tr[data-token="{DEVICE}"]'
+    seen["row_before"] = until(driver, lambda d: text_at(d, row + " td.connectivity"), "the device's row")
+    # The second push's details are open while it changes: its history grows in place.
+    item(driver, second).click()
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#details .delivery-history li"), "the second push's history")
+    driver.find_element(By.CSS_SELECTOR, row + " button.connectivity-toggle").click()
+    until(driver, lambda d: delivery_badge(d, second) == "delivered", "the second push delivered")
+    seen["second_history"] = until(driver, lambda d: (lambda h: h if len(h) == 2 else None)(history(d)), "the second push's history grown")
+    seen["second_after_online"] = delivery_badge(driver, second)
+    seen["first_after_online"] = delivery_badge(driver, first)
+    seen["row_after"] = until(driver, lambda d: (lambda t: t if t == "online" else None)(text_at(d, row + " td.connectivity")), "the row online")
+    item(driver, first).click()
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#details .delivery-history li"), "the first push's history")
+    seen["first_history"] = history(driver)
+    seen["history_times"] = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#details .delivery-history li .when')).map(e => e.textContent);")
+    seen["api_devices"] = mock.control_json("/delivery/devices")["devices"]
+    seen["api_second"] = mock.control_json(f"/delivery?apns_id={second}")["records"][0]["state"]
+    seen["reloaded"] = driver.execute_script("return window.dashboardLoadMarker !== 42;")
+    seen["ids"] = {"first": first, "second": second}
+    return seen
+
+
+delivery.mock_args = ["--delivery"]
+
+
+def render_delivery(mock, driver, out):
+    """render.js's delivery functions, called in the page with hostile values: labels, and
+    markup in every field drawn as text."""
+    open_page(driver, mock)
+    csp_violations_listener(driver)
+    bad = "<img src=x onerror=\"window.injected = 1\">"
+    return driver.execute_async_script("""
+        const [bad, done] = arguments;
+        import('/dashboard/render.js').then((r) => {
+          const record = {apns_id: bad, state: bad, events: [
+            {state: 'stored', why: 'offline', at: '2026-12-05T10:00:00.000000Z'},
+            {state: 'discarded', why: bad, by: bad, at: 'not a time'}]};
+          const box = document.createElement('div');
+          const badge = r.deliveryBadge(record), history = r.deliveryHistory(record);
+          const row = r.connectivityRow({device_token: bad, connectivity: 'offline', stored_pushes: 2});
+          const online = r.connectivityRow({device_token: 'abab', connectivity: 'online'});
+          box.append(badge, history);
+          document.body.append(box);
+          done({
+            labels: [r.deliveryLabel('discarded', 'coalesced'), r.deliveryLabel('replaced_on_screen'),
+                     r.deliveryLabel('rejected', 'expired_token'), r.deliveryLabel('delivered', null)],
+            badge_text: badge.textContent, badge_class: badge.className, badge_state: badge.dataset.state,
+            plain_badge: r.deliveryBadge({state: 'stored', events: [{state: 'stored', why: 'power', at: 'x'}]}).textContent,
+            history: Array.from(history.children).map((li) => li.textContent),
+            row_cells: Array.from(row.cells).map((c) => c.textContent), row_token: row.dataset.token,
+            row_button: row.querySelector('button').dataset.connectivity,
+            online_cells: Array.from(online.cells).map((c) => c.textContent),
+            online_button: online.querySelector('button').dataset.connectivity,
+            images: document.querySelectorAll('img').length + box.querySelectorAll('img').length + row.querySelectorAll('img').length,
+            injected: window.injected === undefined ? null : String(window.injected),
+            csp_violations: window.cspViolations,
+          });
+        }, (error) => done({error: String(error)}));
+    """, bad)
+
+
+SCENARIOS = {f.__name__: f for f in (live, rejected_and_filters, xss, export, screenshot, thinning, reconnect, login, mock_state, broadcast,
+                                     delivery, render_delivery)}
 
 
 def main():
@@ -369,7 +477,7 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--token")
     args = parser.parse_args()
-    mock = Mock(args.mock, args.certs, token=args.token)
+    mock = Mock(args.mock, args.certs, token=args.token, args=getattr(SCENARIOS[args.scenario], "mock_args", ()))
     driver = None
     try:
         driver = browser(args.out)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSeam
 import Synchronization
 
 /// Level-triggered `poll(2)`, the portable backend, with a pipe for cross-thread wake-ups.
@@ -52,7 +48,7 @@ final class PollSelector: Selector {
             guard flags >= 0, fcntl(end, F_SETFL, flags | O_NONBLOCK) == 0,
                   fcntl(end, F_SETFD, FD_CLOEXEC) == 0 else {
                 let code = errno
-                for fd in ends { _ = systemClose(fd) }
+                for fd in ends { _ = SystemSeam.close(fd) }
                 throw .system(call: "fcntl(pipe)", errno: code)
             }
         }
@@ -164,8 +160,8 @@ final class PollSelector: Selector {
         closed.withLock { closed in
             guard !closed else { return }
             closed = true
-            _ = systemClose(wakeReadFD)
-            _ = systemClose(wakeWriteFD)
+            _ = SystemSeam.close(wakeReadFD)
+            _ = SystemSeam.close(wakeWriteFD)
         }
     }
 
@@ -177,13 +173,4 @@ final class PollSelector: Selector {
 
     /// The number of registered descriptors, for tests.
     var registeredCount: Int { pollFDs.count - 1 }
-}
-
-/// `close(2)`, which `PollSelector.close()` hides inside the class.
-private func systemClose(_ fd: Int32) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.close(fd)
-    #else
-    Darwin.close(fd)
-    #endif
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSeam
 
 /// The readiness mechanism an event loop runs on, chosen once per loop at its start.
 ///

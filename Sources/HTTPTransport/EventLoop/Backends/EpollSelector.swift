@@ -1,7 +1,6 @@
 #if os(Linux)
-import Glibc
 import Synchronization
-internal import CLinuxShims
+import SystemSeam
 
 /// Level-triggered epoll, with an eventfd for cross-thread wake-ups.
 final class EpollSelector: Selector {
@@ -20,19 +19,19 @@ final class EpollSelector: Selector {
         let efd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         guard efd >= 0 else {
             let code = errno
-            Glibc.close(epfd)
+            SystemSeam.close(epfd)
             throw .system(call: "eventfd", errno: code)
         }
         epollFD = epfd
         wakeFD = efd
         events = .allocate(capacity: capacity)
         var ev = epoll_event()
-        ev.events = c_linux_epollin()
+        ev.events = c_system_epollin()
         ev.data.fd = efd
         guard epoll_ctl(epfd, EPOLL_CTL_ADD, efd, &ev) == 0 else {
             let code = errno
-            Glibc.close(epfd)
-            Glibc.close(efd)
+            SystemSeam.close(epfd)
+            SystemSeam.close(efd)
             events.deallocate()
             throw .system(call: "epoll_ctl", errno: code)
         }
@@ -47,8 +46,8 @@ final class EpollSelector: Selector {
         // The peer's half-close is news only to a reader: a paused stream hears it when it
         // reads again (EPOLLHUP and EPOLLERR are always reported).
         var bits: UInt32 = 0
-        if interest.contains(.read) { bits |= c_linux_epollin() | c_linux_epollrdhup() }
-        if interest.contains(.write) { bits |= c_linux_epollout() }
+        if interest.contains(.read) { bits |= c_system_epollin() | c_system_epollrdhup() }
+        if interest.contains(.write) { bits |= c_system_epollout() }
         return bits
     }
 
@@ -81,7 +80,7 @@ final class EpollSelector: Selector {
             if errno == EINTR { return }
             throw .system(call: "epoll_wait", errno: errno)
         }
-        let hangupBits = c_linux_epollhup() | c_linux_epollerr() | c_linux_epollrdhup()
+        let hangupBits = c_system_epollhup() | c_system_epollerr() | c_system_epollrdhup()
         for index in 0..<Int(count) {
             let ev = events[index]
             let fd = ev.data.fd
@@ -92,8 +91,8 @@ final class EpollSelector: Selector {
             }
             body(SelectorEvent(
                 fd: fd,
-                readable: ev.events & c_linux_epollin() != 0,
-                writable: ev.events & c_linux_epollout() != 0,
+                readable: ev.events & c_system_epollin() != 0,
+                writable: ev.events & c_system_epollout() != 0,
                 hangup: ev.events & hangupBits != 0))
         }
     }
@@ -110,8 +109,8 @@ final class EpollSelector: Selector {
         closed.withLock { closed in
             guard !closed else { return }
             closed = true
-            Glibc.close(epollFD)
-            Glibc.close(wakeFD)
+            SystemSeam.close(epollFD)
+            SystemSeam.close(wakeFD)
         }
     }
 
