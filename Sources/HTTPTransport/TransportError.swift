@@ -19,6 +19,8 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The event loop (named) has stopped, because its `EventLoopGroup` was shut down: it
     /// runs no more tasks, and what lived on it was closed.
     case eventLoopStopped(String)
+    /// `APNS_MOCK_EVENT_LOOP` holds a value that names no backend available here.
+    case unknownEventLoopBackend(String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,10 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .eventLoopStopped(name):
             return "event loop \(name) has stopped (its EventLoopGroup was shut down): "
                 + "keep the group running until every server and client on it has shut down or closed"
+        case let .unknownEventLoopBackend(value):
+            let names = EventLoopBackend.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: "' or '")
+            return "\(EventLoopBackend.environmentVariable)='\(value)' names no event-loop backend here: "
+                + "use '\(names)', or unset it for the default ('\(EventLoopBackend.platformDefault.rawValue)')"
         }
     }
 }

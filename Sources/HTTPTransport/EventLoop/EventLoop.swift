@@ -21,6 +21,9 @@ public final class EventLoop: @unchecked Sendable {
     // Unchecked: the mutable state below is confined to the loop thread, except
     // `pendingTasks` (a Mutex) and `threadID` (an Atomic).
     private let selector: any Selector
+    /// The readiness mechanism this loop waits with (`APNS_MOCK_EVENT_LOOP`, docs/transport.md).
+    public var backendName: String { backend.rawValue }
+    let backend: EventLoopBackend
     private var handlers: [Selectable?] = []
     /// Tasks handed over from any thread, and whether the loop still takes them: `stop()`
     /// closes it under the same lock, so a task is either taken (and runs, if only in the
@@ -43,9 +46,8 @@ public final class EventLoop: @unchecked Sendable {
     init(name: String) throws(TransportError) {
         self.name = name
         readBuffer = .allocate(byteCount: 1 << 16, alignment: 16)
-        #if os(Linux)
-        selector = try EpollSelector()
-        #endif
+        backend = try EventLoopBackend.fromEnvironment()
+        selector = try backend.makeSelector()
     }
 
     deinit { readBuffer.deallocate() }

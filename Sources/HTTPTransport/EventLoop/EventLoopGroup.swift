@@ -13,7 +13,8 @@ public final class EventLoopGroup: Sendable {
     /// Starts `threads` loops.
     ///
     /// - Parameter threads: the number of loops; defaults to the number of cores.
-    /// - Throws: `TransportError.system` when a loop cannot open its selector.
+    /// - Throws: `TransportError.system` when a loop cannot open its selector, and
+    ///   `TransportError.unknownEventLoopBackend` when `APNS_MOCK_EVENT_LOOP` names no backend.
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(TransportError) {
         var loops: [EventLoop] = []
         for index in 0..<max(1, threads) {
