@@ -197,6 +197,11 @@ let package = Package(
             path: "Benchmarks/hermes-bench"
         ),
         .executableTarget(
+            name: "http1-parser-bench",
+            dependencies: ["HTTPTransport"],
+            path: "Benchmarks/http1-parser-bench"
+        ),
+        .executableTarget(
             name: "jwt-bench",
             dependencies: ["JWTVerify"],
             path: "Benchmarks/jwt-bench"
