@@ -52,7 +52,7 @@ public struct HTTP1RequestParser: Sendable {
     public private(set) var headStart = 0
 
     /// A request has begun (its first byte other than the empty lines before it) and is not complete.
-    public var isReadingRequest: Bool { phase != .idle && phase != .complete }
+    public var isReadingRequest: Bool { phase != .idle }
 
     private var phase = Phase.idle
     /// Reading the trailer section, whose fields are checked and dropped.
@@ -167,6 +167,9 @@ public struct HTTP1RequestParser: Sendable {
                 while i < end, input[i].isTokenCharacter { i += 1 }
                 guard i < end else { return try needMore(input, at: i) }
                 guard input[i] == .space, i > 0 else { throw HTTP1ParseError(.invalidRequestLine) }
+                guard Self.isKnownMethod(input, 0..<i) else {
+                    throw HTTP1ParseError(.unknownMethod)
+                }
                 head.method = 0..<i
                 i += 1
                 mark = i
@@ -309,6 +312,19 @@ public struct HTTP1RequestParser: Sendable {
         }
     }
 
+    /// RFC 9110's methods and PATCH (RFC 5789): what a server here is asked for. Others
+    /// are refused before their request is read, as the server always refused them.
+    private static func isKnownMethod(_ input: UnsafeRawBufferPointer, _ method: Range<Int>) -> Bool {
+        switch method.count {
+        case 3: input.equals(method, "GET") || input.equals(method, "PUT")
+        case 4: input.equals(method, "POST") || input.equals(method, "HEAD")
+        case 5: input.equals(method, "PATCH") || input.equals(method, "TRACE")
+        case 6: input.equals(method, "DELETE")
+        case 7: input.equals(method, "OPTIONS") || input.equals(method, "CONNECT")
+        default: false
+        }
+    }
+
     /// `1*DIGIT`, nothing else: no sign, no list, no inner whitespace.
     private static func decimal(_ input: UnsafeRawBufferPointer, _ range: Range<Int>) throws(HTTP1ParseError) -> Int {
         guard !range.isEmpty else { throw HTTP1ParseError(.invalidContentLength) }
@@ -357,7 +373,7 @@ public struct HTTP1RequestParser: Sendable {
         if let length = head.contentLength, length > limits.maxBodySize {
             throw HTTP1ParseError(.bodyTooLarge, limit: limits.maxBodySize)
         }
-        let isConnect = UnsafeRawBufferPointer(rebasing: input[head.method]).elementsEqual("CONNECT".utf8)
+        let isConnect = input.equals(head.method, "CONNECT")
         head.isUpgrade = isConnect || (sawUpgrade && connectionUpgrade)
         head.keepAlive = !head.isUpgrade && (head.minorVersion == 1 ? !connectionClose : connectionKeepAlive)
         if isConnect {
@@ -492,10 +508,20 @@ extension UInt8 {
 extension UnsafeRawBufferPointer {
     /// The bytes at `range` equal `lowercased` ignoring ASCII case; `lowercased` is letters
     /// and `-`, and the bytes are tokens or field values, so folding bit 5 is exact.
+    @inline(__always)
     fileprivate func matches(_ range: Range<Int>, lowercased: StaticString) -> Bool {
         guard range.count == lowercased.utf8CodeUnitCount else { return false }
         let expected = lowercased.utf8Start
         for offset in 0..<range.count where self[range.lowerBound + offset] | 0x20 != expected[offset] { return false }
+        return true
+    }
+
+    /// The bytes at `range` are exactly `text`.
+    @inline(__always)
+    fileprivate func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
+        guard range.count == text.utf8CodeUnitCount else { return false }
+        let expected = text.utf8Start
+        for offset in 0..<range.count where self[range.lowerBound + offset] != expected[offset] { return false }
         return true
     }
 }
