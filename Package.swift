@@ -62,7 +62,7 @@ let package = Package(
         ),
         .target(
             name: "HTTPTransport",
-            dependencies: ["COpenSSL", "OpenSSLSupport", "CNGHTTP2", "CHTTPParser", "CLinuxShims"],
+            dependencies: ["COpenSSL", "OpenSSLSupport", "CNGHTTP2", "CLinuxShims"],
             swiftSettings: hotPathSettings
         ),
         .target(

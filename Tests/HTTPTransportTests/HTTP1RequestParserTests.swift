@@ -123,6 +123,8 @@ import Testing
         ("GET /\u{1} HTTP/1.1\r\n\r\n", .invalidRequestLine),
         ("GET  / HTTP/1.1\r\n\r\n", .invalidRequestLine),
         ("G@T / HTTP/1.1\r\n\r\n", .invalidRequestLine),
+        ("FOO / HTTP/1.1\r\n\r\n", .unknownMethod),
+        ("get / HTTP/1.1\r\n\r\n", .unknownMethod),
         ("GET / HTTP/1.1 trailing\r\n\r\n", .invalidRequestLine),
         ("GET / http/1.1\r\n\r\n", .invalidRequestLine),
         ("GET / HTTP/1.10\r\n\r\n", .invalidRequestLine),

@@ -16,6 +16,9 @@ public struct HTTP1ParseError: Error, Sendable, Hashable, CustomStringConvertibl
         /// The request line is not `method SP request-target SP HTTP/d.d CRLF` with a token
         /// method and a target of visible ASCII.
         public static let invalidRequestLine = Kind("invalidRequestLine", 400)
+        /// A method other than RFC 9110's (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS,
+        /// TRACE) and PATCH.
+        public static let unknownMethod = Kind("unknownMethod", 400)
         /// `HTTP/d.d` other than 1.0 and 1.1 (505). Checked once the head is in, so that the
         /// answer can show it.
         public static let unsupportedVersion = Kind("unsupportedVersion", 505)
