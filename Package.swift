@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Module layers (dependencies point down only):
-//   C shims        COpenSSL, CNGHTTP2, CHTTPParser, CLinuxShims
+//   C shims        COpenSSL, CNGHTTP2, CLinuxShims
 //   transport      HTTPTransport         crypto  JWTVerify
 //   APNs model / mock / client / gateway  (later issues)
 //   CLIs           apns-mock, push-inspect, ...
@@ -49,10 +49,6 @@ let package = Package(
             name: "CNGHTTP2",
             pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"])]
-        ),
-        .systemLibrary(
-            name: "CHTTPParser",
-            providers: [.apt(["libhttp-parser-dev"])]
         ),
         .systemLibrary(name: "CLinuxShims"),
         .target(name: "StrictJSON"),
@@ -214,8 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPTransportTests",
-            // CHTTPParser: the reference of HTTP1CorpusTests' differential half, until http-parser goes.
-            dependencies: ["HTTPTransport", "PushTestSupport", "CHTTPParser"],
+            dependencies: ["HTTPTransport", "PushTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
