@@ -155,28 +155,30 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         let head = parser.head
         let end = head.fields.last?.value.upperBound ?? max(head.method.upperBound, head.target.upperBound)
         guard end <= bytes.count else { return }
-        method = head.method(in: bytes)
-        path = head.string(head.target, in: bytes)
-        headers = HTTPHeaders()
-        for field in head.fields { headers.add(name: head.string(field.name, in: bytes), value: head.string(field.value, in: bytes)) }
+        readRequestLineAndFields(bytes)
     }
 
-    private func readHead(_ bytes: UnsafeRawBufferPointer) {
+    /// The strings `HTTPRequest` holds, made from the parser's ranges into the head's bytes.
+    private func readRequestLineAndFields(_ bytes: UnsafeRawBufferPointer) {
         let head = parser.head
-        headersDone = true
         method = head.method(in: bytes)
         path = head.string(head.target, in: bytes)
         headers = HTTPHeaders()
         // Room for the fields: growing one at a time reallocates 3 or 4 times.
         headers.reserveCapacity(head.fields.count)
         for field in head.fields { headers.add(name: head.string(field.name, in: bytes), value: head.string(field.value, in: bytes)) }
+    }
+
+    private func readHead(_ bytes: UnsafeRawBufferPointer) {
+        headersDone = true
+        readRequestLineAndFields(bytes)
         guard context.configuration.acceptsHTTP1 else {
             reject(HTTPRequestRejection(.http2Only, message: "this server speaks HTTP/2 only"))
             return
         }
         // The declared length (within the limit): the body is copied once instead of being
         // reallocated as it doubles from 16 bytes.
-        if let length = head.contentLength, length > 0 { body.reserveCapacity(length) }
+        if let length = parser.head.contentLength, length > 0 { body.reserveCapacity(length) }
     }
 
     /// The rejection a parse error is answered with.
