@@ -62,6 +62,7 @@ fuzz: setup
 
 bench: release
 	bash scripts/bench-transport.sh
+	bash scripts/bench-http1-parser.sh
 	bash scripts/bench-jwt.sh
 	bash scripts/bench-mock.sh
 	bash scripts/bench-push-cpu.sh

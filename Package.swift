@@ -4,7 +4,7 @@ import PackageDescription
 // Module layers (dependencies point down only):
 //   system         SystemSeam (on its C shim CSystemShims): the only place the C library
 //                  is chosen; any module but HermesApp (Foundation only) may import it
-//   C shims        COpenSSL, CNGHTTP2, CHTTPParser
+//   C shims        COpenSSL, CNGHTTP2
 //   transport      HTTPTransport         crypto  JWTVerify
 //   APNs model / mock / client / gateway  (later issues)
 //   CLIs           apns-mock, push-inspect, ...
@@ -52,10 +52,6 @@ let package = Package(
             pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]
         ),
-        .systemLibrary(
-            name: "CHTTPParser",
-            providers: [.apt(["libhttp-parser-dev"])]
-        ),
         // The operating-system seam (docs/ARCHITECTURE.md): SystemSeam re-exports Glibc,
         // Musl or Darwin with CSystemShims, whose header guards what only Linux or glibc has.
         .systemLibrary(name: "CSystemShims"),
@@ -67,7 +63,7 @@ let package = Package(
         ),
         .target(
             name: "HTTPTransport",
-            dependencies: ["COpenSSL", "OpenSSLSupport", "CNGHTTP2", "CHTTPParser", "SystemSeam"],
+            dependencies: ["COpenSSL", "OpenSSLSupport", "CNGHTTP2", "SystemSeam"],
             swiftSettings: hotPathSettings
         ),
         .target(
@@ -202,6 +198,11 @@ let package = Package(
             path: "Benchmarks/hermes-bench"
         ),
         .executableTarget(
+            name: "http1-parser-bench",
+            dependencies: ["HTTPTransport"],
+            path: "Benchmarks/http1-parser-bench"
+        ),
+        .executableTarget(
             name: "jwt-bench",
             dependencies: ["JWTVerify"],
             path: "Benchmarks/jwt-bench"
@@ -214,7 +215,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPTransportTests",
-            dependencies: ["HTTPTransport", "PushTestSupport"]
+            dependencies: ["HTTPTransport", "PushTestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "APNsCaptureTests",

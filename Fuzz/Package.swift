@@ -53,6 +53,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "HTTPTransport", package: "swift-apns-mock")]
         ),
         .executableTarget(
+            name: "fuzz-http1parser",
+            dependencies: ["FuzzSupport", .product(name: "HTTPTransport", package: "swift-apns-mock")]
+        ),
+        .executableTarget(
             name: "fuzz-http2",
             dependencies: ["FuzzSupport", .product(name: "HTTPTransport", package: "swift-apns-mock")]
         ),

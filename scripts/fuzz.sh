@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
 
-all_targets=(fuzz-json fuzz-jwt fuzz-push fuzz-capture fuzz-config fuzz-http1 fuzz-http2)
+all_targets=(fuzz-json fuzz-jwt fuzz-push fuzz-capture fuzz-config fuzz-http1 fuzz-http1parser fuzz-http2)
 runs=${FUZZ_RUNS:-10000000}
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then
@@ -77,7 +77,7 @@ for target in "${targets[@]}"; do
         artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
         result="FAILED (exit $status): $(grep -m1 -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|Fatal error' "$log" || true) ${artifact:+input $artifact} (log $PWD/$log)"
     fi
-    summary+=("$(printf '%-13s %12s executions %6s s %8s exec/s %6s corpus  %s' "$target" "${executed:-?}" "$seconds" "${rate:-?}" "$units" "$result")")
+    summary+=("$(printf '%-17s %12s executions %6s s %8s exec/s %6s corpus  %s' "$target" "${executed:-?}" "$seconds" "${rate:-?}" "$units" "$result")")
     echo "${summary[-1]}"
 done
 

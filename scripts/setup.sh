@@ -46,7 +46,7 @@ fi
 need_apt=()
 # podman, runc and debootstrap build and run the images (scripts/build-images.sh, docs/containers.md).
 # chromium and its driver run the dashboard's browser tests (docs/dashboard.md).
-for pkg in libssl-dev libnghttp2-dev libhttp-parser-dev nghttp2-client nghttp2-server curl openssl pkg-config jq time wrk valgrind nginx-light \
+for pkg in libssl-dev libnghttp2-dev nghttp2-client nghttp2-server curl openssl pkg-config jq time wrk valgrind nginx-light \
     podman runc debootstrap binutils chromium chromium-driver; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
 done

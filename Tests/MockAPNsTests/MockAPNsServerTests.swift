@@ -580,7 +580,7 @@ struct MockAPNsServerTests {
         #expect(huge.status == 413 && huge.headers["content-type"] == "application/json", "\(huge.status) \(text)")
         #expect(text.hasPrefix(#"{"error":"request body exceeds 4194304 bytes"#), "\(text)")
 
-        // A method http-parser does not know: refused by the transport, before the API.
+        // A method the HTTP/1.1 parser does not know: refused by the transport, before the API.
         let url = mock.controlURL + "/healthz"
         let curl = try await onThread { try SpawnedProcess.run("curl", ["-s", "-i", "-X", "FOO", url], timeout: 30) }
         let answer = curl.stdout.lowercased()

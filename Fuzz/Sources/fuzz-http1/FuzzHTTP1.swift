@@ -1,7 +1,7 @@
 import FuzzSupport
 import HTTPTransport
 
-// The HTTP/1.1 request path fed raw bytes: http-parser, HTTP1ServerSession (pipelining,
+// The HTTP/1.1 request path fed raw bytes: HTTP1RequestParser, HTTP1ServerSession (pipelining,
 // the 400/413/431/505 refusals, keep-alive) behind ServerConnection's protocol detection.
 //
 // Input: one option byte (bit 0: read the output as it comes), then the bytes the client

@@ -1,27 +1,19 @@
-internal import CHTTPParser
-
-/// The server side of one HTTP/1.1 connection, parsed by Debian's http-parser. Loop-confined.
+/// The server side of one HTTP/1.1 connection, read by `HTTP1RequestParser`. Loop-confined.
 ///
 /// Keep-alive and `Content-Length` or chunked bodies are handled; pipelined requests are
-/// answered strictly in order by pausing the parser until each response is queued.
+/// answered strictly in order: bytes after a complete request wait until its response is queued.
 final class HTTP1ServerSession: ServerSession, DeferredFlushing {
-    private let parser: UnsafeMutablePointer<http_parser>
-    private let settings: UnsafeMutablePointer<http_parser_settings>
+    private var parser: HTTP1RequestParser
     private let stream: ByteStream
     private let connection: HTTPConnection
     private let context: ServerContext
 
     // The request being parsed.
-    private var url: [UInt8] = []
-    private var fieldName: [UInt8] = []
-    private var fieldValue: [UInt8] = []
-    private var lastWasValue = false
+    private var method = ""
+    private var path = ""
     private var headers = HTTPHeaders()
-    private var headerBytes = 0
     private var body: [UInt8] = []
     private var inMessage = false
-    /// The request line has begun (its URL), so the parser's method is this request's.
-    private var methodRead = false
     /// When the request being read began arriving: the read that brought its first byte
     /// (empty lines before a request line included), or for pipelined bytes held back while
     /// an earlier request was answered, when parsing them began. Nil between requests and
@@ -37,7 +29,11 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
     /// the body's length, and no body (RFC 9110 §9.3.2), whatever the handler gives.
     private var answeringHead = false
     private var sequence: Int32 = 0
+    /// Bytes not parsed yet: a head or trailer section not complete (the parser reads it
+    /// again from its start with the next bytes), or requests pipelined behind one being answered.
     private var pendingInput: [UInt8] = []
+    /// `pendingInput` holds bytes that came while an answer was awaited, to parse once it is queued.
+    private var inputHeldBack = false
     private var inParse = false
     private var rejected = false
     private var closing = false
@@ -47,23 +43,8 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         self.stream = stream
         self.connection = connection
         self.context = context
-        parser = .allocate(capacity: 1)
-        settings = .allocate(capacity: 1)
-        http_parser_init(parser, HTTP_REQUEST)
-        http_parser_settings_init(settings)
-        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        settings.pointee.on_message_begin = { owner($0)?.messageBegin() ?? -1 }
-        settings.pointee.on_url = { owner($0)?.urlChunk($1, $2) ?? -1 }
-        settings.pointee.on_header_field = { owner($0)?.headerField($1, $2) ?? -1 }
-        settings.pointee.on_header_value = { owner($0)?.append(\.fieldValue, $1, $2, isValue: true) ?? -1 }
-        settings.pointee.on_headers_complete = { owner($0)?.headersComplete() ?? -1 }
-        settings.pointee.on_body = { owner($0)?.bodyChunk($1, $2) ?? -1 }
-        settings.pointee.on_message_complete = { owner($0)?.messageComplete() ?? -1 }
-    }
-
-    deinit {
-        parser.deallocate()
-        settings.deallocate()
+        parser = HTTP1RequestParser(limits: HTTP1ParserLimits(
+            maxHeaderListSize: context.configuration.maxHeaderListSize, maxBodySize: context.configuration.maxBodySize))
     }
 
     var hasOpenStreams: Bool { inMessage || awaitingResponse }
@@ -78,179 +59,172 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
 
     func receive(_ bytes: UnsafeRawBufferPointer) {
         guard !closing || hasOpenStreams, !rejected else { return }
-        if awaitingResponse || !pendingInput.isEmpty {
+        if awaitingResponse {
+            inputHeldBack = true
             pendingInput.append(contentsOf: bytes)
             if pendingInput.count > context.configuration.maxBodySize + context.configuration.maxHeaderListSize + 65536 {
                 stream.close(error: .protocolViolation("too many pipelined bytes while a response is pending"))
             }
             return
         }
-        parse(bytes, receivedAt: stream.lastActivity)
+        if !pendingInput.isEmpty {
+            pendingInput.append(contentsOf: bytes)
+            parsePending(receivedAt: stream.lastActivity)
+            return
+        }
+        let parsed = parse(bytes, receivedAt: stream.lastActivity)
+        if parsed < bytes.count, !rejected, !closing || hasOpenStreams {
+            pendingInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[parsed...]))
+            inputHeldBack = awaitingResponse
+        }
     }
 
-    private func parse(_ bytes: UnsafeRawBufferPointer, receivedAt: ContinuousClock.Instant) {
+    /// Parses what is held, keeping what the parser or an answer still waits for.
+    private func parsePending(receivedAt: ContinuousClock.Instant) {
+        var input = pendingInput
+        pendingInput = []
+        let parsed = input.withUnsafeBytes { parse($0, receivedAt: receivedAt) }
+        guard parsed < input.count, !rejected, !closing || hasOpenStreams else { return }
+        input.removeFirst(parsed)
+        input.append(contentsOf: pendingInput)
+        pendingInput = input
+        inputHeldBack = awaitingResponse
+    }
+
+    /// Parses until the input ends, a request waits for its answer, or the connection is
+    /// refused or switches protocols. Returns the bytes used.
+    private func parse(_ input: UnsafeRawBufferPointer, receivedAt: ContinuousClock.Instant) -> Int {
         var offset = 0
-        while offset < bytes.count, !rejected {
+        inParse = true
+        defer { inParse = false }
+        while !rejected {
             // Bytes go to the parser only between answers, so these begin the next request.
-            if readStartedAt == nil {
+            if readStartedAt == nil, offset < input.count {
                 readStartedAt = receivedAt
                 headersDone = false
             }
-            let remaining = UnsafeRawBufferPointer(rebasing: bytes[offset...])
-            inParse = true
-            let parsed = http_parser_execute(parser, settings, remaining.baseAddress?.assumingMemoryBound(to: CChar.self), remaining.count)
-            inParse = false
-            let error = c_http_parser_errno(parser)
-            offset += parsed
-            if error == HPE_PAUSED {
-                if awaitingResponse {
-                    pendingInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-                    return
+            let rest = UnsafeRawBufferPointer(rebasing: input[offset...])
+            let event: HTTP1RequestParser.Event
+            let consumed: Int
+            do throws(HTTP1ParseError) {
+                (event, consumed) = try parser.parse(rest)
+            } catch {
+                beginMessageIfStarted()
+                if !headersDone, parser.headStart <= rest.count {
+                    readPartialHead(UnsafeRawBufferPointer(rebasing: rest[parser.headStart...]))
                 }
-                http_parser_pause(parser, 0)
-                continue
+                reject(rejection(for: error))
+                return input.count
             }
-            if error != HPE_OK {
-                if !rejected {
-                    if error == HPE_HEADER_OVERFLOW {
-                        // http-parser's own bound on the request line and headers, which
-                        // only a limit above it leaves to the parser.
-                        reject(.headerListTooLarge(limit: min(context.configuration.maxHeaderListSize, Int(HTTP_MAX_HEADER_SIZE))))
-                    } else {
-                        reject(HTTPRequestRejection(.malformed, message: Self.describe(error)))
-                    }
+            beginMessageIfStarted()
+            offset += consumed
+            switch event {
+            case .needMoreInput:
+                return offset
+            case .head:
+                readHead(UnsafeRawBufferPointer(rebasing: rest[(consumed - parser.head.size)..<consumed]))
+            case .body(let range):
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[range]))
+            case .end:
+                messageComplete()
+                if parser.head.isUpgrade {
+                    // We do not switch protocols; the request was answered and the connection ends.
+                    closing = true
+                    return input.count
                 }
-                return
-            }
-            if parser.pointee.upgrade != 0 {
-                // We do not switch protocols; the request was answered and the connection ends.
-                closing = true
-                return
+                if awaitingResponse { return offset }
             }
         }
+        return input.count
     }
 
-    private static func describe(_ error: http_errno) -> String {
-        "malformed HTTP/1.1 request: \(String(cString: http_errno_name(error))): \(String(cString: http_errno_description(error)))"
-    }
-
-    // MARK: Parser callbacks
-
-    fileprivate func messageBegin() -> Int32 {
-        url.removeAll(keepingCapacity: true)
-        fieldName.removeAll(keepingCapacity: true)
-        fieldValue.removeAll(keepingCapacity: true)
+    private func beginMessageIfStarted() {
+        guard !inMessage, parser.isReadingRequest else { return }
+        method = ""
+        path = ""
         headers = HTTPHeaders()
-        // Room for a typical client's few fields: growing one at a time reallocates 3 or 4 times.
-        headers.reserveCapacity(8)
         body = []
-        headerBytes = 0
-        lastWasValue = false
-        methodRead = false
         headersDone = false
         inMessage = true
         context.counters.openStreams.wrappingAdd(1, ordering: .relaxed)
-        return 0
     }
 
-    fileprivate func append(_ field: ReferenceWritableKeyPath<HTTP1ServerSession, [UInt8]>, _ data: UnsafePointer<CChar>?,
-                            _ length: Int, isValue: Bool = false) -> Int32 {
-        headerBytes += length
-        guard headerBytes <= context.configuration.maxHeaderListSize else {
-            reject(.headerListTooLarge(limit: context.configuration.maxHeaderListSize))
-            return -1
-        }
-        if let data {
-            data.withMemoryRebound(to: UInt8.self, capacity: length) {
-                self[keyPath: field].append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-            }
-        }
-        if isValue { lastWasValue = true }
-        return 0
+    /// The request line and the fields read so far, from the bytes the head began in.
+    private func readPartialHead(_ bytes: UnsafeRawBufferPointer) {
+        guard inMessage else { return }
+        let head = parser.head
+        let end = head.fields.last?.value.upperBound ?? max(head.method.upperBound, head.target.upperBound)
+        guard end <= bytes.count else { return }
+        readRequestLineAndFields(bytes)
     }
 
-    fileprivate func urlChunk(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
-        methodRead = true
-        return append(\.url, data, length)
+    /// The strings `HTTPRequest` holds, made from the parser's ranges into the head's bytes.
+    private func readRequestLineAndFields(_ bytes: UnsafeRawBufferPointer) {
+        let head = parser.head
+        method = head.method(in: bytes)
+        path = head.string(head.target, in: bytes)
+        headers = HTTPHeaders()
+        // Room for the fields: growing one at a time reallocates 3 or 4 times.
+        headers.reserveCapacity(head.fields.count)
+        for field in head.fields { headers.add(name: head.string(field.name, in: bytes), value: head.string(field.value, in: bytes)) }
     }
 
-    fileprivate func headerField(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
-        if lastWasValue { commitHeader() }
-        return append(\.fieldName, data, length)
-    }
-
-    private func commitHeader() {
-        guard !fieldName.isEmpty else { return }
-        headerBytes += 32
-        headers.add(name: String(decoding: fieldName, as: UTF8.self), value: String(decoding: fieldValue, as: UTF8.self))
-        fieldName.removeAll(keepingCapacity: true)
-        fieldValue.removeAll(keepingCapacity: true)
-        lastWasValue = false
-    }
-
-    fileprivate func headersComplete() -> Int32 {
-        commitHeader()
+    private func readHead(_ bytes: UnsafeRawBufferPointer) {
         headersDone = true
+        readRequestLineAndFields(bytes)
         guard context.configuration.acceptsHTTP1 else {
             reject(HTTPRequestRejection(.http2Only, message: "this server speaks HTTP/2 only"))
-            return -1
-        }
-        // http-parser takes any single digits as a version; only HTTP/1.0 and HTTP/1.1 are spoken here.
-        guard parser.pointee.http_major == 1, parser.pointee.http_minor <= 1 else {
-            reject(HTTPRequestRejection(.versionNotSupported, message: "only HTTP/1.0 and HTTP/1.1 are served"))
-            return -1
-        }
-        let declared = parser.pointee.content_length
-        if declared != UInt64.max, declared > UInt64(context.configuration.maxBodySize) {
-            reject(.bodyTooLarge(limit: context.configuration.maxBodySize))
-            return -1
+            return
         }
         // The declared length (within the limit): the body is copied once instead of being
         // reallocated as it doubles from 16 bytes.
-        if declared != UInt64.max, declared > 0 { body.reserveCapacity(Int(declared)) }
-        return 0
+        if let length = parser.head.contentLength, length > 0 { body.reserveCapacity(length) }
     }
 
-    fileprivate func bodyChunk(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
-        guard body.count + length <= context.configuration.maxBodySize else {
-            reject(.bodyTooLarge(limit: context.configuration.maxBodySize))
-            return -1
+    /// The rejection a parse error is answered with.
+    private func rejection(for error: HTTP1ParseError) -> HTTPRequestRejection {
+        switch error.kind {
+        case .unsupportedVersion where !context.configuration.acceptsHTTP1:
+            HTTPRequestRejection(.http2Only, message: "this server speaks HTTP/2 only")
+        case .unsupportedVersion:
+            HTTPRequestRejection(.versionNotSupported, message: "only HTTP/1.0 and HTTP/1.1 are served")
+        case .bodyTooLarge:
+            .bodyTooLarge(limit: error.limit ?? context.configuration.maxBodySize)
+        case .requestLineTooLong:
+            HTTPRequestRejection(.uriTooLong, limit: error.limit, message: "request line exceeds \(error.limit ?? 0) bytes")
+        case .headTooLarge, .headerListTooLarge, .tooManyFields:
+            error.kind == .tooManyFields
+                ? HTTPRequestRejection(.headerListTooLarge, limit: error.limit, message: "request has more than \(error.limit ?? 0) header fields")
+                : .headerListTooLarge(limit: error.limit ?? context.configuration.maxHeaderListSize)
+        default:
+            HTTPRequestRejection(.malformed, message: error.description)
         }
-        if let data {
-            data.withMemoryRebound(to: UInt8.self, capacity: length) { body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length)) }
-        }
-        return 0
     }
 
-    fileprivate func messageComplete() -> Int32 {
+    private func messageComplete() {
         inMessage = false
         readStartedAt = nil
         awaitingResponse = true
-        keepAlive = http_should_keep_alive(parser) != 0 && parser.pointee.upgrade == 0
-        answeringHead = parser.pointee.method == UInt32(HTTP_HEAD.rawValue)
+        keepAlive = parser.head.keepAlive
+        answeringHead = method == "HEAD"
         sequence &+= 1
-        // Pause so that pipelined requests wait for this one's response.
-        http_parser_pause(parser, 1)
         context.counters.requests.wrappingAdd(1, ordering: .relaxed)
         let request = HTTPRequest(
-            method: method, path: String(decoding: url, as: UTF8.self), authority: headers["host"],
+            method: method, path: path, authority: headers["host"],
             scheme: connection.isSecure ? "https" : "http", headers: headers, body: body, version: .http1_1,
             streamID: sequence, connection: connection)
         body = []
         context.handler.handle(request, responder: HTTPResponder(connection: connection, streamID: sequence))
-        return 0
     }
 
     // MARK: Output
 
-    /// What was read of the request the parser is in: nothing of a request not begun (the
-    /// fields then still hold the previous request's).
+    /// What was read of the request the parser is in: nothing of a request not begun.
     private func partialRequest() -> HTTPRequest {
         HTTPRequest(
-            method: inMessage && methodRead ? method : "", path: inMessage ? String(decoding: url, as: UTF8.self) : "",
-            authority: inMessage ? headers["host"] : nil, scheme: connection.isSecure ? "https" : "http",
-            headers: inMessage ? headers : HTTPHeaders(), body: [], version: .http1_1, streamID: sequence &+ 1,
-            connection: connection)
+            method: inMessage ? method : "", path: inMessage ? path : "", authority: inMessage ? headers["host"] : nil,
+            scheme: connection.isSecure ? "https" : "http", headers: inMessage ? headers : HTTPHeaders(), body: [],
+            version: .http1_1, streamID: sequence &+ 1, connection: connection)
     }
 
     /// Answers a request the transport refuses the way the handler wants, with what was read
@@ -296,12 +270,10 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
     }
 
     private func resumeParsing() {
-        guard !closing, !awaitingResponse, !stream.isClosed, !pendingInput.isEmpty else { return }
-        let input = pendingInput
-        pendingInput = []
-        http_parser_pause(parser, 0)
+        guard inputHeldBack, !closing, !awaitingResponse, !stream.isClosed, !pendingInput.isEmpty else { return }
+        inputHeldBack = false
         // Held back while the previous request was answered: the client was not slow meanwhile.
-        input.withUnsafeBytes { parse($0, receivedAt: .now) }
+        parsePending(receivedAt: .now)
         if !stream.isClosed { stream.flush() }
     }
 
@@ -333,15 +305,6 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         output.append(contentsOf: String(value).utf8)
     }
 
-    /// The request's method: the common ones without measuring and validating a C string.
-    private var method: String {
-        switch parser.pointee.method {
-        case UInt32(HTTP_POST.rawValue): "POST"
-        case UInt32(HTTP_GET.rawValue): "GET"
-        default: String(cString: http_method_str(http_method(rawValue: parser.pointee.method)))
-        }
-    }
-
     static func reasonPhrase(_ status: Int) -> String {
         switch status {
         case 200: "OK"
@@ -355,6 +318,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         case 408: "Request Timeout"
         case 410: "Gone"
         case 413: "Content Too Large"
+        case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
         case 421: "Misdirected Request"
         case 422: "Unprocessable Content"
@@ -407,6 +371,7 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
             awaitingResponse = false
             context.counters.openStreams.wrappingSubtract(1, ordering: .relaxed)
         }
+        readHeldPartialHead()
         reject(.shuttingDown)
     }
 
@@ -419,7 +384,14 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
             return
         }
         context.counters.timedOutRequests.wrappingAdd(1, ordering: .relaxed)
+        readHeldPartialHead()
         reject(HTTPRequestRejection.timedOut(headersComplete: headersDone, context.configuration))
+    }
+
+    /// A head not complete is held from its first byte, so what was read of it can be shown.
+    private func readHeldPartialHead() {
+        guard inMessage, !headersDone else { return }
+        pendingInput.withUnsafeBytes { readPartialHead($0) }
     }
 
     func connectionDidClose() {
@@ -428,9 +400,4 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
         awaitingResponse = false
         readStartedAt = nil
     }
-}
-
-private func owner(_ parser: UnsafeMutablePointer<http_parser>?) -> HTTP1ServerSession? {
-    guard let data = parser?.pointee.data else { return nil }
-    return Unmanaged<HTTP1ServerSession>.fromOpaque(data).takeUnretainedValue()
 }

@@ -27,6 +27,8 @@ public struct HTTPRequestRejection: Sendable, Hashable, CustomStringConvertible 
         public static let requestTimeout = Kind(name: "requestTimeout", status: 408)
         /// 413: the body went past `HTTPServerConfiguration.maxBodySize`.
         public static let bodyTooLarge = Kind(name: "bodyTooLarge", status: 413)
+        /// 414: the HTTP/1.1 request line went past the parser's limit (`HTTP1ParserLimits`).
+        public static let uriTooLong = Kind(name: "uriTooLong", status: 414)
         /// 431: the header list went past `HTTPServerConfiguration.maxHeaderListSize`.
         public static let headerListTooLarge = Kind(name: "headerListTooLarge", status: 431)
         /// 503: the server's shutdown grace period ended before the request was answered (or
@@ -44,8 +46,9 @@ public struct HTTPRequestRejection: Sendable, Hashable, CustomStringConvertible 
 
     /// What went wrong.
     public let kind: Kind
-    /// The limit passed, in bytes, for ``Kind/bodyTooLarge`` and ``Kind/headerListTooLarge``;
-    /// nil for the other kinds.
+    /// The limit passed, for ``Kind/bodyTooLarge``, ``Kind/headerListTooLarge`` and
+    /// ``Kind/uriTooLong``: bytes, or fields when an HTTP/1.1 head had too many; nil for the
+    /// other kinds.
     public let limit: Int?
     /// A plain-text explanation for the client, such as `request body exceeds 4096 bytes`. It
     /// never quotes the request, so a server may send it back as it is.
