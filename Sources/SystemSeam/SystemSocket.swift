@@ -20,9 +20,10 @@ package enum SystemSocket {
     /// descriptor (`accept4` with `SOCK_NONBLOCK | SOCK_CLOEXEC`).
     ///
     /// Where `accept4` is missing it is `accept` followed by `fcntl`. Between the two calls
-    /// the descriptor is not yet close-on-exec, so a process that forks and executes
-    /// concurrently can leak it into the child: harmless for this suite's servers, which
-    /// start no child processes while serving.
+    /// the descriptor is not yet close-on-exec, so a child process started by another thread
+    /// at that moment (the simulator forwarder's `xcrun`) can inherit it and hold the
+    /// connection open until that child exits; the forwarder's commands end within their
+    /// timeout.
     ///
     /// - Parameters:
     ///   - address: receives the peer's address, as for `accept(2)`; may be nil.

@@ -51,7 +51,10 @@ enum DeliveryCommand {
         }
         let selection = Selection(apnsID: arguments.value("apns-id"), uniqueID: arguments.value("unique-id"), deviceToken: token)
         let json = arguments.has("json")
-        let events: [CaptureDeliveryEvent]
+        let output = OutputBuffer()
+        if !json { output.write(["SEQ", "TIME", "APNS-ID", "TOKEN", "STATE", "WHY", "BY"].joined(separator: "  ") + "\n") }
+        let write = { (event: CaptureDeliveryEvent) in output.write(json ? jsonLine(event) : row(event)) }
+        let written: Int
         if let url = arguments.value("from") {
             guard arguments.positional.isEmpty else {
                 throw CommandLineError("give capture files or --from URL, not both")
@@ -61,27 +64,30 @@ enum DeliveryCommand {
                 throw CommandLineError("--from needs --apns-id, --unique-id or --device-token: the control API looks "
                     + "the delivery log up by one of them")
             }
+            let events: [CaptureDeliveryEvent]
             do {
                 events = try await liveEvents(base, lookup).filter(selection.matches)
             } catch {
                 terminal.err("Error: \(PushFeed.message(error))\n")
                 return 2
             }
+            events.forEach(write)
+            written = events.count
         } else {
             guard !arguments.positional.isEmpty else { throw CommandLineError("name a capture file, or give --from URL") }
-            guard let read = fileEvents(arguments.positional, selection, terminal: terminal) else { return 2 }
-            events = read
+            // Streamed: a capture of millions of delivery lines is read in constant memory.
+            guard let count = writeFileEvents(arguments.positional, selection, terminal: terminal, write) else { return 2 }
+            written = count
         }
-        let output = OutputBuffer()
-        if !json { output.write(["SEQ", "TIME", "APNS-ID", "TOKEN", "STATE", "WHY", "BY"].joined(separator: "  ") + "\n") }
-        for event in events { output.write(json ? jsonLine(event) : row(event)) }
         output.flush()
-        return events.isEmpty ? 1 : 0
+        return written == 0 ? 1 : 0
     }
 
-    /// The matching events of the capture files, in file order; nil after an error it reported.
-    private static func fileEvents(_ paths: [String], _ selection: Selection, terminal: Terminal) -> [CaptureDeliveryEvent]? {
-        var events: [CaptureDeliveryEvent] = [], damaged = 0
+    /// Hands each matching event of the capture files to `write`, in file order, and returns
+    /// how many; nil after an error it reported.
+    private static func writeFileEvents(_ paths: [String], _ selection: Selection, terminal: Terminal,
+                                        _ write: @escaping (CaptureDeliveryEvent) -> Void) -> Int? {
+        var count = 0, damaged = 0
         for path in paths {
             let reader: CaptureFileReader
             do {
@@ -95,7 +101,10 @@ enum DeliveryCommand {
                     damaged += 1
                     return
                 }
-                if selection.matches(event) { events.append(event) }
+                if selection.matches(event) {
+                    write(event)
+                    count += 1
+                }
             }
             do {
                 while try reader.next() != nil, !Task.isCancelled {}
@@ -105,7 +114,7 @@ enum DeliveryCommand {
             }
         }
         if damaged > 0 { terminal.err("warning: \(damaged) delivery line(s) could not be read\n") }
-        return events
+        return count
     }
 
     /// The events of the records `lookup` names, oldest first (records in the log's order

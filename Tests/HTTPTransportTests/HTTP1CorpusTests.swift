@@ -3,9 +3,9 @@ import Testing
 @testable import HTTPTransport
 
 /// The request corpus (Fixtures/http1-corpus.json): each case's recorded verdict, read
-/// whole and byte by byte. The verdicts were checked against http-parser, the server's
-/// previous parser, while it was in the package: both agreed on validity except where this
-/// parser is stricter by a rule of issue 29 (scripts/bench-http1-parser.sh still runs it).
+/// whole and byte by byte. The verdicts agree with http-parser's on validity except in the
+/// cases marked `stricter_than_http_parser`, each naming the smuggling rule it applies
+/// (scripts/bench-http1-parser.sh runs http-parser on the valid ones).
 @Suite struct HTTP1CorpusTests {
     struct Corpus: Decodable {
         struct Case: Decodable, CustomStringConvertible {

@@ -37,4 +37,35 @@ struct SocketServerTests {
         #expect(server.metrics.openConnections == 0)
         #expect(server.metrics.requests == 1)
     }
+
+    /// A request that asks to close is the connection's last: one pipelined behind it in the
+    /// same read is neither handed to the handler nor answered.
+    @Test func aRequestPipelinedAfterConnectionCloseIsNotServed() throws {
+        let server = try SocketServer(
+            configuration: HTTPServerConfiguration(),
+            handler: ClosureHandler { request in HTTPResponse(status: 200, text: "served \(request.path)\n") })
+        var fds: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
+        let client = fds[1]
+        defer { close(client) }
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        server.serve(fd: fds[0])
+
+        let requests = Array(("GET /first HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            + "GET /second HTTP/1.1\r\nHost: x\r\n\r\n").utf8)
+        #expect(requests.withUnsafeBytes { write(client, $0.baseAddress, $0.count) } == requests.count)
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            answer += buffer[..<count]
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        #expect(text.hasSuffix("served /first\n"), "\(text)")
+        #expect(!text.contains("/second"), "\(text)")
+        #expect(server.metrics.requests == 1)
+    }
 }

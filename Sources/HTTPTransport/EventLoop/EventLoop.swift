@@ -45,9 +45,10 @@ public final class EventLoop: @unchecked Sendable {
 
     init(name: String) throws(TransportError) {
         self.name = name
-        readBuffer = .allocate(byteCount: 1 << 16, alignment: 16)
+        // Before the buffer: a throwing initialiser runs no deinit to free it.
         backend = try EventLoopBackend.fromEnvironment()
         selector = try backend.makeSelector()
+        readBuffer = .allocate(byteCount: 1 << 16, alignment: 16)
     }
 
     deinit { readBuffer.deallocate() }

@@ -132,7 +132,8 @@ final class HTTP1ServerSession: ServerSession, DeferredFlushing {
                     closing = true
                     return input.count
                 }
-                if awaitingResponse { return offset }
+                // An answered request that closes the connection is its last one.
+                if awaitingResponse || closing { return offset }
             }
         }
         return input.count
