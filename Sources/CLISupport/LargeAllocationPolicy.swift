@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// How a long-running server's C allocator treats large buffers.
 ///

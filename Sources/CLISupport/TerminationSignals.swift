@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// SIGINT and SIGTERM, held from a server's first line until it waits for them.
 ///

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// Diagnostics the transport cannot return to a caller, written to standard error.
 ///

@@ -1,5 +1,5 @@
 import OpenSSLSupport
-import SystemSeam
+internal import SystemSeam
 
 
 /// A failure in the HTTP transport, with a message a person can act on.

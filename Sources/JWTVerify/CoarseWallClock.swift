@@ -1,5 +1,5 @@
 import Foundation
-import SystemSeam
+internal import SystemSeam
 
 /// The default clock of ``APNsProviderTokenVerifier``: the system's wall clock at
 /// millisecond-ish resolution.

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// A failed system call on a capture file: which call, on which path, and `errno`.
 public struct CaptureFileError: Error, Sendable, Hashable, CustomStringConvertible {

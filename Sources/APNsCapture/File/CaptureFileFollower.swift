@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// Follows a capture file as it grows, like `tail -f`: an async sequence of every record
 /// already in the file and then each new one, until the consuming task is cancelled. A pipe

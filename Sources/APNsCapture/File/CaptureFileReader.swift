@@ -1,5 +1,5 @@
 import StrictJSON
-import SystemSeam
+internal import SystemSeam
 
 /// Reads a capture file record by record in constant memory: one read buffer and at most
 /// one line, however long the file.

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
-import SystemSeam
+internal import SystemSeam
 
 /// Appends records to a JSON Lines capture file without making the caller wait for the disk.
 ///

@@ -1,5 +1,5 @@
 import Synchronization
-import SystemSeam
+internal import SystemSeam
 
 /// One HTTP/2 connection to one origin, over TLS or cleartext h2c, shared by many requests.
 ///

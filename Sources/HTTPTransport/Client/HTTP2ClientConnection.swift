@@ -1,6 +1,6 @@
 import Synchronization
 internal import CNGHTTP2
-import SystemSeam
+internal import SystemSeam
 
 /// The one connection behind an `HTTP2Client`: socket, TLS, nghttp2 session and streams.
 ///

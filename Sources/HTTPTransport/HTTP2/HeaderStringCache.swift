@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// The header strings of the last request on one connection, handed out again when the next
 /// request carries the same bytes at the same position. Loop-confined, like its session.

@@ -1,5 +1,5 @@
 internal import CNGHTTP2
-import SystemSeam
+internal import SystemSeam
 
 /// Counts the bytes one nghttp2 session holds, through nghttp2's allocator hooks
 /// (`nghttp2_session_server_new3`). Loop-confined, like its session, which must not outlive it.

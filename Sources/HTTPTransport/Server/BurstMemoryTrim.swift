@@ -1,5 +1,5 @@
 import Synchronization
-import SystemSeam
+internal import SystemSeam
 
 /// Gives the allocator's free memory back to the system once a burst of connections has
 /// mostly closed, so that a server's resident size follows its connections down again.

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// What one server connection holds in the process's memory, by owner: the figure the
 /// per-connection bound (docs/ARCHITECTURE.md, "Bounded per connection") is tested on,

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// Receives what a `ByteStream` reads, and hears when it ends. Loop-confined.
 protocol ByteStreamDelegate: AnyObject {

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// A bound, listening TCP socket.
 final class ListeningSocket {

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// A non-blocking stream socket that owns its file descriptor and closes it once.
 final class Socket {

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// An IPv4 or IPv6 socket address with a port.
 public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 internal import COpenSSL
 import OpenSSLSupport
-import SystemSeam
+internal import SystemSeam
 
 /// Owns one `SSL` object bound to a non-blocking socket. Loop-confined.
 ///

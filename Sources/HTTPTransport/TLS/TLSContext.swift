@@ -1,6 +1,6 @@
 internal import COpenSSL
 import OpenSSLSupport
-import SystemSeam
+internal import SystemSeam
 
 /// Owns one `SSL_CTX`: the costly, shareable part of TLS, built once per configuration.
 final class TLSContext: @unchecked Sendable {

@@ -3,7 +3,7 @@ import Foundation
 import HermesContract
 import StrictJSON
 import Synchronization
-import SystemSeam
+internal import SystemSeam
 
 /// The agent's registered devices, in a JSON file that survives restarts.
 ///

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// Why a file the configuration names cannot be used, said the way a person fixes it
 /// ("no such file", "is a directory"), checked before the server starts: a missing

@@ -1,6 +1,6 @@
 import APNsCore
 import StrictJSON
-import SystemSeam
+internal import SystemSeam
 
 /// The `:path` of a device push: `/3/device/<hex token>`.
 enum DevicePath {

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// The wall clock, without Foundation (the library stays small and its hot path lean).
 enum Clock {

@@ -1,6 +1,6 @@
 #if os(Linux)
 import Synchronization
-import SystemSeam
+internal import SystemSeam
 
 /// Level-triggered epoll, with an eventfd for cross-thread wake-ups.
 final class EpollSelector: Selector {

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 
 /// The readiness mechanism an event loop runs on, chosen once per loop at its start.
 ///

@@ -1,4 +1,4 @@
-import SystemSeam
+internal import SystemSeam
 import Synchronization
 
 /// Level-triggered `poll(2)`, the portable backend, with a pipe for cross-thread wake-ups.
