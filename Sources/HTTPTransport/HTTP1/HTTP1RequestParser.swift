@@ -130,7 +130,8 @@ public struct HTTP1RequestParser: Sendable {
             }
         }
         guard i < input.count else { return (.needMoreInput, i) }
-        head.fields.removeAll(keepingCapacity: true)
+        // Keeps the storage, as removeAll(keepingCapacity:) does, and skips the work for no fields.
+        head.fields.removeLast(head.fields.count)
         head.contentLength = nil
         head.isChunked = false
         head.isUpgrade = false
