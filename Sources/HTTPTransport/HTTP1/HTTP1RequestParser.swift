@@ -243,6 +243,8 @@ public struct HTTP1RequestParser: Sendable {
                     let byte = input[i]
                     if byte > .space, byte != .delete {
                         i += 1
+                        // The rest of a run of visible bytes in a loop of its own: most of a value.
+                        while i < end, input[i] > .space, input[i] != .delete { i += 1 }
                         valueEnd = i
                     } else if byte == .space || byte == .tab {
                         i += 1
