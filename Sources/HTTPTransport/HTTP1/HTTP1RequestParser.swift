@@ -130,7 +130,8 @@ public struct HTTP1RequestParser: Sendable {
             }
         }
         guard i < input.count else { return (.needMoreInput, i) }
-        head.fields.removeAll(keepingCapacity: true)
+        // Keeps the storage, as removeAll(keepingCapacity:) does, and skips the work for no fields.
+        head.fields.removeLast(head.fields.count)
         head.contentLength = nil
         head.isChunked = false
         head.isUpgrade = false
@@ -161,6 +162,8 @@ public struct HTTP1RequestParser: Sendable {
     private mutating func readSection(_ input: UnsafeRawBufferPointer) throws(HTTP1ParseError) -> (event: Event, consumed: Int) {
         let end = input.count
         var i = position
+        // Each phase falls through to the next, so the switch is taken once per call and per
+        // field line, not once per part of a line.
         while true {
             switch phase {
             case .method:
@@ -174,6 +177,7 @@ public struct HTTP1RequestParser: Sendable {
                 i += 1
                 mark = i
                 phase = .target
+                fallthrough
             case .target:
                 while i < end, input[i] > .space, input[i] < .delete { i += 1 }
                 guard i < end else { return try needMore(input, at: i) }
@@ -183,6 +187,7 @@ public struct HTTP1RequestParser: Sendable {
                 i += 1
                 mark = i
                 phase = .version
+                fallthrough
             case .version:
                 // HTTP/d.d CRLF
                 guard end - i >= 10 else { return try needMore(input, at: i) }
@@ -200,6 +205,7 @@ public struct HTTP1RequestParser: Sendable {
                 }
                 i += 10
                 phase = .fieldLine
+                fallthrough
             case .fieldLine:
                 guard i < end else { return try needMore(input, at: i) }
                 let byte = input[i]
@@ -212,6 +218,7 @@ public struct HTTP1RequestParser: Sendable {
                 if byte == .lf { throw HTTP1ParseError(.bareLF) }
                 mark = i
                 phase = .fieldName
+                fallthrough
             case .fieldName:
                 while i < end, input[i].isTokenCharacter { i += 1 }
                 guard i < end else { return try needMore(input, at: i) }
@@ -222,18 +229,22 @@ public struct HTTP1RequestParser: Sendable {
                 nameEnd = i
                 i += 1
                 phase = .fieldWhitespace
+                fallthrough
             case .fieldWhitespace:
                 while i < end, input[i] == .space || input[i] == .tab { i += 1 }
                 guard i < end else { return try needMore(input, at: i) }
                 valueStart = i
                 valueEnd = i
                 phase = .fieldValue
+                fallthrough
             case .fieldValue:
                 var valueEnd = self.valueEnd
                 while i < end {
                     let byte = input[i]
                     if byte > .space, byte != .delete {
                         i += 1
+                        // The rest of a run of visible bytes in a loop of its own: most of a value.
+                        while i < end, input[i] > .space, input[i] != .delete { i += 1 }
                         valueEnd = i
                     } else if byte == .space || byte == .tab {
                         i += 1
