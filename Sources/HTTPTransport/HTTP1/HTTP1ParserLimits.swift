@@ -17,7 +17,7 @@ public struct HTTP1ParserLimits: Sendable, Hashable {
     /// Largest body, declared by `Content-Length` or summed over chunks: 413 above it.
     public var maxBodySize: Int
 
-    /// 80 KiB: the bound on a whole head that the server has always had.
+    /// 80 KiB for a whole head: room for the largest header list a client sends here.
     public static let defaultMaxHeadSize = 80 * 1024
     /// As long as a whole head may be: the request line has no limit of its own by default.
     public static let defaultMaxRequestLineSize = defaultMaxHeadSize

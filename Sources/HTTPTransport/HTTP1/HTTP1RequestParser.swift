@@ -324,7 +324,7 @@ public struct HTTP1RequestParser: Sendable {
     }
 
     /// RFC 9110's methods and PATCH (RFC 5789): what a server here is asked for. Others
-    /// are refused before their request is read, as the server always refused them.
+    /// are refused (400) before their request is read.
     private static func isKnownMethod(_ input: UnsafeRawBufferPointer, _ method: Range<Int>) -> Bool {
         switch method.count {
         case 3: input.equals(method, "GET") || input.equals(method, "PUT")

@@ -351,14 +351,8 @@ struct DeliveryBook {
     }
 
     /// Whether the record's push is stored now.
-    private mutating func isHeld(_ serial: UInt64) -> Bool {
-        guard let index = records.index(forKey: serial) else { return false }
-        // Through the in-place accessor: reading `records.values[index]` copies the entry.
-        return Self.isStored(&records.values[index])
-    }
-
-    private static func isStored(_ entry: inout LogEntry) -> Bool {
-        entry.lastState == .stored
+    private func isHeld(_ serial: UInt64) -> Bool {
+        records[serial]?.lastState == .stored
     }
 
     /// Whether `serial` has left the window of recent records (kept only while held).
