@@ -252,8 +252,11 @@ struct APNsClientRetryTests {
         #expect(policy.backoff(afterAttempt: 2, using: &generator) == .seconds(Int64.max))
         #expect(APNsClient.deadline(after: .seconds(Int64.max)) == .distantFuture)
         #expect(APNsClient.deadline(after: .seconds(9_300_000_000)) == .distantFuture)
+        // 50 ms from a moment between the two readings, however long a loaded machine
+        // stalls between them.
+        let before = DispatchTime.now().uptimeNanoseconds
         let soon = APNsClient.deadline(after: .milliseconds(50)).uptimeNanoseconds
-        let now = DispatchTime.now().uptimeNanoseconds
-        #expect(soon > now && soon <= now + 50_000_000)
+        let after = DispatchTime.now().uptimeNanoseconds
+        #expect(soon >= before + 50_000_000 && soon <= after + 50_000_000)
     }
 }

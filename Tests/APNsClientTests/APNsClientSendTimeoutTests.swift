@@ -20,26 +20,28 @@ struct APNsClientSendTimeoutTests {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
         // A connection first, so the bound is measured against a slow answer, not a handshake.
-        let client = try Self.client(for: mock, sendTimeout: .milliseconds(400), policy: .default)
+        // The bound covers that first push too, handshake included, on a loaded machine.
+        let client = try Self.client(for: mock, sendTimeout: .seconds(5), policy: .default)
         _ = try await ClientFixtures.send(client, ClientFixtures.notification(), via: path)
-        try mock.faults.replaceAll([FaultRule(id: "slow", action: .delay(.seconds(20)))])
+        try mock.faults.replaceAll([FaultRule(id: "slow", action: .delay(.seconds(300)))])
 
         let started = ContinuousClock.now
         let outcome = await ClientFixtures.outcome(client, ClientFixtures.notification(), via: path)
         let took = started.duration(to: .now)
         await client.shutdown()
-        #expect(outcome == .failure(.sendTimedOut(after: .milliseconds(400), attempts: 1, last: nil)), "\(outcome)")
-        // Generous above: a loaded machine runs timers late, but nowhere near the 20 s delay.
-        #expect(took >= .milliseconds(380) && took < .seconds(5), "answered after \(took), not after the 20 s delay")
+        #expect(outcome == .failure(.sendTimedOut(after: .seconds(5), attempts: 1, last: nil)), "\(outcome)")
+        // Generous above: a loaded machine runs timers late, but nowhere near the 300 s delay.
+        #expect(took >= .milliseconds(4980) && took < .seconds(40), "answered after \(took), not after the 300 s delay")
     }
 
     @Test(arguments: ClientFixtures.SendPath.allCases)
     func aRetryWhoseBackoffWouldEndTooLateIsNotWaitedFor(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
-        // After the first 503 a 100-200 ms wait, after the second 10-20 s: past the 3 s bound.
-        let policy = APNsRetryPolicy(maximumAttempts: 5, initialBackoff: .milliseconds(200), maximumBackoff: .seconds(60), multiplier: 100)
-        let client = try Self.client(for: mock, sendTimeout: .seconds(3), policy: policy)
+        // After the first 503 a 100-200 ms wait, after the second 100-200 s: past the 30 s
+        // bound, which leaves a loaded machine room for a handshake and two attempts.
+        let policy = APNsRetryPolicy(maximumAttempts: 5, initialBackoff: .milliseconds(200), maximumBackoff: .seconds(600), multiplier: 1000)
+        let client = try Self.client(for: mock, sendTimeout: .seconds(30), policy: policy)
         // A connection first, so both attempts fit in the bound however slow a handshake is.
         _ = try await ClientFixtures.send(client, ClientFixtures.notification(), via: path)
         try mock.faults.replaceAll([FaultRule(id: "down", action: .unavailable(.serviceUnavailable))])
@@ -53,10 +55,10 @@ struct APNsClientSendTimeoutTests {
             Issue.record("expected sendTimedOut, got \(outcome)")
             return
         }
-        #expect(after == .seconds(3) && attempts == 2)
+        #expect(after == .seconds(30) && attempts == 2)
         #expect(last?.rejection?.status == 503 && last?.rejection?.reason == .serviceUnavailable)
         #expect((try? outcome.get()) == nil && outcome.failureRejection?.status == 503, "the rejection behind it is still reachable")
-        #expect(took < .seconds(3), "gave up at once instead of waiting past the bound: \(took)")
+        #expect(took < .seconds(30), "gave up at once instead of waiting past the bound: \(took)")
         #expect(mock.capture.records(matching: CaptureFilter(apnsID: apnsID)).count == 2)
     }
 
@@ -64,7 +66,8 @@ struct APNsClientSendTimeoutTests {
     func aPushThatEndsInTimeIsRetriedAsUsual(path: ClientFixtures.SendPath) async throws {
         let mock = try MockAPNsServer.startForTesting(certsDirectory: ClientFixtures.certs)
         defer { mock.stop() }
-        let client = try Self.client(for: mock, sendTimeout: .seconds(5), policy: APNsClientRetryTests.quickRetries)
+        // Room for a handshake and two attempts on a loaded machine.
+        let client = try Self.client(for: mock, sendTimeout: .seconds(30), policy: APNsClientRetryTests.quickRetries)
         try mock.faults.replaceAll([FaultRule(id: "blip", count: 1, action: .status(500, reason: .internalServerError))])
         let response = try await ClientFixtures.send(client, ClientFixtures.notification(), via: path)
         await client.shutdown()
@@ -79,7 +82,10 @@ struct APNsClientSendTimeoutTests {
             return attempts.begin(token: nil).timeout
         }
         #expect(try timeout(request: .seconds(30), send: nil) == nil, "no bound: the connection's timeout")
-        #expect(try timeout(request: .seconds(4), send: .seconds(4)) == nil,
+        // Built and begun back to back, the first attempt has all the time there is, unless a
+        // loaded machine stalls between the two for longer than the tolerance: one try of
+        // several shows it.
+        #expect(try (0..<20).contains { _ in try timeout(request: .seconds(4), send: .seconds(4)) == nil },
                 "the whole time left: the connection's shared timer, ending at most the tolerance late")
         let cut = try #require(try timeout(request: .seconds(30), send: .seconds(4)))
         #expect(cut <= .seconds(4) && cut > .seconds(3))

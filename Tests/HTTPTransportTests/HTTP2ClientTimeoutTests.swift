@@ -60,7 +60,8 @@ import Testing
             await outcome(of: client, HTTPClientRequest(path: "/never", timeout: .milliseconds(400)))
         }
         #expect(patient == .failure(.timedOut(.request, after: .milliseconds(400))))
-        #expect(try await client.send(HTTPClientRequest(path: "/ok")).status == 200)
+        // Its own timeout: a loaded machine may take longer than the short default to answer.
+        #expect(try await client.send(HTTPClientRequest(path: "/ok", timeout: .seconds(30))).status == 200)
         await client.close()
         await server.shutdown(gracePeriod: .milliseconds(200))
     }
@@ -70,22 +71,27 @@ import Testing
     @Test func requestsOnTheDefaultTimeoutEachTimeOutAtTheirOwnDeadline() async throws {
         let seen = HTTP2ClientPathCounter()
         let server = try HTTP2ClientFixtures.server(tls: false, handler: Self.handler(seen: seen))
-        let client = try HTTP2ClientFixtures.client(for: server) { $0.requestTimeout = .milliseconds(300) }
+        // Seconds, not milliseconds: every echo below is on this timeout too, and must be
+        // answered within it on a loaded machine.
+        let timeout = Duration.seconds(3)
+        let client = try HTTP2ClientFixtures.client(for: server) { $0.requestTimeout = timeout }
         try await client.connect()
-        try await withHTTP2ClientTimeout(.seconds(20)) {
+        try await withHTTP2ClientTimeout(.seconds(60)) {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for delay in [0, 150, 450] {
+                // The second starts before the first times out, the third after it did.
+                for delay in [Duration.zero, timeout / 2, timeout * 3 / 2] {
                     group.addTask {
-                        try await Task.sleep(for: .milliseconds(delay))
+                        try await Task.sleep(for: delay)
                         let started = ContinuousClock.now
                         let result = await outcome(of: client, HTTPClientRequest(path: "/never"))
-                        #expect(result == .failure(.timedOut(.request, after: .milliseconds(300))), "sent after \(delay) ms")
-                        #expect(ContinuousClock.now - started >= .milliseconds(300))
+                        #expect(result == .failure(.timedOut(.request, after: timeout)), "sent after \(delay)")
+                        #expect(ContinuousClock.now - started >= timeout)
                     }
                 }
+                // Spread over the three deadlines.
                 for index in 0..<60 {
                     group.addTask {
-                        try await Task.sleep(for: .milliseconds(index * 10))
+                        try await Task.sleep(for: timeout * 2 / 60 * index)
                         let response = try await client.send(HTTPClientRequest(method: "POST", path: "/echo", body: [UInt8(index)]))
                         #expect(response.body == [UInt8(index)])
                     }

@@ -8,7 +8,32 @@ struct ServerBadInputTests {
     static func smallLimits(_ configuration: inout HTTPServerConfiguration) {
         configuration.maxHeaderListSize = 1024
         configuration.maxBodySize = 1000
-        configuration.handshakeTimeout = .milliseconds(300)
+    }
+
+    /// The handshake timeout the silent clients below meet. It also bounds the handshake of
+    /// the curl request that shows the server still serves, so it leaves a loaded machine
+    /// seconds for that.
+    static let handshakeTimeout = Duration.seconds(5)
+
+    static func handshakeLimits(_ configuration: inout HTTPServerConfiguration) {
+        smallLimits(&configuration)
+        configuration.handshakeTimeout = handshakeTimeout
+    }
+
+    /// Connects, sends `sent` and reads until the server closes, on a thread of its own (the
+    /// wait is long for the two-thread cooperative pool); with the time from connecting to the close.
+    static func silentExchange(_ server: TestServer, sending sent: String) async throws
+        -> (bytes: [UInt8], closed: Bool, elapsed: Duration) {
+        let port = server.port
+        let outcome = await onThread { () -> (bytes: [UInt8], closed: Bool, elapsed: Duration)? in
+            let start = ContinuousClock.now
+            guard let client = try? RawClient(port: port) else { return nil }
+            client.send(sent)
+            // Far past the handshake timeout, however late its timer runs.
+            let (bytes, closed) = client.readUntilClose(timeout: .seconds(40))
+            return (bytes, closed, start.duration(to: .now))
+        }
+        return try #require(outcome, "could not connect to \(server.url())")
     }
 
     /// A fresh curl request (HTTP/2 and HTTP/1.1) succeeds, and no connection is left open.
@@ -88,29 +113,25 @@ struct ServerBadInputTests {
 
     @Test(arguments: ["PRI * HTTP/2.0\r\n", ""])
     func silenceDuringDetectionHitsHandshakeTimeout(sent: String) async throws {
-        let server = try TestServer(handler: RecordingHandler(), configure: Self.smallLimits)
+        let server = try TestServer(handler: RecordingHandler(), configure: Self.handshakeLimits)
         defer { server.shutdown() }
 
-        let client = try RawClient(port: server.port)
-        let start = ContinuousClock.now
-        client.send(sent)
-        let (bytes, closed) = client.readUntilClose(timeout: .seconds(3))
-        let elapsed = start.duration(to: .now)
+        let (bytes, closed, elapsed) = try await Self.silentExchange(server, sending: sent)
 
         #expect(closed)
         #expect(bytes.isEmpty)
-        #expect(elapsed >= .milliseconds(250), "closed after \(elapsed), before the handshake timeout")
+        #expect(elapsed >= Self.handshakeTimeout - .milliseconds(50), "closed after \(elapsed), before the handshake timeout")
         try await Self.expectStillServing(server)
     }
 
     @Test func silentTLSClientHitsHandshakeTimeout() async throws {
-        let server = try TestServer(tls: true, handler: RecordingHandler(), configure: Self.smallLimits)
+        let server = try TestServer(tls: true, handler: RecordingHandler(), configure: Self.handshakeLimits)
         defer { server.shutdown() }
 
-        let client = try RawClient(port: server.port)
-        let (_, closed) = client.readUntilClose(timeout: .seconds(3))
+        let (_, closed, elapsed) = try await Self.silentExchange(server, sending: "")
 
         #expect(closed)
+        #expect(elapsed >= Self.handshakeTimeout - .milliseconds(50), "closed after \(elapsed), before the handshake timeout")
         let reply = try await Curl.request(["--http2", "--cacert", TestCertificates.ca, server.url("/")])
         #expect(reply.status == 200)
     }
