@@ -4,8 +4,9 @@ import SystemSeam
 /// imports `SOCK_STREAM` as an enum and has `SOCK_CLOEXEC`; Darwin has a plain `Int32` and
 /// no socket-type flags, so there the descriptor is made close-on-exec with `fcntl`.
 ///
-/// Every socket made here is also set `SO_NOSIGPIPE` where that option exists, so a send
-/// with `SystemSocket.sendFlags` to a vanished peer fails with `EPIPE` on every system.
+/// Every socket made here is also set `SO_NOSIGPIPE` where that option exists
+/// (`SystemSocket.configured`), so a send with `SystemSocket.sendFlags` to a vanished peer
+/// fails with `EPIPE` on every system.
 public enum TestSockets {
     /// `SOCK_STREAM` as `socket(2)` and `socketpair(2)` take it.
     public static var streamType: Int32 {
@@ -21,7 +22,7 @@ public enum TestSockets {
         #if canImport(Glibc)
         return socket(family, streamType | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        return configured(socket(family, streamType, 0))
+        return SystemSocket.configured(socket(family, streamType, 0), nonBlocking: false)
         #endif
     }
 
@@ -34,7 +35,7 @@ public enum TestSockets {
         let made = socketpair(AF_UNIX, streamType | Int32(SOCK_CLOEXEC.rawValue), 0, &ends)
         #else
         let made = socketpair(AF_UNIX, streamType, 0, &ends)
-        ends = ends.map(configured)
+        ends = ends.map { SystemSocket.configured($0, nonBlocking: false) }
         #endif
         guard made == 0, ends.allSatisfy({ $0 >= 0 }) else {
             let code = errno
@@ -43,21 +44,4 @@ public enum TestSockets {
         }
         return (ends[0], ends[1])
     }
-
-    #if !canImport(Glibc)
-    /// `fd` made close-on-exec and (where the option exists) `SO_NOSIGPIPE`; -1, the
-    /// descriptor closed, when `fcntl` fails.
-    private static func configured(_ fd: Int32) -> Int32 {
-        guard fd >= 0 else { return fd }
-        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
-            close(fd)
-            return -1
-        }
-        #if canImport(Darwin)
-        var on: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        return fd
-    }
-    #endif
 }
