@@ -210,22 +210,22 @@ let package = Package(
         // Helpers the test targets share (a python HTTP/2 client); not shipped.
         .target(
             name: "PushTestSupport",
-            dependencies: ["HTTPTransport"],
+            dependencies: ["HTTPTransport", "SystemSeam"],
             path: "Tests/PushTestSupport"
         ),
         .testTarget(
             name: "HTTPTransportTests",
-            dependencies: ["HTTPTransport", "PushTestSupport"],
+            dependencies: ["HTTPTransport", "PushTestSupport", "SystemSeam"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "APNsCaptureTests",
-            dependencies: ["APNsCapture", "APNsCore", "StrictJSON", "PushTestSupport"],
+            dependencies: ["APNsCapture", "APNsCore", "StrictJSON", "PushTestSupport", "SystemSeam"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
+            dependencies: ["MockAPNs", "APNsCapture", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport", "SystemSeam"]
         ),
         .testTarget(
             name: "MockAPNsControlTests",
@@ -234,11 +234,11 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsClientTests",
-            dependencies: ["APNsClient", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport"]
+            dependencies: ["APNsClient", "MockAPNs", "HTTPTransport", "JWTVerify", "APNsCore", "StrictJSON", "PushTestSupport", "SystemSeam"]
         ),
         .testTarget(
             name: "CLISupportTests",
-            dependencies: ["CLISupport", "PushTestSupport"]
+            dependencies: ["CLISupport", "PushTestSupport", "SystemSeam"]
         ),
         .testTarget(
             name: "APNsCoreTests",

@@ -1,10 +1,15 @@
 import Foundation
+internal import SystemSeam
 
 extension CommandLineParser {
     /// Parses `arguments` the way every command of the suite does: `--help` prints the help
     /// (and `helpFooter`) to standard output and exits 0, `--version` prints `version` and
     /// exits 0, a usage error goes to standard error and exits 2. With an
     /// ``environmentPrefix``, options left out are read from `environment`.
+    ///
+    /// Settings every command of the suite reads from `environment` are checked here too, so
+    /// that a bad one is a usage error before anything starts: `APNS_MOCK_EVENT_LOOP`, which
+    /// picks the event loops' backend (docs/transport.md).
     ///
     /// ```swift
     /// let arguments = parser.parseOrExit(CommandLine.arguments.dropFirst(), version: "1.0.0")
@@ -20,6 +25,10 @@ extension CommandLineParser {
             case .version:
                 Self.exitAfterWriting(version + "\n", naming: "the version")
             case let .run(parsed):
+                if let value = environment[EventLoopBackendSetting.environmentVariable],
+                   EventLoopBackendSetting.backendName(for: value) == nil {
+                    exitWithUsageError(EventLoopBackendSetting.unknownValueMessage(value))
+                }
                 return parsed
             }
         } catch {

@@ -41,9 +41,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             return "event loop \(name) has stopped (its EventLoopGroup was shut down): "
                 + "keep the group running until every server and client on it has shut down or closed"
         case let .unknownEventLoopBackend(value):
-            let names = EventLoopBackend.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: "' or '")
-            return "\(EventLoopBackend.environmentVariable)='\(value)' names no event-loop backend here: "
-                + "use '\(names)', or unset it for the default ('\(EventLoopBackend.platformDefault.rawValue)')"
+            return EventLoopBackendSetting.unknownValueMessage(value)
         }
     }
 }

@@ -85,12 +85,13 @@ package enum SystemSocket {
         return configured(accept(listener, address, length))
     }
 
-    /// `fd` made non-blocking, close-on-exec and (where the option exists) `SO_NOSIGPIPE`;
-    /// -1 with `errno` from the failing `fcntl` if that fails, the descriptor then closed.
-    private static func configured(_ fd: Int32) -> Int32 {
+    /// `fd` made close-on-exec, non-blocking unless `nonBlocking` is false, and (where the
+    /// option exists) `SO_NOSIGPIPE`; -1 with `errno` from the failing `fcntl` if that fails,
+    /// the descriptor then closed. For systems whose `socket(2)` takes no such flags.
+    package static func configured(_ fd: Int32, nonBlocking: Bool = true) -> Int32 {
         guard fd >= 0 else { return fd }
         let statusFlags = fcntl(fd, F_GETFL)
-        guard statusFlags >= 0, fcntl(fd, F_SETFL, statusFlags | O_NONBLOCK) == 0,
+        guard statusFlags >= 0, !nonBlocking || fcntl(fd, F_SETFL, statusFlags | O_NONBLOCK) == 0,
               fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
             let code = errno
             close(fd)

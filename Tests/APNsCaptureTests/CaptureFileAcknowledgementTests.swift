@@ -1,7 +1,7 @@
 @testable import APNsCapture
 import Foundation
-import Glibc
 import Synchronization
+import SystemSeam
 import Testing
 
 /// Lines queued with an acknowledgement: each hears once, in queue order, whether it is in
@@ -101,7 +101,7 @@ struct CaptureFileAcknowledgementTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try CaptureFileWriter(path: path, truncating: false, maximumPendingBytes: 1 << 20,
                                            maximumWait: .seconds(30), batchDelay: .seconds(3600), syncsEachBatch: true,
-                                           writing: { Glibc.write($0, $1, $2) },
+                                           writing: { SystemSeam.write($0, $1, $2) },
                                            syncing: { _ in errno = EIO; return -1 })
         let results = Results()
         for line in 1...2 { _ = queue(writer, line: line, results) }
@@ -118,7 +118,7 @@ struct CaptureFileAcknowledgementTests {
         let syncs = Mutex(0)
         let writer = try CaptureFileWriter(path: path, truncating: false, maximumPendingBytes: 1 << 20,
                                            maximumWait: .seconds(30), batchDelay: .zero, syncsEachBatch: true,
-                                           writing: { Glibc.write($0, $1, $2) },
+                                           writing: { SystemSeam.write($0, $1, $2) },
                                            syncing: { fd in syncs.withLock { $0 += 1 }; return fdatasync(fd) })
         let results = Results()
         _ = queue(writer, line: 1, results)

@@ -2,11 +2,8 @@ import Foundation
 @testable import APNsCapture
 import PushTestSupport
 import Synchronization
+import SystemSeam
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// When the disk falls behind, the capture file slows the pushes down instead of growing
 /// without bound or dropping lines; it drops a line only when the writer has made no room

@@ -1,7 +1,7 @@
 import Foundation
-import Glibc
 @testable import APNsCapture
 import Synchronization
+import SystemSeam
 import Testing
 
 /// A disk that fills in the middle of a batch: the lines written before the failure are in
@@ -30,7 +30,7 @@ import Testing
                 errno = ENOSPC
                 return -1
             }
-            return Glibc.write(fd, bytes, allowed)
+            return SystemSeam.write(fd, bytes, allowed)
         }
     }
 

@@ -1,14 +1,12 @@
 import APNsClient
 import APNsCore
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTPTransport
 import JWTVerify
 import MockAPNs
 import PushTestSupport
 import Synchronization
+import SystemSeam
 import Testing
 
 /// The connection pool under GOAWAY, stream limits, dropped connections and idleness.

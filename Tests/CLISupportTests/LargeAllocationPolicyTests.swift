@@ -1,5 +1,5 @@
 import CLISupport
-import Glibc
+import SystemSeam
 import Testing
 
 /// The policy keeps large blocks returnable: one freed multi-megabyte block does not send

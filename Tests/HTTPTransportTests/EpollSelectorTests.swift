@@ -1,4 +1,6 @@
-import Glibc
+// EpollSelector exists on Linux only.
+#if os(Linux)
+import SystemSeam
 import Testing
 @testable import HTTPTransport
 
@@ -32,3 +34,4 @@ import Testing
         Issue.record("no socket took the closed descriptor's number in 50 tries")
     }
 }
+#endif

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HTTPTransport
+@_spi(Fuzzing) @testable import HTTPTransport
 
 /// The request corpus (Fixtures/http1-corpus.json): each case's recorded verdict, read
 /// whole and byte by byte. The verdicts agree with http-parser's on validity except in the

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTPTransport
+@_spi(Fuzzing) @testable import HTTPTransport
 
 /// The HTTP/1.1 request parser alone: what it reads, what it refuses and why, its limits,
 /// pipelining and input split anywhere.

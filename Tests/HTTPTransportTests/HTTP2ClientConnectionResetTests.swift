@@ -1,11 +1,8 @@
 import Foundation
 import PushTestSupport
+import SystemSeam
 import Testing
 @testable import HTTPTransport
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A server that resets the connection under a pending request: over TLS as over cleartext,
 /// the request fails with the reset, not as if the server had closed cleanly.

@@ -1,4 +1,4 @@
-import Glibc
+import SystemSeam
 import Testing
 @testable import HTTPTransport
 

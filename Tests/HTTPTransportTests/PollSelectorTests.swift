@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import PushTestSupport
 import Synchronization
+import SystemSeam
 import Testing
 @testable import HTTPTransport
 
@@ -214,12 +211,7 @@ final class SocketPair {
     /// - Parameter atLeast: the lowest descriptor number either end may have.
     init(atLeast minimum: Int32 = 0) throws {
         var ends: [Int32] = [-1, -1]
-        #if os(Linux)
-        let type = Int32(SOCK_STREAM.rawValue)
-        #else
-        let type = SOCK_STREAM
-        #endif
-        try #require(socketpair(AF_UNIX, type, 0, &ends) == 0, "socketpair: errno \(errno)")
+        try #require(socketpair(AF_UNIX, TestSockets.streamType, 0, &ends) == 0, "socketpair: errno \(errno)")
         if minimum > 0 {
             for index in 0..<2 {
                 let moved = fcntl(ends[index], F_DUPFD_CLOEXEC, minimum)

@@ -1,4 +1,5 @@
-import Glibc
+import PushTestSupport
+import SystemSeam
 import Testing
 @_spi(Fuzzing) import HTTPTransport
 
@@ -37,13 +38,12 @@ struct SocketServerTests {
         let server = try SocketServer(
             configuration: HTTPServerConfiguration(),
             handler: ClosureHandler { request in HTTPResponse(status: 200, text: "served \(request.path)\n") })
-        var fds: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
-        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        let (served, client) = try TestSockets.connectedPair()
+        _ = fcntl(served, F_SETFL, fcntl(served, F_GETFL) | O_NONBLOCK)
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fds[1], SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        server.serve(fd: fds[0])
-        return (server, fds[1])
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        server.serve(fd: served)
+        return (server, client)
     }
 
     /// Writes `requests` and reads until the server closes the connection.

@@ -1,6 +1,8 @@
+// Reads /proc: Linux only.
+#if os(Linux)
 import Foundation
-import Glibc
 import PushTestSupport
+import SystemSeam
 import Testing
 
 /// `apns-mock` at its file-descriptor limit: started under `ulimit -n 64` and offered more
@@ -28,14 +30,14 @@ struct ApnsMockDescriptorLimitTests {
     /// A blocking TCP connection to 127.0.0.1:`port`: complete once the kernel has queued
     /// it, whether or not the server has accepted it.
     static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, TestSockets.streamType, 0)
         guard fd >= 0 else { throw ChildProcessError(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SystemSeam.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
             close(fd)
@@ -119,3 +121,4 @@ struct ApnsMockDescriptorLimitTests {
         #expect(answered, "the production listener did not answer after the connections closed: \(answer)")
     }
 }
+#endif

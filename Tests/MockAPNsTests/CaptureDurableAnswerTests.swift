@@ -1,7 +1,7 @@
 import APNsCore
 import Foundation
-import Glibc
 import Synchronization
+import SystemSeam
 import HTTPTransport
 import MockAPNs
 import Testing

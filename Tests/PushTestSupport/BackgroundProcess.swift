@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSeam
 
 /// A child process started with `posix_spawn`, its standard output and error going to files
 /// that can be read while it runs. For servers under test (`apns-mock`, `push-gateway`) and,
@@ -36,7 +34,12 @@ public final class BackgroundProcess: @unchecked Sendable {
             }
         }
 
+        // An opaque pointer in Darwin's C library, a struct in glibc's.
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)

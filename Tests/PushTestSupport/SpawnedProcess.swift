@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSeam
 
 /// Runs a child process to completion with `posix_spawn`, its output captured in files.
 ///

@@ -1,5 +1,9 @@
 import CFuzzer
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Hands the process to libFuzzer. A SwiftPM executable has its own `main`, so libFuzzer's
 /// is not linked; each target's `main` calls this with its per-input function instead.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @_spi(Fuzzing) import HTTPTransport
 
 /// Feeds raw bytes to the suite's HTTP server over a socket pair, as a client that writes
@@ -36,10 +40,7 @@ public final class RawConnection: Sendable {
     /// read to the end, close, and wait for the server to let the connection go.
     @discardableResult
     public func run(_ pieces: [[UInt8]], drainsOutput: Bool) -> Outcome {
-        var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            fatalError("socketpair: errno \(errno)")
-        }
+        let fds = Self.nonBlockingPair()
         let client = fds[1]
         if !drainsOutput {
             // Small buffers, so a few kilobytes of unread output already block the server's writes.
@@ -104,6 +105,27 @@ public final class RawConnection: Sendable {
             guard count > 0 else { return total }
             total += count
         }
+    }
+
+    /// A connected pair of non-blocking, close-on-exec Unix stream sockets. Linux takes the
+    /// flags in the socket type; Darwin, whose `SOCK_STREAM` is a plain `Int32`, has no such
+    /// flags, so `fcntl` sets them.
+    private static func nonBlockingPair() -> [Int32] {
+        var fds: [Int32] = [-1, -1]
+        #if canImport(Glibc)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        #else
+        let type = SOCK_STREAM
+        #endif
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { fatalError("socketpair: errno \(errno)") }
+        #if !canImport(Glibc)
+        for fd in fds {
+            guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
+                fatalError("fcntl: errno \(errno)")
+            }
+        }
+        #endif
+        return fds
     }
 
     private func abandon(_ phase: String) -> Never {

@@ -50,6 +50,9 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
     private var byteStream: ByteStream?
     private var session: OpaquePointer?
     private var streams: [Int32: HTTP2ClientStream] = [:]
+    /// Between the socket and nghttp2: the client announces no SETTINGS_HEADER_TABLE_SIZE, so
+    /// the server's encoder keeps to HPACK's default 4,096 bytes.
+    private var oversizedValues = OversizedValueFilter(tableSizeLimit: 4_096, prefaceLength: 0)
     private let headerBlock: HeaderBlockBuilder
     /// Requests that arrived before the connection was ready; finished ones are skipped.
     private var awaitingConnection: [HTTP2ClientStream] = []
@@ -496,7 +499,16 @@ final class HTTP2ClientConnection: ByteStreamDelegate, @unchecked Sendable {
 
     func stream(_ stream: ByteStream, didRead bytes: UnsafeRawBufferPointer) {
         guard let session else { return }
-        let result = nghttp2_session_mem_recv(session, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        var result = 0
+        // A value nghttp2 cannot decode would be a COMPRESSION_ERROR, ending every request of
+        // the connection: the filter makes it decodable, and its request alone fails, before
+        // nghttp2 reads the block (the header callback then finds no stream and drops it).
+        _ = oversizedValues.feed(bytes, rewritten: { rewrite in
+            if let stream = streams[rewrite.streamID] { abort(stream, with: .responseHeaderTooLarge) }
+        }) { input in
+            result = nghttp2_session_mem_recv(session, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count)
+            return result >= 0
+        }
         if result < 0 {
             let message = String(cString: nghttp2_strerror(Int32(clamping: result)))
             // nghttp2 queued a GOAWAY where it could: send it, then close.

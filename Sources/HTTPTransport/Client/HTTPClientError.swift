@@ -30,6 +30,10 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case streamReset(errorCode: HTTP2ErrorCode)
     /// The server broke HTTP/2, or nghttp2 refused the request; the text says which.
     case protocolError(String)
+    /// The server answered with a header field value longer than the HTTP/2 decoder takes
+    /// (64 KiB). Only this request failed, its stream reset with CANCEL; the connection and
+    /// its other requests go on.
+    case responseHeaderTooLarge
     /// The task that called `send(_:)` was cancelled; the stream was reset with CANCEL.
     case cancelled
     /// `close()` was called on the client.
@@ -79,6 +83,10 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
             return "the server reset the HTTP/2 stream with \(errorCode.wireName)"
         case let .protocolError(message):
             return "HTTP/2 protocol error: \(message)"
+        case .responseHeaderTooLarge:
+            return "the server's answer carried a header value over \(OversizedValueFilter.decoderStringLimit / 1024) KiB, "
+                + "more than the HTTP/2 decoder takes; this request failed (its stream was reset with CANCEL), "
+                + "the connection and other requests go on"
         case .cancelled:
             return "the HTTP/2 request was cancelled; its stream was reset with CANCEL"
         case .closed:

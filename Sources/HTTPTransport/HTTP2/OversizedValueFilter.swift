@@ -15,7 +15,8 @@
 /// - the rest of its bytes become literal fields named `x`, not indexed, which leave the table
 ///   alone.
 ///
-/// The session is told the stream (``Rewrite``), and answers it 431 whatever it decodes. A
+/// The session is told the stream (``Rewrite``), and answers it 431 whatever it decodes (a
+/// client session fails that request instead, `HTTPClientError.responseHeaderTooLarge`). A
 /// name over 64 KiB is left alone (a name cannot be followed by filler fields before its
 /// value), so nghttp2 still ends the connection for one. Loop-confined, one per session.
 struct OversizedValueFilter {
@@ -38,10 +39,14 @@ struct OversizedValueFilter {
     private var held: [UInt8] = []
     private var heldState: State?
 
-    /// - Parameter tableSizeLimit: the largest HPACK dynamic table the client may use (the
-    ///   SETTINGS_HEADER_TABLE_SIZE announced).
-    init(tableSizeLimit: Int) {
+    /// - Parameters:
+    ///   - tableSizeLimit: the largest HPACK dynamic table the peer may use (the
+    ///     SETTINGS_HEADER_TABLE_SIZE announced, 4,096 when none was).
+    ///   - prefaceLength: bytes before the first frame: the client's connection preface (24)
+    ///     on a server; none on a client, which reads the server's SETTINGS first.
+    init(tableSizeLimit: Int, prefaceLength: Int = 24) {
         rewrites = tableSizeLimit < Self.replacementLength + 32
+        state.prefaceLeft = prefaceLength
     }
 
     /// Hands `input` on to `deliver` (in one call, after any bytes held back from the last

@@ -1,5 +1,6 @@
 import Foundation
-import Glibc
+import PushTestSupport
+import SystemSeam
 @testable import HTTPTransport
 
 /// A blocking TCP client for sending exact bytes, with every wait bounded by a timeout.
@@ -15,7 +16,7 @@ final class RawClient {
     ///   so one test can play several clients.
     init(host: String = "127.0.0.1", port: Int, receiveBufferSize: Int32? = nil, source: String? = nil) throws {
         let address = try SocketAddress(host: host, port: port)
-        fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        fd = TestSockets.openStream(family: address.family)
         guard fd >= 0 else { throw ProcessRunnerError(description: "socket: errno \(errno)") }
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -26,7 +27,7 @@ final class RawClient {
             let local = try SocketAddress(host: source, port: 0)
             guard local.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
                 let code = errno
-                Glibc.close(fd)
+                SystemSeam.close(fd)
                 isOpen = false
                 throw ProcessRunnerError(description: "bind to \(local): errno \(code)")
             }
@@ -34,7 +35,7 @@ final class RawClient {
         let result = address.withSockAddr { connect(fd, $0, $1) }
         guard result == 0 else {
             let code = errno
-            Glibc.close(fd)
+            SystemSeam.close(fd)
             isOpen = false
             throw ProcessRunnerError(description: "connect to \(address): errno \(code)")
         }
@@ -45,7 +46,7 @@ final class RawClient {
     func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes { SystemSeam.send(fd, $0.baseAddress! + offset, bytes.count - offset, SystemSocket.sendFlags) }
             if sent <= 0 { return }
             offset += sent
         }
@@ -134,7 +135,7 @@ final class RawClient {
     func close() {
         guard isOpen else { return }
         isOpen = false
-        Glibc.close(fd)
+        SystemSeam.close(fd)
     }
 
     /// Closes with RST (SO_LINGER 0), as a client that crashed would.

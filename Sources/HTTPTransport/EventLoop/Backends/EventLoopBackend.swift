@@ -9,45 +9,28 @@ enum EventLoopBackend: String, Sendable, CaseIterable {
     case poll
 
     /// Names the backend for every event loop of the process: `epoll` or `poll`.
-    static let environmentVariable = "APNS_MOCK_EVENT_LOOP"
+    static let environmentVariable = EventLoopBackendSetting.environmentVariable
 
     /// The backend `APNS_MOCK_EVENT_LOOP` names, or the platform's default when it is unset
-    /// or empty.
+    /// or empty (SystemSeam's `EventLoopBackendSetting` has the rules).
     ///
     /// - Throws: ``TransportError/unknownEventLoopBackend(_:)`` for any other value, or for
     ///   `epoll` where there is none, so that a typo fails the start instead of testing the
     ///   wrong backend.
     init(environmentValue: String?) throws(TransportError) {
-        guard let value = environmentValue, !value.isEmpty else {
-            self = Self.platformDefault
-            return
-        }
-        guard let backend = EventLoopBackend(rawValue: value), backend.isAvailable else {
-            throw .unknownEventLoopBackend(value)
+        guard let name = EventLoopBackendSetting.backendName(for: environmentValue),
+              let backend = EventLoopBackend(rawValue: name) else {
+            throw .unknownEventLoopBackend(environmentValue ?? "")
         }
         self = backend
     }
 
     /// Reads `APNS_MOCK_EVENT_LOOP` from the process environment.
     static func fromEnvironment() throws(TransportError) -> EventLoopBackend {
-        try EventLoopBackend(environmentValue: getenv(environmentVariable).map { String(cString: $0) })
+        try EventLoopBackend(environmentValue: EventLoopBackendSetting.processValue)
     }
 
-    static var platformDefault: EventLoopBackend {
-        #if os(Linux)
-        .epoll
-        #else
-        .poll
-        #endif
-    }
-
-    var isAvailable: Bool {
-        #if os(Linux)
-        true
-        #else
-        self == .poll
-        #endif
-    }
+    var isAvailable: Bool { EventLoopBackendSetting.availableNames.contains(rawValue) }
 
     func makeSelector() throws(TransportError) -> any Selector {
         switch self {
