@@ -58,7 +58,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         }
         let trimmed = Self.unbracketed(host)
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = c_system_sock_stream()
         var result: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(trimmed, nil, &hints, &result) == 0, let first = result else {
             throw .invalidAddress(host)
