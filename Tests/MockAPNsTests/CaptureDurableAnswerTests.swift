@@ -10,7 +10,7 @@ import Testing
 /// With a capture file, a push is answered only once its line is in the file, a push whose
 /// line could not be written is answered 500, and a connection stops reading while the file
 /// is behind (docs/capture-format.md, "Durability").
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct CaptureDurableAnswerTests {
     /// A FIFO as the capture file, filled up so that the mock's next write blocks until the
     /// test reads: a disk that takes its time, with no seam in the mock.

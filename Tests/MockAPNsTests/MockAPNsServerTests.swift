@@ -8,7 +8,7 @@ import StrictJSON
 import Testing
 
 /// The assembled mock, driven over real HTTP/2 by our own client.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct MockAPNsServerTests {
     static let certs = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
