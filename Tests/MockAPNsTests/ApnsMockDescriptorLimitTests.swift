@@ -69,14 +69,14 @@ struct ApnsMockDescriptorLimitTests {
         var held: [Int32] = []
         defer { for fd in held { close(fd) } }
         for _ in 0..<Self.connections { held.append(try Self.connect(port: production)) }
-        // Let the mock reach its limit and settle, then measure.
-        try await Task.sleep(for: .seconds(1))
+        // Measured from its first pause, once it has reached its limit.
+        let paused = try await onThread { process.waitForError(containing: "not accepting for", timeout: 30) }
+        #expect(paused != nil, "\(process.standardError)")
         let before = try Self.cpuSeconds(of: process.pid)
         try await Task.sleep(for: .seconds(3))
         let spent = try Self.cpuSeconds(of: process.pid) - before
         #expect(spent < 0.5, "apns-mock used \(spent) s of CPU in 3 s at its descriptor limit")
         #expect(process.isRunning)
-        #expect(process.standardError.contains("not accepting for"), "\(process.standardError)")
 
         for fd in held { close(fd) }
         held = []

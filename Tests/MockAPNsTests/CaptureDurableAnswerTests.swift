@@ -4,12 +4,13 @@ import Synchronization
 import SystemSeam
 import HTTPTransport
 import MockAPNs
+import PushTestSupport
 import Testing
 
 /// With a capture file, a push is answered only once its line is in the file, a push whose
 /// line could not be written is answered 500, and a connection stops reading while the file
 /// is behind (docs/capture-format.md, "Durability").
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct CaptureDurableAnswerTests {
     /// A FIFO as the capture file, filled up so that the mock's next write blocks until the
     /// test reads: a disk that takes its time, with no seam in the mock.
@@ -39,14 +40,13 @@ struct CaptureDurableAnswerTests {
             return String(decoding: bytes, as: UTF8.self)
         }
 
-        /// Reads until `lines` capture lines have come through (the writer may still be writing).
+        /// Reads until `lines` capture lines have come through (the writer may still be
+        /// writing), or ``pollUntil(timeout:_:)``'s bound passes.
         func drain(lines: Int) async throws -> [String] {
             var text = ""
-            for _ in 0..<400 {
+            _ = await pollUntil {
                 text += drain()
-                let found = text.split(separator: "\n").map(String.init)
-                if found.count >= lines { return found }
-                try await Task.sleep(for: .milliseconds(25))
+                return text.split(separator: "\n").count >= lines
             }
             return text.split(separator: "\n").map(String.init)
         }

@@ -38,7 +38,7 @@ import Testing
         await client.close()
         #expect(answer.status == 403 && String(decoding: answer.body, as: UTF8.self) == #"{"reason":"MissingProviderToken"}"#)
         // One log line per channel request, as per push.
-        let logged = await pollUntil(timeout: .seconds(10)) { mock.takeLog().contains { $0.contains("channel request rejected") } }
+        let logged = await pollUntil { mock.takeLog().contains { $0.contains("channel request rejected") } }
         let line = mock.takeLog().first { $0.contains("channel request rejected") } ?? ""
         #expect(logged && line.contains("channel.operation=list") && line.contains("channel.reason=MissingProviderToken"), "\(line)")
     }

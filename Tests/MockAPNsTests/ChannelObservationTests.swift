@@ -48,9 +48,9 @@ import Testing
         let token = try Acceptance.providerToken()
         let send = BroadcastReasonTests.broadcast("send", channel: channel.id, token: token)
         async let held = ChannelWire.sendWithOurClient([send], environment: .sandbox, to: mock)
-        // Deleted through the control API while the broadcast waits for its answer.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while mock.channelEvents.broadcastCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        // Deleted through the control API while the broadcast waits for its answer, once it is
+        // decided (counted).
+        try #require(await pollUntil { mock.channelEvents.broadcastCount > 0 }, "the broadcast was never decided")
         let encoded = channel.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let deleted = try await Self.control(mock, "DELETE", "/channels/\(encoded)?environment=sandbox")
         #expect(deleted.status == 204)

@@ -9,7 +9,7 @@ import Testing
 
 /// The control API's inspection endpoints, over h2c: a push's findings under a profile, the
 /// profiles on offer, counts per reason and a push's simulator file.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ControlInspectionTests {
     typealias Server = MockAPNsServerTests
 

@@ -7,7 +7,7 @@ import Testing
 
 /// `GET /pushes/live`, the dashboard's stream: the newest pushes after a sequence number,
 /// newest first, with counts; or a wait for the next one.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ControlLiveStreamTests {
     /// What one answer says.
     struct Live: Equatable {

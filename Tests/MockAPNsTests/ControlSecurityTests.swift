@@ -6,7 +6,7 @@ import Testing
 
 /// What keeps a browser tab on another site away from the control API: the host a request
 /// names (DNS rebinding) and a JSON content type on every change (cross-site forms).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ControlSecurityTests {
     typealias Server = MockAPNsServerTests
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The dashboard's files as the control port serves them (the browser itself is driven in
 /// DashboardTests).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DashboardPageTests {
     static let files = [
         ("/", "text/html; charset=utf-8"), ("/dashboard/dashboard.js", "text/javascript; charset=utf-8"),

@@ -9,7 +9,7 @@ import Testing
 /// Apple's delivery rules, driven by real pushes over HTTP/2 against online and offline
 /// times on a manual clock: the log, the capture file's delivery lines and the control API
 /// must agree.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DeliveryOverHTTP2Tests {
     static let device = Acceptance.deviceToken
     static let token = DeviceToken(device)!

@@ -5,7 +5,7 @@ import Testing
 
 /// APNs speaks HTTP/2 only; an HTTP/1.1 client is told so in HTTP/1.1, not left with a
 /// GOAWAY it cannot read ("Received HTTP/0.9").
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct HTTP1RequestTests {
     @Test(arguments: [true, false])
     func anHTTP1RequestGets505SayingAPNsSpeaksHTTP2Only(tls: Bool) async throws {

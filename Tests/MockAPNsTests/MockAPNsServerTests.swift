@@ -8,7 +8,7 @@ import StrictJSON
 import Testing
 
 /// The assembled mock, driven over real HTTP/2 by our own client.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct MockAPNsServerTests {
     static let certs = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -409,8 +409,13 @@ struct MockAPNsServerTests {
         await control.close()
         #expect(text.contains(#"apns_mock_pushes_total{environment="production",outcome="accepted",reason=""} 1"#), "\(text)")
         #expect(text.contains(#"apns_mock_pushes_total{environment="production",outcome="rejected",reason=""} 2"#), "\(text)")
-        #expect(text.contains(#"apns_mock_push_latency_seconds_bucket{le="0.5"} 2"#), "the delayed push is past 0.5 s: \(text)")
-        #expect(text.contains(#"apns_mock_push_latency_seconds_bucket{le="1.0"} 3"#), "\(text)")
+        // Lower bounds only: a loaded machine may add any time to any answer.
+        func sample(_ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        #expect(sample("apns_mock_push_latency_seconds_count") == 3, "\(text)")
+        #expect((sample(#"apns_mock_push_latency_seconds_bucket{le="0.5"}"#) ?? 3) <= 2, "the delayed push is past 0.5 s: \(text)")
+        #expect((sample("apns_mock_push_latency_seconds_sum") ?? 0) >= 0.6, "the delay is in the latency: \(text)")
         #expect(mock.capture.records(matching: CaptureFilter(outcome: .rejected)).count == 2)
     }
 

@@ -207,11 +207,8 @@ struct MockAcceptanceReasonTests {
             await client.close()
             throw error
         }
-        var goAway = client.lastGoAway
-        for _ in 0..<200 where expectGoAway && goAway == nil {
-            try await Task.sleep(for: .milliseconds(25))
-            goAway = client.lastGoAway
-        }
+        if expectGoAway { _ = await pollUntil { client.lastGoAway != nil } }
+        let goAway = client.lastGoAway
         let state = client.state
         await client.close()
         return (response, goAway, state)

@@ -8,7 +8,7 @@ import Testing
 
 /// Pushes decided by handlers of the embedder's own: the answer on the wire and the capture
 /// are theirs, and a factory gets one call per connection with what the connection knows.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct PushHandlerTests {
     static let listedDevice = String(repeating: "ab", count: 32)
     static let otherDevice = String(repeating: "cd", count: 32)

@@ -5,7 +5,7 @@ import MockAPNs
 import Testing
 
 /// The README's embedding example, kept compiling and true.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ReadmeEmbeddingExampleTests {
     /// With no arguments, as a package depending on this one calls it: the bundled test
     /// material, nothing read from the checkout.

@@ -8,7 +8,7 @@ import Testing
 /// Every rejection carries one sentence of why: in the capture, and, when asked for, in a
 /// header of the answer, while APNs' body stays exactly APNs'. A fault rule's answer says it
 /// was injected.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RejectionExplanationTests {
     static let faultDevice = String(repeating: "fa", count: 32)
 

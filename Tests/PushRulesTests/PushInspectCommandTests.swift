@@ -799,6 +799,7 @@ struct PushInspectFollowTests {
         #expect(output.contains("FAIL \(capture)#2"))
         #expect(output.contains("hermes.leaks[file-path] aps.alert.body"))
 
+        #expect(try await onThread { process.waitUntilCatching([SIGINT]) }, "SIGINT never got its handler")
         process.signal(SIGINT)
         let status = try await onThread { process.wait(timeout: 30) }
         #expect(status == 1)
@@ -834,6 +835,7 @@ struct PushInspectFollowTests {
         #expect(try await onThread { process.waitForOutput(containing: "FAIL \(capture)#14", timeout: 30) } != nil,
                 "\(process.standardOutput)\(process.standardError)")
 
+        #expect(try await onThread { process.waitUntilCatching([SIGINT]) }, "SIGINT never got its handler")
         process.signal(SIGINT)
         let status = try await onThread { process.wait(timeout: 30) }
         #expect(status == 1, "failures, and no input error: \(process.standardError)")
@@ -907,12 +909,12 @@ struct PushInspectFollowTests {
         let process = try BackgroundProcess(
             P.executable.path, ["check", "--profile", "hermes"] + (follow ? ["--follow", "--timeout", "60"] : []) + ["/dev/urandom"])
         defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
-        let deadline = Date().addingTimeInterval(30)
-        while !process.standardError.contains("/dev/urandom:1:"), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(process.standardError.contains("/dev/urandom:1:"), "skipped lines are reported as they are read")
+        let reported = try await onThread { process.waitForError(containing: "/dev/urandom:1:", timeout: 30) }
+        #expect(reported != nil, "skipped lines are reported as they are read")
 
+        #expect(try await onThread { process.waitUntilCatching([SIGINT]) }, "SIGINT never got its handler")
         process.signal(SIGINT)
-        let status = try await onThread { process.wait(timeout: 10) }
+        let status = try await onThread { process.wait(timeout: 30) }
         #expect(status == 2, "\(process.standardError.suffix(500))")
         #expect(process.standardOutput.contains("checked 0 pushes"))
         if !follow { #expect(process.standardError.contains("error: /dev/urandom: interrupted (Ctrl-C) after")) }
@@ -931,9 +933,12 @@ struct PushInspectFollowTests {
 
         let process = try BackgroundProcess(P.executable.path, ["check", "--profile", "hermes", fifo])
         defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
-        try await Task.sleep(for: .milliseconds(500))
+        // Signalled once its open of the FIFO waits for a writer (`wait_for_partner` in Linux's
+        // fs/pipe.c) and SIGINT has its handler: earlier, Ctrl-C finds other work to stop.
+        #expect(try await onThread { process.waitUntilAThreadSleeps(in: "wait_for_partner") }, "the FIFO was never opened")
+        #expect(try await onThread { process.waitUntilCatching([SIGINT]) }, "SIGINT never got its handler")
         process.signal(SIGINT)
-        let status = try await onThread { process.wait(timeout: 10) }
+        let status = try await onThread { process.wait(timeout: 30) }
         #expect(status == 2)
         #expect(process.standardError.contains("error: interrupted while waiting for input"), "\(process.standardError)")
     }

@@ -247,8 +247,9 @@ struct PushInspectLiveMockTests {
         let process = try BackgroundProcess(
             P.executable.path, ["check", "--profile", "hermes", "--from", mock.controlURL, "--wait", "9", "--timeout", "120"])
         defer { if process.isRunning { _ = process.terminate(timeout: 5) } }
-        // The wait is held by the mock once push-inspect asked for it, after it took over SIGINT.
         #expect(await pollUntil(timeout: .seconds(30)) { mock.capture.pendingWaitCount > 0 }, "\(process.standardError)")
+        // The wait may begin before SIGINT has its handler.
+        #expect(try await onThread { process.waitUntilCatching([SIGINT]) }, "SIGINT never got its handler")
         process.signal(SIGINT)
         let status = try await onThread { process.wait(timeout: 30) }
         #expect(status == 1, "the wait ran short: \(process.standardOutput)\(process.standardError)")

@@ -78,11 +78,21 @@ public final class BackgroundProcess: @unchecked Sendable {
 
     /// Waits until standard output contains `text`; nil if the child exits or `timeout` passes first.
     public func waitForOutput(containing text: String, timeout: TimeInterval = 20) -> String? {
+        wait(for: text, in: { standardOutput }, timeout: timeout)
+    }
+
+    /// Waits until standard error (a server's log) contains `text`; nil if the child exits or
+    /// `timeout` passes first.
+    public func waitForError(containing text: String, timeout: TimeInterval = 20) -> String? {
+        wait(for: text, in: { standardError }, timeout: timeout)
+    }
+
+    private func wait(for text: String, in stream: () -> String, timeout: TimeInterval) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let output = standardOutput
-            if output.contains(text) { return output }
-            if status() != nil { return standardOutput.contains(text) ? standardOutput : nil }
+            let written = stream()
+            if written.contains(text) { return written }
+            if status() != nil { return stream().contains(text) ? stream() : nil }
             usleep(10_000)
         }
         return nil
@@ -90,20 +100,51 @@ public final class BackgroundProcess: @unchecked Sendable {
 
     /// The signals its main thread blocks now (`SigBlk` in `/proc/PID/status`), as a mask
     /// with bit `n - 1` for signal `n`; nil once it has exited or where `/proc` is missing.
-    public var blockedSignals: UInt64? {
+    public var blockedSignals: UInt64? { signalMask("SigBlk:") }
+
+    /// The signals it has a handler for now (`SigCgt`), as ``blockedSignals`` gives them.
+    public var caughtSignals: UInt64? { signalMask("SigCgt:") }
+
+    private func signalMask(_ field: String) -> UInt64? {
         guard status() == nil, let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        let line = text.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
-        return line.flatMap { UInt64($0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(field) }
+        return line.flatMap { UInt64($0.dropFirst(field.count).trimmingCharacters(in: .whitespaces), radix: 16) }
+    }
+
+    /// Waits until it has a handler for every signal in `signals`; false if it exits or
+    /// `timeout` passes first. Before that moment a signal may kill it, or be lost.
+    public func waitUntilCatching(_ signals: [Int32], timeout: TimeInterval = 20) -> Bool {
+        waitForMask(signals, timeout: timeout) { caughtSignals }
+    }
+
+    /// Waits until one of its threads sleeps in the kernel function `function` (its
+    /// `/proc/PID/task/TID/wchan`, such as `wait_for_partner` for an `open` of a FIFO that
+    /// waits for a writer); false if it exits or `timeout` passes first.
+    public func waitUntilAThreadSleeps(in function: String, timeout: TimeInterval = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, status() == nil {
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            let sleeping = threads.contains {
+                (try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/wchan", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == function
+            }
+            if sleeping { return true }
+            usleep(1_000)
+        }
+        return false
     }
 
     /// Waits until its main thread blocks every signal in `signals`; false if it exits or
     /// `timeout` passes first. The moment a server has begun holding its stop signals.
     public func waitUntilBlocking(_ signals: [Int32], timeout: TimeInterval = 20) -> Bool {
+        waitForMask(signals, timeout: timeout) { blockedSignals }
+    }
+
+    private func waitForMask(_ signals: [Int32], timeout: TimeInterval, _ mask: () -> UInt64?) -> Bool {
         let wanted = signals.reduce(UInt64(0)) { $0 | 1 << UInt64($1 - 1) }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            guard let blocked = blockedSignals else { return false }
-            if blocked & wanted == wanted { return true }
+            guard let current = mask() else { return false }
+            if current & wanted == wanted { return true }
             usleep(1_000)
         }
         return false

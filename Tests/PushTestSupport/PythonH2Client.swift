@@ -28,7 +28,8 @@ class Client:
             self.conn.send_data(stream_id, body, end_stream=True)
         self.sock.sendall(self.conn.data_to_send())
 
-    def pump(self, until, timeout=5.0):
+    # Waits default to 20 s: a bound for a loaded machine, returned from as soon as met.
+    def pump(self, until, timeout=20.0):
         """Reads until until(self) is true, the peer closes, or timeout seconds pass."""
         deadline = time.monotonic() + timeout
         while not until(self) and self.closed_at is None:
@@ -60,7 +61,7 @@ class Client:
                 except OSError:
                     pass
 
-    def read_frames(self, timeout=5.0, until=lambda frames: False):
+    def read_frames(self, timeout=20.0, until=lambda frames: False):
         """Reads raw frames with hyperframe until until(frames) holds or the peer closes: h2's state
         machine hides frames on closed streams and refuses frames that follow a GOAWAY."""
         import hyperframe.frame

@@ -68,13 +68,10 @@ enum Acceptance {
         }
     }
 
-    /// Polls until the transport counts no open streams (or `attempts` run out); returns the last count.
-    static func settledOpenStreams(_ mock: MockAPNsServer, attempts: Int = 200) async throws -> Int {
-        for _ in 0..<attempts {
-            let open = mock.transportMetrics.openStreams
-            if open == 0 { return 0 }
-            try await Task.sleep(for: .milliseconds(25))
-        }
+    /// Polls until the transport counts no open streams (or ``pollUntil(timeout:_:)``'s bound
+    /// passes); returns the last count.
+    static func settledOpenStreams(_ mock: MockAPNsServer) async throws -> Int {
+        _ = await pollUntil { mock.transportMetrics.openStreams == 0 }
         return mock.transportMetrics.openStreams
     }
 }
