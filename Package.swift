@@ -166,7 +166,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "push-inspect",
-            dependencies: ["PushRules", "APNsCapture", "MockAPNsControl", "CLISupport", "StrictJSON", "APNsCore"]
+            dependencies: ["PushRules", "APNsCapture", "MockAPNsControl", "CLISupport", "StrictJSON", "APNsCore", "SystemSeam"]
         ),
         .executableTarget(
             name: "client-bench",

@@ -62,7 +62,7 @@ default: StatsCommand.parser
 let arguments = parser.parseOrExit(argv, version: version)
 
 // Ctrl-C cancels the work instead of killing the process (Interruption says how).
-signal(SIGINT, SIG_IGN)
+Interruption.listen()
 let work = Task { () -> Int32 in
     do {
         switch first {
@@ -78,7 +78,5 @@ let work = Task { () -> Int32 in
         parser.exitWithUsageError("\(error)")
     }
 }
-let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-interrupt.setEventHandler { Interruption.interrupt(work) }
-interrupt.resume()
+Interruption.begin(work)
 exit(terminal.exitStatus(await work.value))

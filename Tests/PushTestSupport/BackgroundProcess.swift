@@ -105,6 +105,9 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// The signals it has a handler for now (`SigCgt`), as ``blockedSignals`` gives them.
     public var caughtSignals: UInt64? { signalMask("SigCgt:") }
 
+    /// The signals it ignores now (`SigIgn`), as ``blockedSignals`` gives them.
+    public var ignoredSignals: UInt64? { signalMask("SigIgn:") }
+
     private func signalMask(_ field: String) -> UInt64? {
         guard status() == nil, let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         let line = text.split(separator: "\n").first { $0.hasPrefix(field) }
