@@ -6,8 +6,10 @@ import APNsCore
 /// file the answer waits for its line, which an observer cannot hold back. As in pushy's
 /// `MockApnsServerListener`, observation is kept apart from transport and from the decision.
 public protocol PushObserver: Sendable {
-    /// Called on the connection's event loop after the answer is decided, for every push
-    /// (accepted or rejected). Keep it quick: it runs on the push path.
+    /// Called on the connection's event loop once the answer is final, just before it is
+    /// sent, for every push (accepted or rejected): with a capture file, after the push's
+    /// line is written, and with the 500 `InternalServerError` the push gets instead of what
+    /// was decided when the line could not be written. Keep it quick: it runs on the push path.
     ///
     /// - Parameters:
     ///   - faults: descriptions of the fault rules that fired for this push, if any.

@@ -10,9 +10,8 @@ import Synchronization
 /// exits non-zero or runs past ``SimulatorForwardingSettings/commandTimeout`` has failed.
 /// Both are counted (``counts``, `/metrics`) and the newest failure kept
 /// (``SimulatorForwardingCounts/lastFailure``) for the caller's log. Forwarding never
-/// changes an answer: a push is queued when the mock decides to accept it, alongside the
-/// capture's write, so one whose capture line cannot be written (answered 500) is still
-/// forwarded.
+/// changes an answer: as an observer, it hears a push once its answer is final, so a push
+/// whose capture line cannot be written (answered 500) is not forwarded.
 ///
 /// ```swift
 /// let forwarder = try SimulatorForwarder(settings: SimulatorForwardingSettings(device: "booted"))
