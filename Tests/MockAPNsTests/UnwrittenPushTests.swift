@@ -13,9 +13,10 @@ import Testing
 /// metrics. The capture file is `/dev/full`, where every write fails with ENOSPC.
 @Suite(.timeLimit(.minutes(2)))
 struct UnwrittenPushTests {
-    /// Every answer observers hear.
+    /// Every final answer, as an observer that waits for it hears them.
     final class HeardOutcomes: PushObserver {
         let outcomes = Mutex<[PushOutcome]>([])
+        var waitsForFinalAnswer: Bool { true }
 
         func pushAnswered(_ request: PushRequest, details: PushDetails, outcome: PushOutcome, faults: [String]) {
             outcomes.withLock { $0.append(outcome) }
@@ -62,7 +63,8 @@ struct UnwrittenPushTests {
         #expect(responses.map(\.status) == [500, 500])
         #expect(responses.map { String(decoding: $0.body, as: UTF8.self) } == Array(repeating: #"{"reason":"InternalServerError"}"#, count: 2))
 
-        // Observers hear an answer before it is sent: the 500, never the 200 decided before.
+        // Observers that wait for the final answer hear it before it is sent: the 500, never
+        // the 200 decided before.
         #expect(heard.outcomes.withLock { $0.map(\.status) } == [500, 500])
         // Stopping counts whatever was queued as dropped and a command still running as failed.
         forwarder.stop()

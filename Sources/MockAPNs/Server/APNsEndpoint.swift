@@ -11,9 +11,10 @@ import JWTVerify
 /// validation itself and observers cannot change an answer. The capture is the one step
 /// between decision and answer: with a capture file, a push is answered only once its line
 /// is in the file (`write(2)` returned), and 500 `InternalServerError` if it could not be
-/// written, so no answer claims a capture that did not happen. Observers and metrics hear
-/// the answer the client gets, once it is final; a 500 of that kind also takes the push
-/// back from the capture's ring and the delivery model (``PushOutcome/unwritten(_:)``).
+/// written, so no answer claims a capture that did not happen. The metrics, and observers
+/// that wait for it (simulator forwarding), hear the answer the client gets, once it is
+/// final; a 500 of that kind also takes the push back from the capture's ring and the
+/// delivery model (``PushOutcome/unwritten(_:)``).
 final class APNsEndpoint: HTTPServerHandler {
     /// The header that carries a rejection's explanation when `MockServerSettings.explanationHeader`
     /// is on; not an `apns-` name, which is Apple's to define.
@@ -74,12 +75,14 @@ final class APNsEndpoint: HTTPServerHandler {
             connection.setMaxConcurrentStreams(limit)
         }
         let fired = faults.firedRules.map { "\($0.id): \($0.summary)" }
-        let details = validation.details
-        record(CaptureRecord(request: push, details: details, outcome: outcome, faults: fired), box: box,
+        let tellFinal = finalObservers(push, details: validation.details, faults: fired)
+        record(CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: fired), box: box,
                connection: connection) { [self] written in
             let final = written ? outcome : .unwritten(outcome)
+            tellFinal?(final)
             // A delay rule's answer goes out later; its latency is what the client waits.
-            report(push, details: details, outcome: final, faults: fired, latency: started.duration(to: .now) + faults.delay)
+            services.metrics.recordPush(environment: environment, reason: final.reason, answered: final.status != 0,
+                                        latency: started.duration(to: .now) + faults.delay)
             if final.requestID != nil {
                 services.channelEvents.recordBroadcast(environment: environment, status: final.status, reason: final.reason)
             }
@@ -89,16 +92,19 @@ final class APNsEndpoint: HTTPServerHandler {
                 responder.respond(response(for: final))
             }
         }
+        for observer in services.decisionObservers {
+            observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: fired)
+        }
     }
 
-    /// Tells observers and the metrics how a push was answered, once the answer is final:
-    /// with a capture file, after its line's write, so that a push answered 500 because the
-    /// line could not be written is told as that 500, never as what was decided before.
-    private func report(_ push: PushRequest, details: PushDetails, outcome: PushOutcome, faults: [String], latency: Duration) {
-        for observer in services.observers {
-            observer.pushAnswered(push, details: details, outcome: outcome, faults: faults)
+    /// What tells the observers that wait for it the final answer, nil when there are none:
+    /// only then is the push held until its line's write.
+    private func finalObservers(_ push: PushRequest, details: PushDetails, faults: [String]) -> (@Sendable (PushOutcome) -> Void)? {
+        let observers = services.finalObservers
+        guard !observers.isEmpty else { return nil }
+        return { outcome in
+            for observer in observers { observer.pushAnswered(push, details: details, outcome: outcome, faults: faults) }
         }
-        services.metrics.recordPush(environment: environment, reason: outcome.reason, answered: outcome.status != 0, latency: latency)
     }
 
     /// Charges a rejection to the connection's error budget; the one that uses it up ends
@@ -327,15 +333,19 @@ final class APNsEndpoint: HTTPServerHandler {
             after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {
             connection.setMaxConcurrentStreams(limit)
         }
-        let details = validation.details
-        record(CaptureRecord(request: push, details: details, outcome: outcome, faults: []), box: box,
+        let tellFinal = finalObservers(push, details: validation.details, faults: [])
+        record(CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: []), box: box,
                connection: connection) { [self] written in
             let final = written ? outcome : .unwritten(outcome)
-            report(push, details: details, outcome: final, faults: [], latency: .zero)
+            tellFinal?(final)
+            services.metrics.recordPush(environment: environment, reason: final.reason, latency: .zero)
             responder.respond(response(for: final))
             if written, outcome.connectionAction == .goAway, let reason = outcome.reason {
                 Self.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes, after: .zero, on: connection)
             }
+        }
+        for observer in services.decisionObservers {
+            observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: [])
         }
     }
 
