@@ -224,6 +224,63 @@ struct SimulatorForwarderTests {
         #expect(forwarder.counts.dropped == 0)
     }
 
+    /// A fake `xcrun` that writes its pid to the file `pid` (by a rename, so the file is never
+    /// read half written) and then hangs for a minute as that same process.
+    static func hangingXcrun() throws -> FakeXcrun {
+        try FakeXcrun(body: #"echo $$ > "$(dirname "$0")/pid.tmp" && mv "$(dirname "$0")/pid.tmp" "$(dirname "$0")/pid"; exec sleep 60"#)
+    }
+
+    /// The pid the hanging `xcrun` wrote, once it has.
+    static func hungPid(_ xcrun: FakeXcrun) async throws -> pid_t {
+        let file = xcrun.folder.appendingPathComponent("pid")
+        #expect(await pollUntil { FileManager.default.fileExists(atPath: file.path) }, "xcrun never started")
+        let text = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try #require(pid_t(text))
+    }
+
+    /// Whether a process with this pid exists (a zombie included): kill(2) with no signal.
+    static func exists(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    /// `stop()` ends a command that would run for a minute: once it returns, the child is
+    /// gone (reaped, not a zombie) and counted as failed, long before the command's timeout.
+    @Test func stopTerminatesTheRunningCommandAndReturnsOnceItIsGone() async throws {
+        let xcrun = try Self.hangingXcrun()
+        defer { xcrun.remove() }
+        let forwarder = try SimulatorForwarder(
+            settings: SimulatorForwardingSettings(device: "booted", commandTimeout: .seconds(3600)),
+            xcrunPath: xcrun.folder.appendingPathComponent("xcrun").path)
+        forwarder.enqueue(bundleID: "com.example.app", payload: Array(#"{"aps":{"alert":"hang"}}"#.utf8))
+        forwarder.enqueue(bundleID: "com.example.app", payload: Array(#"{"aps":{"alert":"queued"}}"#.utf8))
+        let pid = try await Self.hungPid(xcrun)
+        #expect(Self.exists(pid))
+
+        forwarder.stop(gracePeriod: .milliseconds(50))
+        #expect(!Self.exists(pid), "xcrun \(pid) outlived stop()")
+        #expect(forwarder.counts.failed == 1 && forwarder.counts.dropped == 1 && forwarder.counts.forwarded == 0, "\(forwarder.counts)")
+        #expect(forwarder.counts.lastFailure?.contains("still running when forwarding stopped, terminated") == true,
+                "\(String(describing: forwarder.counts.lastFailure))")
+        forwarder.enqueue(bundleID: "com.example.app", payload: [])
+        #expect(forwarder.counts.dropped == 2, "a stopped forwarder takes nothing")
+        forwarder.stop()
+    }
+
+    /// A forwarder let go without `stop()` stops itself: its worker does not keep it alive.
+    @Test func aForwarderLetGoStopsItsCommand() async throws {
+        let xcrun = try Self.hangingXcrun()
+        defer { xcrun.remove() }
+        var forwarder: SimulatorForwarder? = try SimulatorForwarder(
+            settings: SimulatorForwardingSettings(device: "booted", commandTimeout: .seconds(3600)),
+            xcrunPath: xcrun.folder.appendingPathComponent("xcrun").path)
+        weak let watched = forwarder
+        forwarder?.enqueue(bundleID: "com.example.app", payload: Array(#"{"aps":{"alert":"hang"}}"#.utf8))
+        let pid = try await Self.hungPid(xcrun)
+        forwarder = nil
+        #expect(watched == nil, "the worker thread kept the forwarder alive")
+        #expect(!Self.exists(pid), "xcrun \(pid) outlived its forwarder")
+    }
+
     @Test func settingsOutOfRangeAreRefusedNamingTheField() throws {
         #expect(throws: ConfigurationError.self) {
             _ = try SimulatorForwarder(settings: SimulatorForwardingSettings(device: "booted", queueCapacity: 0), xcrunPath: "/bin/true")

@@ -7,7 +7,7 @@ extension CaptureStore {
     public func record(sequence: UInt64) -> CaptureRecord? {
         let found = state.withLock { state -> CaptureEntry? in
             var found: CaptureEntry?
-            state.ring.forEachNewestFirst { entry in
+            state.forEachEntryNewestFirst { entry in
                 if entry.sequence == sequence { found = CaptureEntry(entry) }
                 return entry.sequence > sequence
             }
@@ -23,7 +23,7 @@ extension CaptureStore {
         state.withLock { state in
             var counts = CaptureOutcomeCounts()
             var byReason: [CaptureOutcomeCounts.ReasonKey: Int] = [:]
-            state.ring.forEach { entry in
+            state.forEachEntry { entry in
                 guard filter.matches(entry) else { return true }
                 counts.total += 1
                 if entry.isAccepted { counts.accepted += 1 }

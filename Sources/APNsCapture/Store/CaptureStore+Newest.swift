@@ -29,7 +29,7 @@ extension CaptureStore {
             // The ring's sequence numbers are consecutive and end at `latest`: without other
             // conditions, how many are newer needs no scan.
             if unfiltered { found.matched = min(state.ring.count, Int(clamping: latest &- min(sequence, latest))) }
-            state.ring.forEachNewestFirst { entry in
+            state.forEachEntryNewestFirst { entry in
                 guard entry.sequence > sequence else { return false }
                 guard filter.matches(entry) else { return true }
                 if found.entries.count < limit { found.entries.append(CaptureEntry(entry)) }

@@ -71,7 +71,7 @@ extension CaptureStore {
             var copied: [CaptureEntry] = []
             do {
                 let shared = state.sharedCopies
-                state.ring.forEach { entry in
+                state.forEachEntry { entry in
                     guard filter.matches(entry) else { return true }
                     if let copy = shared[entry.sequence] {
                         matches.append(copy)

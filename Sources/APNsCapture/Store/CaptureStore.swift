@@ -81,9 +81,9 @@ public final class CaptureStore: Sendable {
     /// file's line after the sequence number. Made by ``encoding(_:)``, taken by
     /// ``record(_:followedBy:acknowledgement:)``.
     package struct EncodedRecord: ~Copyable {
-        fileprivate var buffer: TextBuffer
-        fileprivate var header: CaptureEntryHeader
-        fileprivate var keysCount: Int
+        var buffer: TextBuffer
+        var header: CaptureEntryHeader
+        var keysCount: Int
     }
 
     /// Encodes `record`, the part of recording that takes no lock, so that a caller can do
@@ -146,10 +146,10 @@ public final class CaptureStore: Sendable {
                     let ready = state.waiters.isEmpty ? [] : state.offerToWaiters(entry)
                     // The entry the ring lets go, if full (other kinds' lines take sequence numbers
                     // too, so it is read, not computed): no registration will find it there again.
-                    let oldest = state.sharedCopies.isEmpty ? nil : state.ring.oldestSequence
+                    let oldest = state.sharedCopies.isEmpty && state.amended.isEmpty ? nil : state.ring.oldestSequence
                     if state.ring.append(entry) {
                         state.droppedSinceClear += 1
-                        if let oldest { state.sharedCopies[oldest] = nil }
+                        if let oldest { state.forget(oldest) }
                     }
                     return (sequence, queued, ready)
                 }
@@ -178,13 +178,13 @@ public final class CaptureStore: Sendable {
             // Copied out under the lock: the ring reuses its bytes as it wraps.
             var matches: [CaptureEntry] = []
             if let limit {
-                state.ring.forEachNewestFirst { entry in
+                state.forEachEntryNewestFirst { entry in
                     if filter.matches(entry) { matches.append(CaptureEntry(entry)) }
                     return matches.count < limit
                 }
                 matches.reverse()
             } else {
-                state.ring.forEach { entry in
+                state.forEachEntry { entry in
                     if filter.matches(entry) { matches.append(CaptureEntry(entry)) }
                     return true
                 }
@@ -203,7 +203,7 @@ public final class CaptureStore: Sendable {
     public func count(matching filter: CaptureFilter = .all) -> Int {
         state.withLock { state in
             var count = 0
-            state.ring.forEach { entry in
+            state.forEachEntry { entry in
                 if filter.matches(entry) { count += 1 }
                 return true
             }
@@ -218,6 +218,7 @@ public final class CaptureStore: Sendable {
             state.droppedSinceClear = 0
             for id in state.waiters.keys { state.waiters[id]?.matches.removeAll() }
             state.sharedCopies.removeAll()
+            state.amended.removeAll()
             return state.ring.removeAll()
         }
         _ = consume old
@@ -273,9 +274,20 @@ extension CaptureStore {
         /// on a full ring copied 13 MB each, under this lock. Only entries still in the ring
         /// are kept (a registration scans only the ring), and none once no wait is pending.
         var sharedCopies: [UInt64: CaptureEntry] = [:]
+        /// Entries whose answer changed after they were recorded, by sequence, shown in place
+        /// of the ring's (``CaptureStore/amendOutcome(apnsID:receivedAtMicroseconds:to:)``);
+        /// only entries still in the ring are kept.
+        var amended: [UInt64: CaptureAmendedEntry] = [:]
 
         init(ring: consuming CaptureRing) {
             self.ring = ring
+        }
+
+        /// Lets go of what is kept beside the ring for the entry numbered `sequence`, which
+        /// the ring dropped.
+        mutating func forget(_ sequence: UInt64) {
+            sharedCopies[sequence] = nil
+            amended[sequence] = nil
         }
 
         /// Removes a waiter; the shared copies go with the last one.

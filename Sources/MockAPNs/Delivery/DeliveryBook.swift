@@ -261,6 +261,57 @@ struct DeliveryBook {
         change(addRecord(push, at: time), DeliveryEvent(state: .rejected, why: reason, at: time))
     }
 
+    /// Takes back the newest push filed with this `apns-id` for this device, which the mock
+    /// answered 500 after filing it (its capture line could not be written): it leaves the
+    /// device's storage, screen, background budget and badge, and its record's history
+    /// becomes one `rejected` (`internal_server_error`) event, so the log says what the
+    /// client was told. Pushes it had already displaced (coalesced, replaced on screen) stay
+    /// as they are. A withdrawn record is not taken again.
+    mutating func withdraw(apnsID: String, deviceToken: DeviceToken, at time: Date) {
+        advance(to: time)
+        func matches(_ entry: LogEntry) -> Bool {
+            entry.record.apnsID == apnsID && entry.record.deviceToken == deviceToken && entry.first?.why != .internalServerError
+        }
+        // Newest first through the window: the push was filed moments ago. Else a held push
+        // that left it.
+        var serial: UInt64?
+        var position = order.count
+        while serial == nil, position > 0 {
+            position -= 1
+            let candidate = order[(orderHead + position) % order.count]
+            if let entry = records[candidate], matches(entry) { serial = candidate }
+        }
+        serial = serial ?? records.values.filter(matches).map(\.record.serial).max()
+        guard let serial, let entry = records[serial] else { return }
+
+        if var slot = devices.removeValue(forKey: deviceToken) {
+            let topic = entry.record.topic
+            if slot.held[topic]?.serial == serial {
+                slot.held[topic] = nil
+                heldCount -= 1
+            }
+            if let index = slot.shown.lastIndex(where: { $0.serial == serial }) {
+                let shown = slot.shown.remove(at: index)
+                if let badge = slot.badgeSources.firstIndex(where: { $0.topic == topic }), slot.badgeSources[badge].payload == shown.payload {
+                    // The badge goes back to the newest shown push of the topic that may set one.
+                    if let earlier = slot.shown.last(where: { $0.topic == topic && Self.mayCarryBadge($0.payload) }) {
+                        slot.badgeSources[badge].payload = earlier.payload
+                    } else {
+                        slot.badgeSources.remove(at: badge)
+                    }
+                }
+            }
+            let delivered = entry.full.events.last { $0.state == .delivered }?.at
+            if entry.record.pushType == .background, let delivered, let index = slot.backgroundDeliveries.firstIndex(of: delivered) {
+                slot.backgroundDeliveries.remove(at: index)
+            }
+            devices[deviceToken] = slot
+        }
+        records[serial]?.first = nil
+        records[serial]?.later = []
+        change(serial, DeliveryEvent(state: .rejected, why: .internalServerError, at: time))
+    }
+
     /// Stores `push` as its topic's one held push, discarding the one it replaces.
     private mutating func hold(_ push: HeldPush, in slot: inout DeviceSlot, at time: Date) {
         if let previous = slot.held[push.push.topic] {

@@ -36,6 +36,15 @@ extension DeliveryModel {
                     recording: &encoded, in: capture, acknowledgement: acknowledgement)
     }
 
+    /// Takes back a push the mock filed and then answered 500 instead of `decided`,
+    /// because its capture line could not be written (``DeliveryBook/withdraw(apnsID:deviceToken:at:)``):
+    /// a user who got a 500 must not find the push delivered or stored. Called once the
+    /// write has failed, off the push path; `decided` says whether the push was filed.
+    func withdraw(_ decided: PushOutcome, deviceToken: DeviceToken?) {
+        guard let deviceToken, Self.answer(status: decided.status, reason: decided.reason) != nil else { return }
+        withdraw(apnsID: decided.apnsID, deviceToken: deviceToken)
+    }
+
     /// An answer the model takes.
     private enum Answer {
         case accepted
@@ -44,7 +53,11 @@ extension DeliveryModel {
 
     /// 200, or 410 with the reason the log gives; nil for any other answer.
     private static func answer(of record: borrowing CaptureRecord) -> Answer? {
-        switch (record.outcome.status, record.outcome.reason) {
+        answer(status: record.outcome.status, reason: record.outcome.reason)
+    }
+
+    private static func answer(status: Int, reason: APNsReason?) -> Answer? {
+        switch (status, reason) {
         case (200, _): .accepted
         case (410, .unregistered?): .rejected(.unregistered)
         case (410, .expiredToken?): .rejected(.expiredToken)

@@ -130,6 +130,11 @@ public final class DeliveryModel: Sendable {
         mutate { $0.reject(push, because: reason, at: $1) }
     }
 
+    /// Takes back the newest push filed with this `apns-id` for this device.
+    func withdraw(apnsID: String, deviceToken: DeviceToken) {
+        mutate { $0.withdraw(apnsID: apnsID, deviceToken: deviceToken, at: $1) }
+    }
+
     /// Files a push as ``accept(_:)`` or ``reject(_:because:)`` does, and records `encoded`
     /// in `capture` with the lines of the changes it made right after it, in one entry of
     /// the file's queue (``CaptureStore/record(_:followedBy:acknowledgement:)``).

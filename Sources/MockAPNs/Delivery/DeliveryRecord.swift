@@ -53,7 +53,8 @@ public enum DeliveryState: String, Sendable, Hashable, CaseIterable {
     case discarded
     /// Delivered, then taken off the screen by a later push with its collapse id.
     case replacedOnScreen = "replaced_on_screen"
-    /// Answered 410: the device cannot be reached at all.
+    /// Answered 410: the device cannot be reached at all; or answered 500, the mock having
+    /// failed to write the push's capture line (``DeliveryReason/internalServerError``).
     case rejected
 }
 
@@ -73,4 +74,8 @@ public enum DeliveryReason: String, Sendable, Hashable, CaseIterable {
     case unregistered
     /// Rejected: 410 `ExpiredToken`.
     case expiredToken = "expired_token"
+    /// Rejected: 500 `InternalServerError`, answered because the mock could not write the
+    /// push's capture line. The push is taken back from the device: it is neither stored
+    /// nor shown, and this is its record's one event.
+    case internalServerError = "internal_server_error"
 }

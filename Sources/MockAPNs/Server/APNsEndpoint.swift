@@ -11,7 +11,10 @@ import JWTVerify
 /// validation itself and observers cannot change an answer. The capture is the one step
 /// between decision and answer: with a capture file, a push is answered only once its line
 /// is in the file (`write(2)` returned), and 500 `InternalServerError` if it could not be
-/// written, so no answer claims a capture that did not happen.
+/// written, so no answer claims a capture that did not happen. The metrics, and observers
+/// that wait for it (simulator forwarding), hear the answer the client gets, once it is
+/// final; a 500 of that kind also takes the push back from the capture's ring and the
+/// delivery model (``PushOutcome/unwritten(_:)``).
 final class APNsEndpoint: HTTPServerHandler {
     /// The header that carries a rejection's explanation when `MockServerSettings.explanationHeader`
     /// is on; not an `apns-` name, which is Apple's to define.
@@ -72,20 +75,36 @@ final class APNsEndpoint: HTTPServerHandler {
             connection.setMaxConcurrentStreams(limit)
         }
         let fired = faults.firedRules.map { "\($0.id): \($0.summary)" }
+        let tellFinal = finalObservers(push, details: validation.details, faults: fired)
         record(CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: fired), box: box,
-               responder: responder, connection: connection) { [self] in
-            answer(outcome, faults: faults, responder: responder, connection: connection)
+               connection: connection) { [self] written in
+            let final = written ? outcome : .unwritten(outcome)
+            tellFinal?(final)
+            // A delay rule's answer goes out later; its latency is what the client waits.
+            services.metrics.recordPush(environment: environment, reason: final.reason, answered: final.status != 0,
+                                        latency: started.duration(to: .now) + faults.delay)
+            if final.requestID != nil {
+                services.channelEvents.recordBroadcast(environment: environment, status: final.status, reason: final.reason)
+            }
+            if written {
+                answer(outcome, faults: faults, responder: responder, connection: connection)
+            } else {
+                responder.respond(response(for: final))
+            }
         }
-        for observer in services.observers {
+        for observer in services.decisionObservers {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: fired)
         }
-        if outcome.requestID != nil {
-            services.channelEvents.recordBroadcast(environment: environment, status: outcome.status, reason: outcome.reason)
+    }
+
+    /// What tells the observers that wait for it the final answer, nil when there are none:
+    /// only then is the push held until its line's write.
+    private func finalObservers(_ push: PushRequest, details: PushDetails, faults: [String]) -> (@Sendable (PushOutcome) -> Void)? {
+        let observers = services.finalObservers
+        guard !observers.isEmpty else { return nil }
+        return { outcome in
+            for observer in observers { observer.pushAnswered(push, details: details, outcome: outcome, faults: faults) }
         }
-        // A delay rule's answer goes out later; its latency is what the client waits.
-        services.metrics.recordPush(
-            environment: environment, reason: outcome.reason, answered: outcome.status != 0,
-            latency: started.duration(to: .now) + faults.delay)
     }
 
     /// Charges a rejection to the connection's error budget; the one that uses it up ends
@@ -107,32 +126,34 @@ final class APNsEndpoint: HTTPServerHandler {
         return box
     }
 
-    /// Records `push` (and hands it to the delivery model, if on), then runs `answer`: at
+    /// Records `push` (and hands it to the delivery model, if on), then runs `finish`: at
     /// once when the capture keeps no file; otherwise on the connection's loop once the line
-    /// is written, or answers 500 `InternalServerError` instead if it could not be. Never
-    /// waits for the disk: when the file is behind, the connection stops reading until its
-    /// lines are written. The delivery changes the push makes go to the file with its line.
+    /// is written. If it could not be, the ring and the delivery model are first made to
+    /// agree with the 500 the push gets (``MockServices/takeBack(_:answer:receivedAtMicroseconds:deviceToken:)``)
+    /// and `finish` hears `false`: it then answers, reports and forwards nothing but that 500.
+    /// Never waits for the disk: when the file is behind, the connection stops reading until
+    /// its lines are written. The delivery changes the push makes go to the file with its line.
     private func record(
-        _ push: CaptureRecord, box: EndpointConnectionState.Box, responder: HTTPResponder, connection: HTTPConnection,
-        then answer: @escaping @Sendable () -> Void
+        _ push: CaptureRecord, box: EndpointConnectionState.Box, connection: HTTPConnection,
+        then finish: @escaping @Sendable (_ written: Bool) -> Void
     ) {
         let capture = services.capture
         guard capture.fileWriter != nil else {
             capture.record(push)
             services.delivery?.file(push)
-            answer()
+            finish(true)
             return
         }
-        let answers = box.answers, apnsID = push.outcome.apnsID, uniqueID = push.outcome.uniqueID
+        let services = services, answers = box.answers, decided = push.outcome
+        let receivedAt = push.receivedAtMicroseconds, deviceToken = push.deviceToken
         box.state.unacknowledgedLines += 1
         let acknowledgement: CaptureAcknowledgement = { result in
             answers.add {
                 if case .written = result {
-                    answer()
+                    finish(true)
                 } else {
-                    responder.respond(self.response(for: .rejected(
-                        .internalServerError, apnsID: apnsID, uniqueID: uniqueID,
-                        explanation: "the push could not be written to the capture file, so the mock does not claim it")))
+                    services.takeBack(decided, answer: .unwritten(decided), receivedAtMicroseconds: receivedAt, deviceToken: deviceToken)
+                    finish(false)
                 }
                 box.state.unacknowledgedLines -= 1
                 if box.state.readingPaused, box.state.unacknowledgedLines == 0 {
@@ -312,17 +333,20 @@ final class APNsEndpoint: HTTPServerHandler {
             after: outcome.isAccepted, authenticated: validation.connectionAuthenticated, state: &box.state.streams) {
             connection.setMaxConcurrentStreams(limit)
         }
+        let tellFinal = finalObservers(push, details: validation.details, faults: [])
         record(CaptureRecord(request: push, details: validation.details, outcome: outcome, faults: []), box: box,
-               responder: responder, connection: connection) { [self] in
-            responder.respond(response(for: outcome))
-            if outcome.connectionAction == .goAway, let reason = outcome.reason {
+               connection: connection) { [self] written in
+            let final = written ? outcome : .unwritten(outcome)
+            tellFinal?(final)
+            services.metrics.recordPush(environment: environment, reason: final.reason, latency: .zero)
+            responder.respond(response(for: final))
+            if written, outcome.connectionAction == .goAway, let reason = outcome.reason {
                 Self.sendGoAway(errorCode: .noError, debugData: APNsErrorResponse(reason: reason).jsonBytes, after: .zero, on: connection)
             }
         }
-        for observer in services.observers {
+        for observer in services.decisionObservers {
             observer.pushAnswered(push, details: validation.details, outcome: outcome, faults: [])
         }
-        services.metrics.recordPush(environment: environment, reason: outcome.reason, latency: .zero)
     }
 
     /// APNs echoes a valid `apns-id`; an invalid one is answered with a fresh id.

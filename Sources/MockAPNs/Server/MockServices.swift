@@ -18,6 +18,9 @@ final class MockServices: Sendable {
     let capture: CaptureStore
     /// Observers besides the capture.
     let observers: [any PushObserver]
+    /// Of them, those told a push as soon as it is decided, and those told once its answer
+    /// is final (``PushObserver/waitsForFinalAnswer``).
+    let decisionObservers: [any PushObserver], finalObservers: [any PushObserver]
     /// The delivery model, when on: it files each push as the capture records it.
     let delivery: DeliveryModel?
     /// One per event loop, made when its first connection opens.
@@ -42,6 +45,8 @@ final class MockServices: Sendable {
         self.faults = faults
         self.metrics = metrics
         self.observers = observers
+        decisionObservers = observers.filter { !$0.waitsForFinalAnswer }
+        finalObservers = observers.filter(\.waitsForFinalAnswer)
         self.streamPolicy = streamPolicy
     }
 

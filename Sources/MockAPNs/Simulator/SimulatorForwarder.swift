@@ -10,9 +10,8 @@ import Synchronization
 /// exits non-zero or runs past ``SimulatorForwardingSettings/commandTimeout`` has failed.
 /// Both are counted (``counts``, `/metrics`) and the newest failure kept
 /// (``SimulatorForwardingCounts/lastFailure``) for the caller's log. Forwarding never
-/// changes an answer: a push is queued when the mock decides to accept it, alongside the
-/// capture's write, so one whose capture line cannot be written (answered 500) is still
-/// forwarded.
+/// changes an answer: as an observer, it hears a push once its answer is final, so a push
+/// whose capture line cannot be written (answered 500) is not forwarded.
 ///
 /// ```swift
 /// let forwarder = try SimulatorForwarder(settings: SimulatorForwardingSettings(device: "booted"))
@@ -25,22 +24,9 @@ public final class SimulatorForwarder: Sendable {
     public let settings: SimulatorForwardingSettings
     /// The `xcrun` it runs.
     public let xcrunPath: String
-
-    private struct State {
-        var queue: [SimulatorPushJob] = []
-        /// Index of the oldest job in ``queue``: taking one does not move the others.
-        var head = 0
-        var stopped = false
-        var counts = SimulatorForwardingCounts()
-
-        var waiting: Int { queue.count - head }
-    }
-
-    private let state = Mutex(State())
-    /// Signalled once per queued job, and once to stop.
-    private let jobsReady = DispatchSemaphore(value: 0)
-    /// Signalled when the worker thread has finished.
-    private let workerDone = DispatchSemaphore(value: 0)
+    /// The queue and the worker thread's side: the thread holds it, not the forwarder, so a
+    /// forwarder nobody holds goes away (``deinit`` stops it).
+    private let worker: Worker
 
     /// Starts the worker thread.
     ///
@@ -53,35 +39,46 @@ public final class SimulatorForwarder: Sendable {
         }
         self.settings = settings
         self.xcrunPath = path
-        let thread = Thread { [self] in runWorker() }
+        let worker = Worker(command: SimulatorPushCommand(xcrunPath: path, device: settings.device, timeout: settings.commandTimeout))
+        self.worker = worker
+        let thread = Thread { worker.run() }
         thread.name = "apns-mock simctl push"
         thread.start()
+    }
+
+    /// Stops the worker as ``stop(gracePeriod:)`` does with its default grace period.
+    deinit {
+        stop()
     }
 
     /// Queues `payload` for the app `bundleID`, or counts it dropped when the queue is full
     /// or the forwarder has stopped. Never blocks on `xcrun`: called on the push path.
     public func enqueue(bundleID: String, payload: [UInt8]) {
-        let queued = state.withLock { state -> Bool in
-            guard !state.stopped, state.waiting < settings.queueCapacity else {
+        let capacity = settings.queueCapacity
+        let queued = worker.state.withLock { state -> Bool in
+            guard !state.stopped, state.waiting < capacity else {
                 state.counts.dropped += 1
                 return false
             }
             state.queue.append(SimulatorPushJob(bundleID: bundleID, payload: payload))
             return true
         }
-        if queued { jobsReady.signal() }
+        if queued { worker.jobsReady.signal() }
     }
 
     /// Forwarded, failed and dropped pushes so far, and the newest failure.
-    public var counts: SimulatorForwardingCounts { state.withLock { $0.counts } }
+    public var counts: SimulatorForwardingCounts { worker.state.withLock { $0.counts } }
 
     /// Pushes waiting for `xcrun` now.
-    public var queuedCount: Int { state.withLock { $0.waiting } }
+    public var queuedCount: Int { worker.state.withLock { $0.waiting } }
 
-    /// Stops taking pushes, drops (and counts) those still queued, and waits up to
-    /// `gracePeriod` for the command already running to finish and its file to be removed.
+    /// Stops taking pushes, drops (and counts) those still queued, and gives the command
+    /// already running up to `gracePeriod` to finish; then terminates it as its timeout
+    /// would (SIGTERM, SIGKILL after ``SimulatorPushCommand/terminationGrace``), counted as
+    /// failed. Returns once the worker thread has ended and `xcrun` has exited, so neither
+    /// outlives the forwarder. Calling it again does nothing.
     public func stop(gracePeriod: Duration = .seconds(2)) {
-        let alreadyStopped = state.withLock { state -> Bool in
+        let alreadyStopped = worker.state.withLock { state -> Bool in
             defer { state.stopped = true }
             guard !state.stopped else { return true }
             state.counts.dropped += state.waiting
@@ -90,37 +87,69 @@ public final class SimulatorForwarder: Sendable {
             return false
         }
         guard !alreadyStopped else { return }
-        jobsReady.signal()
-        _ = workerDone.wait(timeout: SimulatorPushCommand.deadline(after: gracePeriod))
+        worker.jobsReady.signal()
+        guard worker.done.wait(timeout: SimulatorPushCommand.deadline(after: gracePeriod)) == .timedOut else { return }
+        worker.state.withLock { $0.running }?.signal()
+        worker.done.wait()
     }
 
-    private func runWorker() {
-        defer { workerDone.signal() }
-        while true {
-            jobsReady.wait()
-            let job = state.withLock { state -> SimulatorPushJob? in
-                guard !state.stopped, state.head < state.queue.count else { return nil }
-                let job = state.queue[state.head]
-                state.head += 1
-                // Compacted once half is taken, so the array stays within twice the capacity.
-                if state.head * 2 >= state.queue.count {
-                    state.queue.removeFirst(state.head)
-                    state.head = 0
+    /// The queue, its counts and the thread that runs the commands.
+    private final class Worker: Sendable {
+        struct State {
+            var queue: [SimulatorPushJob] = []
+            /// Index of the oldest job in ``queue``: taking one does not move the others.
+            var head = 0
+            var stopped = false
+            var counts = SimulatorForwardingCounts()
+            /// The running command's wake-up (``SimulatorPushCommand/run(bundleID:payload:wake:)``),
+            /// which ``SimulatorForwarder/stop(gracePeriod:)`` signals to end it.
+            var running: DispatchSemaphore?
+
+            var waiting: Int { queue.count - head }
+        }
+
+        let command: SimulatorPushCommand
+        let state = Mutex(State())
+        /// Signalled once per queued job, and once to stop.
+        let jobsReady = DispatchSemaphore(value: 0)
+        /// Signalled when the thread has finished.
+        let done = DispatchSemaphore(value: 0)
+
+        init(command: SimulatorPushCommand) {
+            self.command = command
+        }
+
+        /// The thread's body: one job at a time until stopped.
+        func run() {
+            defer { done.signal() }
+            while true {
+                jobsReady.wait()
+                let wake = DispatchSemaphore(value: 0)
+                let job = state.withLock { state -> SimulatorPushJob? in
+                    guard !state.stopped, state.head < state.queue.count else { return nil }
+                    let job = state.queue[state.head]
+                    state.head += 1
+                    // Compacted once half is taken, so the array stays within twice the capacity.
+                    if state.head * 2 >= state.queue.count {
+                        state.queue.removeFirst(state.head)
+                        state.head = 0
+                    }
+                    state.running = wake
+                    return job
                 }
-                return job
-            }
-            guard let job else {
-                if state.withLock({ $0.stopped }) { return }
-                continue
-            }
-            let failure = SimulatorPushCommand(xcrunPath: xcrunPath, device: settings.device, timeout: settings.commandTimeout)
-                .run(bundleID: job.bundleID, payload: job.payload)
-            state.withLock { state in
-                if let failure {
-                    state.counts.failed += 1
-                    state.counts.lastFailure = failure
-                } else {
-                    state.counts.forwarded += 1
+                guard let job else {
+                    if state.withLock({ $0.stopped }) { return }
+                    continue
+                }
+                let failure = command.run(bundleID: job.bundleID, payload: job.payload, wake: wake)
+                state.withLock { state in
+                    state.running = nil
+                    if let failure {
+                        state.counts.failed += 1
+                        state.counts.lastFailure = failure
+                    } else {
+                        state.counts.forwarded += 1
+                    }
                 }
             }
         }

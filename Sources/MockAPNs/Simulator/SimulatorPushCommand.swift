@@ -20,8 +20,10 @@ struct SimulatorPushCommand {
 
     /// Runs the command for one push.
     ///
+    /// - Parameter wake: signalled when `xcrun` exits; signalled by another thread while it
+    ///   runs (a forwarder stopping), it ends the command as the timeout does.
     /// - Returns: nil when `xcrun` exited 0, else what went wrong, for a person.
-    func run(bundleID: String, payload: [UInt8]) -> String? {
+    func run(bundleID: String, payload: [UInt8], wake: DispatchSemaphore = DispatchSemaphore(value: 0)) -> String? {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-simctl-\(UUID().uuidString)")
         let payloadPath = base.appendingPathExtension("json").path
         let errorPath = base.appendingPathExtension("stderr").path
@@ -44,19 +46,27 @@ struct SimulatorPushCommand {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errorOutput
         let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        process.terminationHandler = { _ in
+            exited.signal()
+            wake.signal()
+        }
         do {
             try process.run()
         } catch {
             return "\(command): cannot start \(xcrunPath): \(error.localizedDescription)"
         }
-        if exited.wait(timeout: Self.deadline(after: timeout)) == .timedOut {
-            process.terminate()
+        // Signalled by pid, kept from the start: once it has exited, `Process` may report -1,
+        // which kill(2) takes as every process the user owns.
+        let pid = process.processIdentifier
+        let timedOut = wake.wait(timeout: Self.deadline(after: timeout)) == .timedOut
+        // Woken before it exited: asked to stop, which ends it as the timeout does.
+        if timedOut || exited.wait(timeout: .now()) == .timedOut {
+            kill(pid, SIGTERM)
             if exited.wait(timeout: .now() + Self.terminationGrace) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
+                kill(pid, SIGKILL)
                 exited.wait()
             }
-            return "\(command): still running after \(timeout), terminated"
+            return "\(command): \(timedOut ? "still running after \(timeout)" : "still running when forwarding stopped"), terminated"
         }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let how = process.terminationReason == .exit ? "exit status \(process.terminationStatus)"
