@@ -207,18 +207,18 @@ struct SimulatorForwarderTests {
     /// A command that never ends is terminated at the timeout and counted as failed, and the
     /// next push is forwarded.
     ///
-    /// The timeout leaves the quick command seconds to start a shell on a loaded machine: a
-    /// shorter one fails both commands there.
+    /// The timeout leaves the quick command many seconds to start a shell and `cat` on a
+    /// loaded machine: 3 s failed both commands there.
     @Test func aCommandPastItsTimeoutIsTerminatedAndCountedAsFailed() async throws {
-        let xcrun = try FakeXcrun(body: #"case "$(cat "$5")" in *hang*) exec sleep 60;; esac"#)
+        let xcrun = try FakeXcrun(body: #"case "$(cat "$5")" in *hang*) exec sleep 600;; esac"#)
         defer { xcrun.remove() }
         let forwarder = try SimulatorForwarder(
-            settings: SimulatorForwardingSettings(device: "booted", queueCapacity: 4, commandTimeout: .seconds(3)),
+            settings: SimulatorForwardingSettings(device: "booted", queueCapacity: 4, commandTimeout: .seconds(20)),
             xcrunPath: xcrun.folder.appendingPathComponent("xcrun").path)
         defer { forwarder.stop() }
         forwarder.enqueue(bundleID: "com.example.app", payload: Array(#"{"aps":{"alert":"hang"}}"#.utf8))
         forwarder.enqueue(bundleID: "com.example.app", payload: Array(#"{"aps":{"alert":"next"}}"#.utf8))
-        #expect(await pollUntil { forwarder.counts.failed + forwarder.counts.forwarded == 2 })
+        #expect(await pollUntil(timeout: .seconds(120)) { forwarder.counts.failed + forwarder.counts.forwarded == 2 })
         #expect(forwarder.counts.failed == 1 && forwarder.counts.forwarded == 1, "\(forwarder.counts)")
         #expect(forwarder.counts.lastFailure?.contains("still running after") == true, "\(String(describing: forwarder.counts.lastFailure))")
         #expect(forwarder.counts.dropped == 0)
