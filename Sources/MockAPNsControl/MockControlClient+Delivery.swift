@@ -18,28 +18,51 @@ extension MockControlClient {
         }
         var decoded: [MockDeliveryRecord] = []
         for (index, record) in records.enumerated() {
-            guard let value = Self.deliveryRecord(record) else {
-                throw malformed(answer, "record \(index + 1) lacks a field GET /delivery documents, or has one of another type")
+            do {
+                decoded.append(try Self.deliveryRecord(record))
+            } catch {
+                throw malformed(answer, "record \(index + 1) \(error.description)")
             }
-            decoded.append(value)
         }
         return decoded
     }
 
-    /// A record of `GET /delivery`'s answer, or nil when a field is missing or mistyped.
-    static func deliveryRecord(_ value: JSONValue) -> MockDeliveryRecord? {
+    /// Why a record of `GET /delivery`'s answer does not decode.
+    struct RecordProblem: Error, CustomStringConvertible {
+        var description: String
+
+        static let missingField = RecordProblem(description: "lacks a field GET /delivery documents, or has one of another type")
+
+        /// A value outside the documented set, named with the ones it may take.
+        static func unknown<Value: RawRepresentable & CaseIterable>(_ field: String, _ text: String, expected: Value.Type) -> RecordProblem
+            where Value.RawValue == String {
+            RecordProblem(description: "has \(field) \(JSONValue.string(text)), which is none of "
+                + Value.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+    }
+
+    /// A record of `GET /delivery`'s answer.
+    ///
+    /// - Throws: ``RecordProblem`` when a field is missing or mistyped, or a state or push
+    ///   type is not one this client knows (a newer mock's: update the client).
+    static func deliveryRecord(_ value: JSONValue) throws(RecordProblem) -> MockDeliveryRecord {
         guard case .object(let members) = value,
               let apnsID = members["apns_id"]?.stringValue, let tokenText = members["device_token"]?.stringValue,
               let token = DeviceToken(tokenText), let topic = members["topic"]?.stringValue,
-              let pushType = members["push_type"]?.stringValue, case .integer(let priority)? = members["priority"],
+              let pushTypeText = members["push_type"]?.stringValue, case .integer(let priority)? = members["priority"],
               let acceptedText = members["accepted_at"]?.stringValue, let acceptedAt = CaptureTimestamp.parse(acceptedText),
-              let state = members["state"]?.stringValue, case .array(let eventValues)? = members["events"]
-        else { return nil }
+              let stateText = members["state"]?.stringValue, case .array(let eventValues)? = members["events"]
+        else { throw .missingField }
+        guard let pushType = APNsPushType(rawValue: pushTypeText) else {
+            throw .unknown("push_type", pushTypeText, expected: APNsPushType.self)
+        }
+        let state = try Self.state(stateText, "state")
         let uniqueID = members["unique_id"]?.stringValue
         var events: [CaptureDeliveryEvent] = []
-        for eventValue in eventValues {
+        for (index, eventValue) in eventValues.enumerated() {
             guard case .object(let event) = eventValue, let eventState = event["state"]?.stringValue,
-                  let atText = event["at"]?.stringValue, let at = CaptureTimestamp.parse(atText) else { return nil }
+                  let atText = event["at"]?.stringValue, let at = CaptureTimestamp.parse(atText) else { throw .missingField }
+            _ = try Self.state(eventState, "events[\(index)].state")
             events.append(CaptureDeliveryEvent(timeMicroseconds: at, apnsID: apnsID, uniqueID: uniqueID, deviceToken: token,
                                                topic: topic, state: eventState, why: event["why"]?.stringValue,
                                                by: event["by"]?.stringValue))
@@ -50,5 +73,10 @@ extension MockControlClient {
                                   priority: Int(clamping: priority), expiration: expiration,
                                   collapseID: members["collapse_id"]?.stringValue, acceptedAtMicroseconds: acceptedAt,
                                   state: state, events: events)
+    }
+
+    private static func state(_ text: String, _ field: String) throws(RecordProblem) -> DeliveryState {
+        guard let state = DeliveryState(rawValue: text) else { throw .unknown(field, text, expected: DeliveryState.self) }
+        return state
     }
 }

@@ -12,8 +12,8 @@ public struct MockDeliveryRecord: Sendable, Hashable {
     public var deviceToken: DeviceToken
     /// `apns-topic`.
     public var topic: String
-    /// `apns-push-type`, as sent.
-    public var pushType: String
+    /// `apns-push-type`.
+    public var pushType: APNsPushType
     /// `apns-priority`.
     public var priority: Int
     /// `apns-expiration`, UNIX seconds, if sent.
@@ -22,8 +22,8 @@ public struct MockDeliveryRecord: Sendable, Hashable {
     public var collapseID: String?
     /// When the mock answered the push, microseconds since 1970.
     public var acceptedAtMicroseconds: Int64
-    /// The state now: `delivered`, `stored`, `discarded`, `replaced_on_screen` or `rejected`.
-    public var state: String
+    /// The state now: the last event's.
+    public var state: DeliveryState
     /// Each change, oldest first, in the capture file's event form. The control API numbers
     /// no events, so each ``CaptureDeliveryEvent/sequence`` is 0.
     public var events: [CaptureDeliveryEvent]

@@ -11,6 +11,7 @@ import StrictJSON
 /// | method | path | does |
 /// |---|---|---|
 /// | GET | /delivery | records matching exactly one of `apns_id`, `unique_id`, `device_token` |
+/// | GET | /delivery/live | the changes numbered after `after`, or a wait for one (``respondLive(_:query:responder:)``) |
 /// | GET | /delivery/wait | waits until the push (`apns_id` or `unique_id`) reaches `state`, or `timeout` seconds pass (408) |
 /// | GET | /delivery/devices | devices the model has state for |
 /// | PUT | /delivery/devices/{token} | sets a device's connectivity plan from now |
@@ -74,6 +75,9 @@ struct DeliveryRoutes {
                     "record": result.record.map(Self.json) ?? .null,
                 ])))
             }
+        case ("GET", 1, "live"):
+            try accept(query, ControlAPI.LiveWindow.parameters, method: "GET", path: path)
+            try respondLive(request, query: query, responder: responder)
         case ("GET", 1, "devices"):
             try accept(query, [], method: "GET", path: path)
             responder.respond(ControlAPI.json(200, .object(["devices": .array(model.deviceSummaries().map(Self.json))])))
@@ -90,7 +94,7 @@ struct DeliveryRoutes {
             responder.respond(ControlAPI.json(200, Self.json(model.notificationCentre(for: try Self.token(parts[1])))))
         default:
             let allowed: [String] = switch (parts.count, parts.first) {
-            case (0, _), (1, "wait"), (1, "devices"): ["GET"]
+            case (0, _), (1, "wait"), (1, "live"), (1, "devices"): ["GET"]
             case (2, "devices"): ["PUT"]
             case (3, "devices") where parts[2] == "notifications": ["GET"]
             default: []
@@ -137,17 +141,20 @@ struct DeliveryRoutes {
             "apns_id": .string(record.apnsID), "device_token": .string(record.deviceToken.hex), "topic": .string(record.topic),
             "push_type": .string(record.pushType.rawValue), "priority": .integer(Int64(record.priority.rawValue)),
             "accepted_at": time(record.acceptedAt), Self.state: .string(record.state.rawValue),
-            "events": .array(record.events.map { event in
-                var fields: [String: JSONValue] = [Self.state: .string(event.state.rawValue), "at": time(event.at)]
-                if let why = event.why { fields["why"] = .string(why.rawValue) }
-                if let by = event.by { fields["by"] = .string(by) }
-                return .object(fields)
-            }),
+            "events": .array(record.events.map { .object(json($0)) }),
         ]
         if let uniqueID = record.uniqueID { members["unique_id"] = .string(uniqueID) }
         if let expiration = record.expiration { members["expiration"] = .integer(expiration) }
         if let collapseID = record.collapseID { members["collapse_id"] = .string(collapseID) }
         return .object(members)
+    }
+
+    /// An event's members: `state`, `why`, `by`, `at`.
+    static func json(_ event: DeliveryEvent) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [Self.state: .string(event.state.rawValue), "at": time(event.at)]
+        if let why = event.why { fields["why"] = .string(why.rawValue) }
+        if let by = event.by { fields["by"] = .string(by) }
+        return fields
     }
 
     static func json(_ summary: DeliveryModel.DeviceSummary) -> JSONValue {

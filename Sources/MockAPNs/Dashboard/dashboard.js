@@ -1,6 +1,6 @@
 // The dashboard (docs/dashboard.md): follows the capture through the control API's
 // long-poll, shows details, filters, the mock's state and devices' connectivity, what became
-// of each push (the delivery log), and exports `.apns` files.
+// of each push (the delivery log, followed through its own long-poll), and exports `.apns` files.
 // It talks to nothing but the origin that served it (the page's connect-src is 'self').
 import { el, pushItem, outcome, payloadOf, bundleID, clock, deliveryBadge, deliveryHistory, connectivityRow } from "./render.js";
 
@@ -13,8 +13,6 @@ const pollInterval = 500;
 /// Seconds one long-poll waits for a push.
 const pollTimeout = 25;
 const tokenKey = "apns-mock-control-token";
-/// How often the delivery log and devices' connectivity are read again (they change without a push).
-const deliveryInterval = 1000;
 /// Devices whose delivery records one refresh reads at most: those of the newest pushes drawn.
 const deliveryDevicesLimit = 10;
 
@@ -33,6 +31,7 @@ const state = {
   profile: "apple",
   delivery: new Map(), // lowercased apns-id of a drawn push -> its delivery record
   deliveryOn: null, // whether the mock's delivery model is on; null until asked
+  deliveryAfter: 0, // the last delivery change number seen (GET /delivery/live)
 };
 
 // MARK: The control API
@@ -189,7 +188,9 @@ function take(answer) {
   trim();
   showSkipped();
   refreshReasonsSoon();
-  if (state.deliveryOn) deliverySoon();
+  // Their records: a push's own changes may have been streamed before it was drawn.
+  const accepted = fresh.filter((record) => record.status === 200).map((record) => record.device_token);
+  if (state.deliveryOn && accepted.length > 0) refreshDelivery(accepted).catch(() => null);
 }
 
 /// A push's list item, with its delivery badge when the log has been read for it.
@@ -487,47 +488,78 @@ $("state-refresh").addEventListener("click", () => refreshState());
 // MARK: Delivery
 
 let wakeDelivery = null;
-/// Reads the delivery log now rather than at the next interval (a push arrived, a device changed).
+/// Asks a mock whose delivery model was off again (it has restarted).
 function deliverySoon() {
   if (wakeDelivery) wakeDelivery();
 }
 
-/// Reads devices' connectivity and the delivery records of the drawn pushes' devices, again
-/// and again: states change without a push (a device comes online, a stored push expires).
+/// Follows the delivery model's changes (`GET /delivery/live`): one long-poll at a time, no
+/// faster than `pollInterval`; each answer's devices are read again, all followed ones after
+/// the first answer, a restart, or an answer that left changes out. A mock without the model
+/// is asked again only once it has restarted (follow).
 async function followDelivery() {
+  let primed = false;
+  let backoff = 500;
   for (;;) {
-    try {
-      // A mock without the model is asked again only once it has restarted (follow).
-      if (state.deliveryOn !== false) await refreshDelivery();
-    } catch (error) {
-      if (error instanceof Unauthorized) await untilSignedIn();
+    if (state.deliveryOn === false) {
+      await new Promise((resolve) => (wakeDelivery = resolve));
+      wakeDelivery = null;
+      primed = false;
+      continue;
     }
-    await new Promise((resolve) => {
-      wakeDelivery = resolve;
-      setTimeout(resolve, deliveryInterval);
-    });
-    wakeDelivery = null;
+    const started = Date.now();
+    try {
+      const timeout = primed ? pollTimeout : 0;
+      const response = await api(`/delivery/live?after=${state.deliveryAfter}&limit=${liveLimit}&timeout=${timeout}`, { raw: true });
+      if (response.status === 409) {
+        deliveryOff(await response.json().catch(() => null));
+        continue;
+      }
+      if (!response.ok) throw new Error(`GET /delivery/live: ${response.status}`);
+      const answer = await response.json();
+      // A restarted mock numbers from 1 again.
+      const everything = !primed || answer.latest_seq < state.deliveryAfter || answer.matched > answer.count;
+      state.deliveryAfter = answer.latest_seq;
+      primed = true;
+      backoff = 500;
+      if (everything || answer.count > 0) await refreshDelivery(everything ? null : answer.changes.map((change) => change.device_token));
+    } catch (error) {
+      if (error instanceof Unauthorized) {
+        await untilSignedIn();
+        continue;
+      }
+      // The mock is away (follow shows it): ask again, backing off, and start over.
+      primed = false;
+      await sleep(backoff);
+      backoff = Math.min(backoff * 2, 10_000);
+      continue;
+    }
+    const elapsed = Date.now() - started;
+    if (elapsed < pollInterval) await sleep(pollInterval - elapsed);
   }
 }
 
-async function refreshDelivery() {
+function deliveryOff(answer) {
+  state.deliveryOn = false;
+  $("delivery-off").textContent = answer && answer.error ? answer.error : "The delivery model is off.";
+  $("delivery-off").hidden = false;
+  $("connectivity").hidden = true;
+}
+
+/// Reads devices' connectivity, and the delivery records of the followed devices among
+/// `tokens` (all followed devices when null).
+async function refreshDelivery(tokens) {
   const response = await api("/delivery/devices", { raw: true });
-  if (response.status === 409) {
-    state.deliveryOn = false;
-    const answer = await response.json().catch(() => null);
-    $("delivery-off").textContent = answer && answer.error ? answer.error : "The delivery model is off.";
-    $("delivery-off").hidden = false;
-    $("connectivity").hidden = true;
-    return;
-  }
+  if (response.status === 409) return deliveryOff(await response.json().catch(() => null));
   if (!response.ok) return;
   const { devices } = await response.json();
   state.deliveryOn = true;
   $("delivery-off").hidden = true;
   $("connectivity").hidden = false;
   drawConnectivity(devices);
-  const tokens = followedDevices();
-  const answers = await Promise.all(tokens.map((token) => api(`/delivery?device_token=${token}`).catch(() => null)));
+  const wanted = tokens && new Set(tokens.filter(Boolean).map((token) => token.toLowerCase()));
+  const followed = followedDevices().filter((token) => !wanted || wanted.has(token));
+  const answers = await Promise.all(followed.map((token) => api(`/delivery?device_token=${token}`).catch(() => null)));
   // Only the drawn pushes' records are kept: the tab's memory stays bounded as the list's.
   const drawnIDs = new Set(Array.from(state.records.values(), (record) => (record.apns_id || "").toLowerCase()));
   for (const key of state.delivery.keys()) if (!drawnIDs.has(key)) state.delivery.delete(key);
@@ -589,8 +621,8 @@ $("connectivity").addEventListener("click", async (event) => {
   const button = event.target.closest("button.connectivity-toggle");
   if (!button) return;
   const token = button.closest("tr").dataset.token;
+  // The change comes back through the live stream (followDelivery).
   await api(`/delivery/devices/${encodeURIComponent(token)}`, { method: "PUT", body: { connectivity: button.dataset.connectivity } }).catch(report);
-  deliverySoon();
 });
 
 // MARK: Start

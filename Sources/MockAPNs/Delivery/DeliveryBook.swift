@@ -44,11 +44,14 @@ struct DeliveryBook {
     /// The capture lines of the changes since the caller last took them; nil when changes
     /// are not kept as lines (no capture file).
     var lines: [CaptureDeliveryEvent]?
+    /// Every change numbered, the latest kept for followers (`/delivery/live`).
+    private(set) var feed: DeliveryFeed
 
     init(settings: DeliverySettings, logCapacity: Int, keepsLines: Bool = false) {
         self.settings = settings
         self.logCapacity = max(0, logCapacity)
         lines = keepsLines ? [] : nil
+        feed = DeliveryFeed(capacity: max(self.logCapacity, 64))
     }
 
     /// One device's connectivity, held pushes, screen and budget.
@@ -68,6 +71,8 @@ struct DeliveryBook {
         var backgroundDeliveries: [Date] = []
         /// When the device's timer fires next; a timer entry for another time is stale.
         var scheduled: Date?
+        /// Whether the feed last numbered the device online.
+        var numberedOnline = true
 
         func isOnline(at time: Date) -> Bool {
             connectivity == .online && !windows.contains { $0.start <= time && time < $0.end }
@@ -130,6 +135,15 @@ struct DeliveryBook {
             return later.count
         }
 
+        /// Event `index` of ``full``'s events as a numbered change (its number left 0).
+        func change(_ index: Int) -> DeliveryChange? {
+            let event = index == 0 ? first : later.indices.contains(index - 1) ? later[index - 1] : nil
+            return event.map {
+                DeliveryChange(sequence: 0, deviceToken: record.deviceToken,
+                               what: .push(apnsID: record.apnsID, uniqueID: record.uniqueID, topic: record.topic, event: $0))
+            }
+        }
+
         func line(_ event: DeliveryEvent) -> CaptureDeliveryEvent {
             CaptureDeliveryEvent(
                 timeMicroseconds: Int64((event.at.timeIntervalSince1970 * 1_000_000).rounded()), apnsID: record.apnsID,
@@ -178,6 +192,11 @@ struct DeliveryBook {
     private mutating func settle(_ token: DeviceToken, at time: Date) {
         // Taken out while it changes, so that the log can change beside it.
         guard var slot = devices.removeValue(forKey: token) else { return }
+        if slot.isOnline(at: time) != slot.numberedOnline {
+            slot.numberedOnline.toggle()
+            feed.number(DeliveryChange(sequence: 0, deviceToken: token,
+                                       what: .connectivity(slot.numberedOnline ? .online : .offline, at: time)))
+        }
         if !slot.held.isEmpty {
             let online = slot.isOnline(at: time)
             for (topic, push) in slot.held.sorted(by: { $0.value.serial < $1.value.serial }) {
@@ -419,13 +438,21 @@ struct DeliveryBook {
     private mutating func change(_ serial: UInt64, _ event: DeliveryEvent) {
         guard let index = records.index(forKey: serial) else { return }
         // Changed in place: reading `records.values[index]` would copy the entry.
-        changes.append((serial, records.values[index].add(event, lines: &lines)))
+        let added = records.values[index].add(event, lines: &lines)
+        changes.append((serial, added))
+        feed.number(serial: serial, event: added)
+    }
+
+    /// Change `event` of record `serial`, as the feed lists it; nil once the log forgot it.
+    func change(serial: UInt64, event: Int) -> DeliveryChange? {
+        records[serial]?.change(event)
     }
 
     /// Lets go of records that left the window while held and are settled now: called once
     /// their changes have been taken.
     mutating func forgetSettled(_ changes: [(serial: UInt64, event: Int)]) {
         for change in changes where isOutsideWindow(change.serial) && !isHeld(change.serial) {
+            if let entry = records[change.serial] { feed.keep(serial: change.serial, among: changes.count) { entry.change($1) } }
             forget(change.serial)
         }
     }

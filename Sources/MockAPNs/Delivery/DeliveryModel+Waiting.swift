@@ -37,9 +37,19 @@ extension DeliveryModel {
     ///   - state: the state waited for.
     ///   - timeout: how long to wait at most, in real time.
     public func wait(for lookup: Lookup, toReach state: DeliveryState, timeout: Duration) async -> WaitResult {
+        await wait(until: .reaches(lookup, state), timeout: timeout)
+    }
+
+    /// Waits until the model has made a change numbered after `sequence` (now or earlier),
+    /// or `timeout` passes: the live stream's wait (``changes(after:limit:)``).
+    public func waitForChange(after sequence: UInt64, timeout: Duration) async -> WaitResult.Ending {
+        await wait(until: .changes(after: sequence), timeout: timeout).ending
+    }
+
+    private func wait(until condition: Condition, timeout: Duration) async -> WaitResult {
         advance()
         let id: UInt64
-        switch register(lookup, state) {
+        switch register(condition) {
         case .finished(let result): return result
         case .waiting(let waiting): id = waiting
         }
@@ -67,9 +77,16 @@ extension DeliveryModel {
     /// Pending waits, for tests that check none is left behind.
     public var pendingWaitCount: Int { withState { $0.waiters.count } }
 
+    /// What a wait waits for.
+    enum Condition {
+        /// The push reaching the state.
+        case reaches(Lookup, DeliveryState)
+        /// Any change numbered after this number.
+        case changes(after: UInt64)
+    }
+
     struct Waiter {
-        let lookup: Lookup
-        let state: DeliveryState
+        let condition: Condition
         var continuation: CheckedContinuation<WaitResult, Never>?
         var ending: WaitResult?
     }
@@ -86,19 +103,21 @@ extension DeliveryModel {
         case waiting(UInt64)
     }
 
-    private func register(_ lookup: Lookup, _ state: DeliveryState) -> Registration {
+    private func register(_ condition: Condition) -> Registration {
         withState { locked in
-            let record: DeliveryRecord? = switch lookup {
-            case .apnsID(let id): locked.book.record(apnsID: id)
-            case .uniqueID(let id): locked.book.record(uniqueID: id)
-            }
-            if let record, record.events.contains(where: { $0.state == state }) {
-                return .finished(WaitResult(ending: .satisfied, record: record))
+            let record = locked.record(of: condition)
+            switch condition {
+            case .reaches(_, let state):
+                if let record, record.events.contains(where: { $0.state == state }) {
+                    return .finished(WaitResult(ending: .satisfied, record: record))
+                }
+            case .changes(let after):
+                if locked.book.feed.latest > after { return .finished(WaitResult(ending: .satisfied, record: nil)) }
             }
             if Task.isCancelled { return .finished(WaitResult(ending: .cancelled, record: record)) }
             let id = locked.nextWaiterID
             locked.nextWaiterID += 1
-            locked.waiters[id] = Waiter(lookup: lookup, state: state)
+            locked.waiters[id] = Waiter(condition: condition)
             return .waiting(id)
         }
     }
@@ -127,24 +146,35 @@ extension DeliveryModel {
     private func end(_ id: UInt64, _ ending: WaitResult.Ending) {
         let resumption = withState { locked -> Resumption? in
             guard let waiter = locked.waiters[id], waiter.ending == nil else { return nil }
-            let record: DeliveryRecord? = switch waiter.lookup {
-            case .apnsID(let apnsID): locked.book.record(apnsID: apnsID)
-            case .uniqueID(let uniqueID): locked.book.record(uniqueID: uniqueID)
-            }
-            return locked.end(id, WaitResult(ending: ending, record: record))
+            return locked.end(id, WaitResult(ending: ending, record: locked.record(of: waiter.condition)))
         }
         resumption?.resume()
     }
 }
 
 extension DeliveryModel.State {
-    /// Ends the waits `changes` satisfy; returns those to resume once unlocked.
+    /// The record a wait is about now (none for a wait for any change).
+    func record(of condition: DeliveryModel.Condition) -> DeliveryRecord? {
+        switch condition {
+        case .reaches(.apnsID(let id), _): book.record(apnsID: id)
+        case .reaches(.uniqueID(let id), _): book.record(uniqueID: id)
+        case .changes: nil
+        }
+    }
+
+    /// Ends the waits the changes just made satisfy (`changes`, the pushes' changes, and
+    /// every change the feed numbered); returns those to resume once unlocked.
     mutating func offer(_ changes: [(serial: UInt64, event: Int)]) -> [DeliveryModel.Resumption] {
         var ready: [DeliveryModel.Resumption] = []
+        for (id, waiter) in waiters where waiter.ending == nil {
+            guard case .changes(let after) = waiter.condition, book.feed.latest > after else { continue }
+            if let resumption = end(id, DeliveryModel.WaitResult(ending: .satisfied, record: nil)) { ready.append(resumption) }
+        }
         for change in changes {
             guard let record = book.record(serial: change.serial), change.event < record.events.count else { continue }
             let state = record.events[change.event].state
-            for (id, waiter) in waiters where waiter.ending == nil && waiter.state == state && waiter.lookup.matches(record) {
+            for (id, waiter) in waiters where waiter.ending == nil {
+                guard case .reaches(let lookup, state) = waiter.condition, lookup.matches(record) else { continue }
                 if let resumption = end(id, DeliveryModel.WaitResult(ending: .satisfied, record: record)) { ready.append(resumption) }
             }
         }

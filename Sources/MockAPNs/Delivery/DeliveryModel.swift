@@ -190,9 +190,11 @@ public final class DeliveryModel: Sendable {
     ) -> (result: Result, written: Written) {
         let time = now()
         let (result, written, ready) = state.withLock { state -> (Result, Written, [Resumption]) in
+            let numbered = state.book.feed.latest
             let result = body(&state.book, input, time)
             let written = write(state.book.lines ?? [])
-            guard !state.book.changes.isEmpty else { return (result, written, []) }
+            // Every change is numbered: a push's, and a device's connectivity, which has no line.
+            guard state.book.feed.latest != numbered else { return (result, written, []) }
             // Both emptied in place, their buffers kept for the next push.
             state.book.lines?.removeAll(keepingCapacity: true)
             let ready = state.waiters.isEmpty ? [] : state.offer(state.book.changes)

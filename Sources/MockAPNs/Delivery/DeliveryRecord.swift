@@ -1,3 +1,4 @@
+import APNsCapture
 import APNsCore
 import Foundation
 
@@ -41,21 +42,6 @@ public struct DeliveryEvent: Sendable, Hashable {
         self.by = by
         self.at = at
     }
-}
-
-/// A push's delivery state (wire names as in the control API and the capture).
-public enum DeliveryState: String, Sendable, Hashable, CaseIterable {
-    /// On the device (shown, if it shows anything).
-    case delivered
-    /// Held by APNs: the device is offline, or for power considerations.
-    case stored
-    /// Never delivered: coalesced, expired or over the background budget.
-    case discarded
-    /// Delivered, then taken off the screen by a later push with its collapse id.
-    case replacedOnScreen = "replaced_on_screen"
-    /// Answered 410: the device cannot be reached at all; or answered 500, the mock having
-    /// failed to write the push's capture line (``DeliveryReason/internalServerError``).
-    case rejected
 }
 
 /// Why a push is stored, discarded or rejected.
