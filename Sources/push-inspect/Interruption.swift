@@ -30,13 +30,13 @@ enum Interruption {
     /// the run, and one sent before it ends the process as usual (nothing has started). Call
     /// before starting the run.
     static func listen() {
-        SystemSignals.prepareForDispatchSource(SIGINT)
         let registered = DispatchSemaphore(value: 0)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupt.setEventHandler { Interruption.interrupt() }
         interrupt.setRegistrationHandler { registered.signal() }
         interrupt.resume()
         registered.wait()
+        SystemSignals.handOverToDispatchSource(SIGINT)
         source = interrupt
     }
 

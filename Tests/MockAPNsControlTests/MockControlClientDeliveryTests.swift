@@ -8,7 +8,7 @@ import Testing
 
 /// `MockControlClient.deliveryRecords(_:)` against a mock with the delivery model on, fed
 /// real pushes over HTTP/2.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct MockControlClientDeliveryTests {
     typealias T = MockControlClientTests
 

@@ -9,7 +9,7 @@ import Testing
 /// `GET /delivery/live`, the dashboard's stream of the delivery model: the newest changes
 /// after a number, newest first, with counts; or a wait for the next one. Shaped like
 /// `/pushes/live` (ControlLiveStreamTests).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DeliveryLiveStreamTests {
     static let token = DeviceToken(Acceptance.deviceToken)!
 

@@ -6,7 +6,7 @@ import Testing
 
 /// A push the model filed and the mock then answered 500 (its capture line could not be
 /// written) is taken back: nothing of it stays on the device, and its record says why.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DeliveryModelWithdrawTests {
     static let token = DeliveryModelTests.token(1)
 
@@ -35,6 +35,21 @@ struct DeliveryModelWithdrawTests {
         #expect(Self.events(model, 2) == ["rejected:internal_server_error"])
         #expect(model.record(apnsID: "id-2")?.events.first?.at == clock.now)
         #expect(Self.events(model, 1) == ["delivered"], "the push before it is untouched")
+    }
+
+    /// Followers keep what they were told: the delivery numbered before the take-back still
+    /// reads as a delivery, and the rejection gets a number of its own.
+    @Test func theFeedKeepsTheDeliveryAndNumbersTheTakeBack() {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_378_440))
+        let model = DeliveryModel(settings: DeliverySettings(enabled: true), now: clock.closure)
+        model.accept(Self.push(1))
+        clock.advance(1)
+        model.withdraw(apnsID: "id-1", deviceToken: Self.token)
+        let seen = model.changes(after: 0, limit: 10).changes.map { change -> String in
+            guard case let .push(apnsID, _, _, event) = change.what else { return "\(change.sequence) connectivity" }
+            return "\(change.sequence) \(apnsID) \(event.state.rawValue)"
+        }
+        #expect(seen == ["2 id-1 rejected", "1 id-1 delivered"])
     }
 
     @Test func aStoredPushIsNotDeliveredWhenTheDeviceReturns() {

@@ -266,7 +266,8 @@ struct SimulatorForwarderTests {
         forwarder.stop()
     }
 
-    /// A forwarder let go without `stop()` stops itself: its worker does not keep it alive.
+    /// A forwarder let go without `stop()` stops itself, ending its command without waiting
+    /// for it: its worker does not keep it alive.
     @Test func aForwarderLetGoStopsItsCommand() async throws {
         let xcrun = try Self.hangingXcrun()
         defer { xcrun.remove() }
@@ -278,7 +279,7 @@ struct SimulatorForwarderTests {
         let pid = try await Self.hungPid(xcrun)
         forwarder = nil
         #expect(watched == nil, "the worker thread kept the forwarder alive")
-        #expect(!Self.exists(pid), "xcrun \(pid) outlived its forwarder")
+        #expect(await pollUntil { !Self.exists(pid) }, "xcrun \(pid) outlived its forwarder")
     }
 
     @Test func settingsOutOfRangeAreRefusedNamingTheField() throws {

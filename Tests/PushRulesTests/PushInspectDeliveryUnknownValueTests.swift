@@ -5,7 +5,7 @@ import Testing
 /// `push-inspect delivery --from` against a control API whose record has a state this
 /// version does not know (a newer mock's): exit 2, with the field, the value and the states
 /// it knows, instead of printing a state it cannot vouch for.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct PushInspectDeliveryUnknownValueTests {
     @Test func anUnknownStateExitsTwoNamingIt() async throws {
         let record = #"{"apns_id":"a","device_token":"abab","topic":"com.example.app","push_type":"alert","priority":10,"#

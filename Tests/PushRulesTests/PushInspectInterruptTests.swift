@@ -27,6 +27,7 @@ struct PushInspectInterruptTests {
                     guard let ignoring = process.ignoredSignals, let catching = process.caughtSignals else { break }
                     ignored = ignored || ignoring & sigint != 0
                     if catching & sigint != 0 { return (ignored, true) }
+                    usleep(200)
                 }
                 return (ignored, false)
             }

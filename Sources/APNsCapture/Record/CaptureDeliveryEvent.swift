@@ -21,7 +21,7 @@ public struct CaptureDeliveryEvent: Sendable, Hashable {
     /// The state entered: `delivered`, `stored`, `discarded`, `replaced_on_screen`, `rejected`.
     public var state: String
     /// Why, for `stored` (`offline`, `power`), `discarded` (`coalesced`, `expired`, `budget`)
-    /// and `rejected` (`unregistered`, `expired_token`).
+    /// and `rejected` (`unregistered`, `expired_token`, `internal_server_error`).
     public var why: String?
     /// The `apns-id` of the push that caused it, for `coalesced` and `replaced_on_screen`.
     public var by: String?

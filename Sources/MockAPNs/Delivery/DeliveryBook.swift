@@ -326,6 +326,9 @@ struct DeliveryBook {
             }
             devices[deviceToken] = slot
         }
+        // The changes followers were told of stay as they were: the feed names them by their
+        // place among the record's events, which start again here.
+        feed.keep(serial: serial, among: .max) { entry.change($1) }
         records[serial]?.first = nil
         records[serial]?.later = []
         change(serial, DeliveryEvent(state: .rejected, why: .internalServerError, at: time))
@@ -449,10 +452,11 @@ struct DeliveryBook {
     }
 
     /// Lets go of records that left the window while held and are settled now: called once
-    /// their changes have been taken.
-    mutating func forgetSettled(_ changes: [(serial: UInt64, event: Int)]) {
+    /// their changes have been taken. `numbered` is how many changes the update numbered,
+    /// devices' connectivity included, so the feed keeps each record's changes among them.
+    mutating func forgetSettled(_ changes: [(serial: UInt64, event: Int)], numbered: Int) {
         for change in changes where isOutsideWindow(change.serial) && !isHeld(change.serial) {
-            if let entry = records[change.serial] { feed.keep(serial: change.serial, among: changes.count) { entry.change($1) } }
+            if let entry = records[change.serial] { feed.keep(serial: change.serial, among: numbered) { entry.change($1) } }
             forget(change.serial)
         }
     }

@@ -198,7 +198,7 @@ public final class DeliveryModel: Sendable {
             // Both emptied in place, their buffers kept for the next push.
             state.book.lines?.removeAll(keepingCapacity: true)
             let ready = state.waiters.isEmpty ? [] : state.offer(state.book.changes)
-            state.book.forgetSettled(state.book.changes)
+            state.book.forgetSettled(state.book.changes, numbered: Int(state.book.feed.latest - numbered))
             state.book.changes.removeAll(keepingCapacity: true)
             return (result, written, ready)
         }

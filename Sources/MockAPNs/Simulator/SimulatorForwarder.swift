@@ -46,9 +46,11 @@ public final class SimulatorForwarder: Sendable {
         thread.start()
     }
 
-    /// Stops the worker as ``stop(gracePeriod:)`` does with its default grace period.
+    /// Stops taking pushes and ends the running command at once, without waiting for it: the
+    /// last reference may go on an event loop. ``stop(gracePeriod:)`` is the call that waits.
     deinit {
-        stop()
+        guard beginStopping() else { return }
+        worker.state.withLock { $0.running }?.signal()
     }
 
     /// Queues `payload` for the app `bundleID`, or counts it dropped when the queue is full
@@ -78,19 +80,25 @@ public final class SimulatorForwarder: Sendable {
     /// failed. Returns once the worker thread has ended and `xcrun` has exited, so neither
     /// outlives the forwarder. Calling it again does nothing.
     public func stop(gracePeriod: Duration = .seconds(2)) {
-        let alreadyStopped = worker.state.withLock { state -> Bool in
-            defer { state.stopped = true }
-            guard !state.stopped else { return true }
-            state.counts.dropped += state.waiting
-            state.queue = []
-            state.head = 0
-            return false
-        }
-        guard !alreadyStopped else { return }
-        worker.jobsReady.signal()
+        guard beginStopping() else { return }
         guard worker.done.wait(timeout: SimulatorPushCommand.deadline(after: gracePeriod)) == .timedOut else { return }
         worker.state.withLock { $0.running }?.signal()
         worker.done.wait()
+    }
+
+    /// Stops taking pushes, drops (and counts) those queued and wakes the worker to end;
+    /// false if it had stopped already.
+    private func beginStopping() -> Bool {
+        let stopping = worker.state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.stopped = true
+            state.counts.dropped += state.waiting
+            state.queue = []
+            state.head = 0
+            return true
+        }
+        if stopping { worker.jobsReady.signal() }
+        return stopping
     }
 
     /// The queue, its counts and the thread that runs the commands.
