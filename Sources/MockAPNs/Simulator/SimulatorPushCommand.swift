@@ -23,7 +23,7 @@ struct SimulatorPushCommand {
     /// - Parameter wake: signalled when `xcrun` exits; signalled by another thread while it
     ///   runs (a forwarder stopping), it ends the command as the timeout does.
     /// - Returns: nil when `xcrun` exited 0, else what went wrong, for a person.
-    func run(bundleID: String, payload: [UInt8], wake: DispatchSemaphore = DispatchSemaphore(value: 0)) -> String? {
+    func run(bundleID: String, payload: [UInt8], wake: DispatchSemaphore) -> String? {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-simctl-\(UUID().uuidString)")
         let payloadPath = base.appendingPathExtension("json").path
         let errorPath = base.appendingPathExtension("stderr").path
